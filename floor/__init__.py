@@ -1,0 +1,1 @@
+"""Floorman: the domain of the live table floor. Nothing here imports flask except floor.web."""
