@@ -1,0 +1,117 @@
+"""Wiring only: create_app(config) and the Socket.IO object."""
+from __future__ import annotations
+
+import logging
+import os
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask, send_from_directory
+from sqlalchemy import event
+
+from config import load_config
+from floor import notify
+from floor.settings import HouseSettings
+from floor.web.extensions import api, csrf, db, limiter, migrate, socketio
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _sqlite_pragmas(engine) -> None:
+    """SQLite: WAL for concurrent readers, a busy timeout, foreign keys, and BEGIN IMMEDIATE so two
+    writers queue instead of failing half-way (the audit chain and seat locks rely on it)."""
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _):
+        dbapi_conn.isolation_level = None   # let SQLAlchemy's begin event issue BEGIN itself
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def create_app(config: dict | str | None = None) -> Flask:
+    """Build the app. ``config`` is a loaded config dict, a TOML path, or None (FLOOR_CONFIG / default)."""
+    cfg = config if isinstance(config, dict) else load_config(config)
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+                instance_path=cfg["app"]["instance_path"])
+    os.makedirs(app.instance_path, exist_ok=True)
+    logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    sec = cfg["security"]
+    app.config.update(
+        FLOOR=cfg,
+        HOUSE=HouseSettings.from_mapping(cfg["house"]),
+        SECRET_KEY=cfg["app"]["secret_key"],
+        SQLALCHEMY_DATABASE_URI=cfg["app"]["database_url"],
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        SESSION_COOKIE_NAME="floor_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=bool(cfg["app"]["secure_cookies"]),
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=sec["session_hours"]),
+        WTF_CSRF_CHECK_DEFAULT=False,       # checked in before_request, except for bearer tokens
+        WTF_CSRF_TIME_LIMIT=None,           # valid for the session: a tablet stays open all shift
+        RATELIMIT_STORAGE_URI=sec["rate_limit_storage"],
+        RATELIMIT_HEADERS_ENABLED=True,
+        API_TITLE="Floorman",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+    )
+    if cfg["app"]["database_url"].startswith("sqlite"):
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            _sqlite_pragmas(db.engine)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    limiter.init_app(app)
+    api.init_app(app)
+    mq = cfg["app"].get("message_queue") or None
+    socketio.init_app(app, async_mode="threading", message_queue=mq, cors_allowed_origins=[],
+                      manage_session=False)
+    notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, payload, to=room, namespace="/live"))
+
+    from floor.web import auth, cli, errors, health, pages, policy
+    from floor.web import api as api_pkg
+    from floor.web import sockets  # noqa: F401  (registers the /live handlers)
+
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(health.bp)
+    app.register_blueprint(cli.bp)
+    api_pkg.register(app)
+    errors.register(app)
+
+    @app.route("/vendor/socket.io.min.js")
+    def vendor():
+        # socket.io-client comes from npm (package-lock.json), never copied into the repository.
+        return send_from_directory(ROOT / "node_modules" / "socket.io-client" / "dist", "socket.io.min.js",
+                                   max_age=3600)
+
+    @app.before_request
+    def _guard():
+        from flask import request
+        policy.enforce_request_policy()
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not request.headers.get(
+                "Authorization", "").startswith("Bearer "):
+            csrf.protect()
+
+    @app.teardown_appcontext
+    def _cleanup(exc):
+        db.session.remove()
+
+    @app.context_processor
+    def _globals():
+        return {"ident": policy.current_identity_safe(), "house": app.config["HOUSE"]}
+
+    return app

@@ -1,0 +1,53 @@
+"""What /healthz reports: database reachable, scheduler alive, devices summary. No secrets."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
+
+from floor.models import ServiceHeartbeat
+
+SCHEDULER_STALE = timedelta(seconds=45)
+DEVICE_STALE = timedelta(seconds=10)
+
+
+def beat(session: Session, name: str, info: dict | None = None, now: datetime | None = None) -> None:
+    """Record that a service is alive (an upsert that works on SQLite and PostgreSQL alike)."""
+    now = now or datetime.now(timezone.utc)
+    row = session.get(ServiceHeartbeat, name)
+    if row is None:
+        session.add(ServiceHeartbeat(name=name, at=now, info=info))
+    else:
+        row.at = now
+        row.info = info
+
+
+def report(session: Session, now: datetime | None = None) -> dict:
+    now = now or datetime.now(timezone.utc)
+    out: dict = {"status": "ok"}
+    try:
+        session.execute(text("SELECT 1"))
+        out["database"] = {"ok": True, "dialect": session.get_bind().dialect.name}
+    except Exception as exc:  # reported, not raised: health must answer when the database does not
+        out["database"] = {"ok": False, "error": type(exc).__name__}
+        out["status"] = "failing"
+        return out
+    beats = {b.name: b for b in session.execute(select(ServiceHeartbeat)).scalars()}
+    sched = beats.get("scheduler")
+    running = sched is not None and now - sched.at < SCHEDULER_STALE
+    out["scheduler"] = {"running": running, "last_beat": sched.at.isoformat() if sched else None}
+    devices = []
+    for name, b in sorted(beats.items()):
+        if not name.startswith("device:"):
+            continue
+        info = b.info or {}
+        fresh = now - b.at < DEVICE_STALE
+        devices.append({"name": name[len("device:"):], "table": info.get("table"), "kind": info.get("kind"),
+                        "connected": bool(info.get("connected")) and fresh,
+                        "state": info.get("state", "unknown") if fresh else "stale"})
+    out["devices"] = {"count": len(devices), "connected": sum(d["connected"] for d in devices),
+                      "items": devices}
+    if not running:
+        out["status"] = "degraded"
+    return out

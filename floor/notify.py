@@ -1,0 +1,52 @@
+"""Live updates, sent only after the transaction that caused them commits.
+
+Domain code calls publish(session, ...) next to the change; the web layer installs the emitter
+(Socket.IO, or its Redis message queue in the device process). A rolled-back change sends nothing.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+
+Emitter = Callable[[str, dict, str], None]   # (event, payload, room)
+_emitter: Emitter | None = None
+_KEY = "floor_outbox"
+
+
+def set_emitter(emitter: Emitter | None) -> None:
+    global _emitter
+    _emitter = emitter
+
+
+def publish(session: Session, event_name: str, payload: dict[str, Any], *rooms: str) -> None:
+    outbox = session.info.setdefault(_KEY, [])
+    for room in rooms or ("floor",):
+        outbox.append((event_name, payload, room))
+
+
+def table_room(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def role_room(role: str) -> str:
+    return f"role:{role}"
+
+
+@event.listens_for(Session, "after_commit")
+def _send(session: Session) -> None:
+    outbox = session.info.pop(_KEY, None)
+    if not outbox or _emitter is None:
+        return
+    for event_name, payload, room in outbox:
+        try:
+            _emitter(event_name, payload, room)
+        except Exception:  # a broken socket must never undo or block a committed change
+            import logging
+            logging.getLogger(__name__).exception("live update %s to %s failed", event_name, room)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop(session: Session) -> None:
+    session.info.pop(_KEY, None)

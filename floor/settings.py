@@ -1,0 +1,73 @@
+"""House settings: the numbers that differ between casinos (HOUSE_RULES.md), with its defaults.
+
+Domain functions take a HouseSettings (or the fields they need) as an argument; nothing reads a global.
+config/default.toml's [house] section lists the same values; a test keeps the two equal.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class HouseSettings:
+    # The gaming day: when the business day rolls over, in the casino's local time.
+    timezone: str = "Europe/Zurich"
+    gaming_day_rollover: str = "06:00"
+    currency: str = "CHF"
+
+    # Waiting lists (004; practice of every card room)
+    call_response_minutes: int = 5
+    call_expiry_first: str = "end_of_list"   # end_of_list | remove
+    call_expiry_second: str = "remove"       # end_of_list | remove
+    chip_pickup_minutes: int = 20
+    board_name_format: str = "first_initial"  # first_initial | full | initials | card_tail
+    rathole_minutes: int = 120                # 000: back within 7,200 s needs what he left with
+
+    # Must-move (004)
+    mustmove_keep_main_full_above: int = 8    # while MM1 has more than this, main is kept full
+    mustmove_main_below: int = 8              # else a move happens when main has fewer than this
+    mustmove_annex_wait_minutes: int = 60     # leaving main: wait before an annex table
+
+    # Blinds, tickets, conduct (004, 002, 000)
+    missed_blind_tickets_to_forfeit: int = 3
+    missed_blind_policy: str = "seed_004"     # seed_004 | seed_002 | seed_000
+    dead_button: bool = False
+    warnings_to_ban: int = 3
+    warning_window: str = "gaming_day"        # gaming_day | hours:N
+    seat_change_blind_distance: int = 3       # more than this many occupied seats from the button
+
+    # Buy-ins (001): in big blinds / big bets
+    nl_min_buyin_bb: int = 20
+    nl_max_buyin_bb: int = 100
+    pl_min_buyin_bb: int = 20
+    pl_max_buyin_big_bets: int = 100
+    fl_min_buyin_big_bets: int = 10
+
+    # Live games (002)
+    betting_seconds: int = 30
+    decision_seconds: int = 20
+    baccarat_commission_percent: int = 5
+    baccarat_decks: int = 8
+    blackjack_decks: int = 6
+    dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
+        values = dict(values or {})
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(values) - set(names)
+        if unknown:
+            raise ValueError(f"unknown house settings: {sorted(unknown)}")
+        for key, val in values.items():
+            expected = type(getattr(cls, key)) if hasattr(cls, key) else None
+            if expected is not None and not isinstance(val, expected):
+                if expected is int and isinstance(val, bool):
+                    raise ValueError(f"house setting {key} must be an integer")
+                if not (expected is int and isinstance(val, int)):
+                    raise ValueError(f"house setting {key} must be {expected.__name__}, not {type(val).__name__}")
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)

@@ -1,0 +1,129 @@
+"""Staff accounts: passwords and dealer PINs (argon2), lockout after failures, integration tokens."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta, timezone
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from floor import audit
+from floor.actors import Actor
+from floor.errors import BadInput, Conflict, NotAllowed, NotAuthenticated, NotFound
+from floor.models import ROLES, ApiToken, Staff
+
+_hasher = PasswordHasher()
+# A hash to verify against when the user does not exist, so timing does not reveal usernames.
+_DUMMY = _hasher.hash("no such user")
+
+
+def hash_secret(secret: str) -> str:
+    return _hasher.hash(secret)
+
+
+def _matches(hashed: str | None, secret: str) -> bool:
+    try:
+        return bool(hashed) and _hasher.verify(hashed, secret)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def create_staff(session: Session, actor: Actor, username: str, name: str, role: str,
+                 password: str, pin: str | None = None) -> Staff:
+    if role not in ROLES:
+        raise BadInput(f"unknown role {role!r}; one of {', '.join(ROLES)}", field="role")
+    if len(password) < 8:
+        raise BadInput("a password has at least 8 characters", field="password")
+    if pin is not None and not (pin.isdigit() and 4 <= len(pin) <= 8):
+        raise BadInput("a PIN is 4 to 8 digits", field="pin")
+    if session.execute(select(Staff.id).where(Staff.username == username)).first():
+        raise Conflict(f"username {username!r} is taken")
+    staff = Staff(username=username, name=name, role=role, password_hash=hash_secret(password),
+                  pin_hash=hash_secret(pin) if pin else None)
+    session.add(staff)
+    session.flush()
+    audit.record(session, actor, "staff.create", f"staff:{staff.id}",
+                 after={"username": username, "name": name, "role": role, "has_pin": pin is not None})
+    return staff
+
+
+def _check(session: Session, staff: Staff | None, ok: bool, now: datetime, failures_to_lock: int,
+           lock_minutes: int, terminal: str, how: str) -> Staff:
+    if staff is None:
+        raise NotAuthenticated("wrong username or password", code="bad_credentials")
+    if staff.locked_until and staff.locked_until > now:
+        raise NotAllowed(f"account locked until {staff.locked_until:%H:%M} UTC after repeated failures",
+                         code="account_locked")
+    who = Actor(staff.name, staff.role, terminal, staff.id)
+    if not ok:
+        staff.failed_logins += 1
+        after = {"failed_logins": staff.failed_logins}
+        if staff.failed_logins >= failures_to_lock:
+            staff.locked_until = now + timedelta(minutes=lock_minutes)
+            staff.failed_logins = 0
+            after["locked_until"] = staff.locked_until
+        audit.record(session, who, f"login.{how}.failed", f"staff:{staff.id}", after=after)
+        raise NotAuthenticated("wrong username or password", code="bad_credentials")
+    if not staff.active:
+        raise NotAllowed("this account is disabled", code="account_disabled")
+    staff.failed_logins = 0
+    staff.locked_until = None
+    audit.record(session, who, f"login.{how}", f"staff:{staff.id}")
+    return staff
+
+
+def authenticate(session: Session, username: str, password: str, *, terminal: str,
+                 failures_to_lock: int = 5, lock_minutes: int = 15, now: datetime | None = None) -> Staff:
+    """Check a password. Failures are counted (the caller must commit even on failure)."""
+    now = now or datetime.now(timezone.utc)
+    staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
+    if staff is None:
+        _matches(_DUMMY, password)
+        return _check(session, None, False, now, failures_to_lock, lock_minutes, terminal, "password")
+    ok = _matches(staff.password_hash, password)
+    return _check(session, staff, ok, now, failures_to_lock, lock_minutes, terminal, "password")
+
+
+def authenticate_dealer(session: Session, username: str, pin: str, *, terminal: str,
+                        failures_to_lock: int = 5, lock_minutes: int = 15,
+                        now: datetime | None = None) -> Staff:
+    """A dealer's PIN login at a table terminal."""
+    now = now or datetime.now(timezone.utc)
+    staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
+    if staff is None or staff.role != "dealer" or not staff.pin_hash:
+        _matches(_DUMMY, pin)
+        if staff is not None and staff.role != "dealer":
+            raise NotAllowed("PIN login is for dealers", code="not_a_dealer")
+        return _check(session, None, False, now, failures_to_lock, lock_minutes, terminal, "pin")
+    ok = _matches(staff.pin_hash, pin)
+    return _check(session, staff, ok, now, failures_to_lock, lock_minutes, terminal, "pin")
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_token(session: Session, actor: Actor, username: str, label: str = "") -> str:
+    """A new bearer token for an integration account; only its hash is kept."""
+    staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
+    if staff is None:
+        raise NotFound(f"no staff account {username!r}")
+    token = "fm_" + secrets.token_urlsafe(32)
+    row = ApiToken(staff_id=staff.id, token_hash=_token_hash(token), label=label)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "token.create", f"staff:{staff.id}", after={"token_id": row.id, "label": label})
+    return token
+
+
+def staff_for_token(session: Session, token: str) -> Staff | None:
+    row = session.execute(
+        select(ApiToken).where(ApiToken.token_hash == _token_hash(token), ApiToken.revoked_at.is_(None))
+    ).scalar_one_or_none()
+    if row is None:
+        return None
+    staff = session.get(Staff, row.staff_id)
+    return staff if staff is not None and staff.active else None

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+
+from floor import players as players_svc
+from floor.web.api.schemas import PlayerCreateSchema, PlayerQuerySchema, PlayerSchema
+from floor.web.extensions import db
+from floor.web.policy import actor, allow
+
+blp = Blueprint("api_players", __name__, url_prefix="/api/players", description="Players")
+
+
+@blp.route("")
+@allow("floor_manager", "pit_boss", "admin", "cashier")
+@blp.arguments(PlayerQuerySchema, location="query")
+@blp.response(200, PlayerSchema(many=True))
+def search_players(args):
+    """Find players by name or card number."""
+    return [players_svc.player_json(p) for p in players_svc.search(db.session, args["q"])]
+
+
+@blp.route("", methods=["POST"])
+@allow("floor_manager", "admin", "cashier")
+@blp.arguments(PlayerCreateSchema)
+@blp.response(201, PlayerSchema)
+def create_player(args):
+    """Register a player who presents himself at the floor."""
+    p = players_svc.create_player(db.session, actor(), args["name"], args["card_number"], args["phone"])
+    db.session.commit()
+    return players_svc.player_json(p)
+
+
+@blp.route("/<int:player_id>")
+@allow("floor_manager", "pit_boss", "admin", "cashier")
+@blp.response(200, PlayerSchema)
+def get_player(player_id: int):
+    return players_svc.player_json(players_svc.get_player(db.session, player_id))

@@ -1,0 +1,101 @@
+"""`flask floor ...`: setup, demo floor, tokens, audit verification, staff accounts."""
+from __future__ import annotations
+
+import sys
+
+import click
+from flask import Blueprint, current_app
+from flask_migrate import upgrade
+
+from floor import audit, demo as demo_svc, staff as staff_svc
+from floor.actors import Actor
+from floor.errors import FloorError
+from floor.web.extensions import db
+
+bp = Blueprint("floor_cli", __name__, cli_group="floor")
+CLI_ACTOR = Actor(name="cli", role="admin", terminal="console")
+
+
+def _demo_logins() -> str:
+    lines = [f"Demo logins (password '{demo_svc.DEMO_PASSWORD}'):"]
+    for username, name, role, pin in demo_svc.DEMO_STAFF:
+        extra = f", PIN {pin} at /dealer/<table>/login" if pin else ""
+        lines.append(f"  {username:<10} {role:<14} {name}{extra}")
+    return "\n".join(lines)
+
+
+@bp.cli.command("setup")
+def setup():
+    """Migrate the database to the latest schema; load the demo floor into a new one if configured."""
+    upgrade()
+    cfg = current_app.config["FLOOR"]
+    if cfg["app"]["demo"] and demo_svc.is_empty(db.session):
+        demo_svc.load_demo(db.session)
+        db.session.commit()
+        click.echo("Loaded the demo floor.")
+    if cfg["app"]["demo"]:
+        click.echo(_demo_logins())
+
+
+@bp.cli.command("demo")
+def demo():
+    """Load the demo floor into an empty database."""
+    if not demo_svc.is_empty(db.session):
+        click.echo("The database already has staff; the demo floor loads only into an empty one.", err=True)
+        sys.exit(1)
+    demo_svc.load_demo(db.session)
+    db.session.commit()
+    click.echo(_demo_logins())
+
+
+@bp.cli.group("token")
+def token():
+    """Bearer tokens for integrations."""
+
+
+@token.command("create")
+@click.argument("username")
+@click.option("--label", default="", help="what the token is for")
+def token_create(username: str, label: str):
+    """Print a new bearer token for USERNAME (shown once; only its hash is kept)."""
+    try:
+        tok = staff_svc.create_token(db.session, CLI_ACTOR, username, label)
+    except FloorError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        sys.exit(1)
+    db.session.commit()
+    click.echo(tok)
+
+
+@bp.cli.group("audit")
+def audit_group():
+    """The audit log."""
+
+
+@audit_group.command("verify")
+def audit_verify():
+    """Check the whole hash chain; name the first broken record."""
+    result = audit.verify(db.session)
+    if result.ok:
+        click.echo(f"audit chain OK: {result.checked} records")
+        return
+    click.echo(f"audit chain BROKEN at record {result.broken_id}: {result.reason} "
+               f"({result.checked} records before it are intact)", err=True)
+    sys.exit(1)
+
+
+@bp.cli.command("user")
+@click.argument("username")
+@click.argument("role")
+@click.option("--name", default=None)
+@click.option("--pin", default=None, help="dealer PIN")
+@click.password_option()
+def user(username, role, name, pin, password):
+    """Create a staff account."""
+    try:
+        staff_svc.create_staff(db.session, CLI_ACTOR, username, name or username, role, password, pin)
+    except FloorError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        sys.exit(1)
+    db.session.commit()
+    click.echo(f"created {role} {username}")

@@ -1,0 +1,21 @@
+"""Flask extensions, created unbound and initialised by app.create_app."""
+from __future__ import annotations
+
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_migrate import Migrate
+from flask_smorest import Api
+from flask_socketio import SocketIO
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+
+from floor.models import Base
+
+# The models are plain SQLAlchemy 2.0 classes (floor.models, no flask); Flask-SQLAlchemy only owns
+# the engine and the per-request session, and gives Flask-Migrate the metadata.
+db = SQLAlchemy(metadata=Base.metadata)
+migrate = Migrate()
+csrf = CSRFProtect()
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
+api = Api()
+socketio = SocketIO()

@@ -1,0 +1,40 @@
+"""The role home pages. Thin: the data comes from floor services, live updates over Socket.IO."""
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from floor import alerts as alerts_svc
+from floor import tables as tables_svc
+from floor.web.extensions import db
+from floor.web.policy import allow, current_identity
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.route("/floor")
+@allow("floor_manager", "admin")
+def floor():
+    return render_template("floor.html", tables=tables_svc.floor_tables(db.session),
+                           alerts=[alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)])
+
+
+@bp.route("/pit")
+@allow("pit_boss", "admin", "cashier")
+def pit():
+    return render_template("pit.html", tables=tables_svc.floor_tables(db.session),
+                           alerts=[alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)])
+
+
+@bp.route("/board")
+@allow("display", "floor_manager", "pit_boss", "admin")
+def board():
+    tables = [t for t in tables_svc.floor_tables(db.session) if t["status"] == "open"]
+    return render_template("board.html", tables=tables)
+
+
+@bp.route("/dealer/<int:table_number>")
+@allow("dealer", "pit_boss", "floor_manager", "admin", table_arg="table_number")
+def dealer(table_number: int):
+    table = tables_svc.table_by_number(db.session, table_number)
+    seated = tables_svc.occupants(db.session, [table.id])
+    return render_template("dealer.html", table=tables_svc.table_json(table, seated), ident=current_identity())

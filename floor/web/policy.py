@@ -1,0 +1,154 @@
+"""Who may use what. Every page, JSON route and socket event declares its roles here.
+
+A route without a declared policy is refused (and fails the permission test): closed by default.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from flask import current_app, g, request, session
+
+from floor.actors import Actor
+from floor.errors import NotAllowed, NotAuthenticated
+from floor.models import ROLES, Staff
+
+PUBLIC = frozenset({"public"})
+STAFF = frozenset(ROLES)
+# Endpoints that Flask and its extensions register themselves.
+BUILTIN = {"static": PUBLIC, "vendor": PUBLIC, "api-docs.openapi_json": PUBLIC}
+
+# (namespace, event) -> roles, filled by socket_event()
+SOCKET_POLICIES: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def allow(*roles: str, table_arg: str | None = None):
+    """Declare the roles of a view. ``table_arg`` names the URL argument holding a table number:
+    a dealer terminal bound to one table may only use that table's routes."""
+    unknown = set(roles) - set(ROLES)
+    if unknown:
+        raise ValueError(f"unknown roles {unknown}")
+
+    def deco(fn):
+        fn._floor_roles = frozenset(roles)
+        fn._floor_table_arg = table_arg
+        return fn
+    return deco
+
+
+def public(fn):
+    fn._floor_roles = PUBLIC
+    fn._floor_table_arg = None
+    return fn
+
+
+def policy_of(endpoint: str) -> frozenset[str] | None:
+    if endpoint in BUILTIN:
+        return BUILTIN[endpoint]
+    view = current_app.view_functions.get(endpoint)
+    return getattr(view, "_floor_roles", None)
+
+
+@dataclass
+class Identity:
+    staff: Staff
+    terminal: str
+    table_number: int | None   # dealer terminals are bound to one table
+    via: str                    # "session" | "token"
+
+    @property
+    def role(self) -> str:
+        return self.staff.role
+
+    def actor(self) -> Actor:
+        return Actor(self.staff.name, self.staff.role, self.terminal, self.staff.id)
+
+
+def current_identity() -> Identity | None:
+    """The caller, from a bearer token or the session cookie (loaded once per request)."""
+    if "floor_identity" in g:
+        return g.floor_identity
+    from floor import staff as staff_svc
+    from floor.web.extensions import db
+    ident = None
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Bearer "):
+        staff = staff_svc.staff_for_token(db.session, auth[len("Bearer "):].strip())
+        if staff is None:
+            raise NotAuthenticated("unknown or revoked token", code="bad_token")
+        ident = Identity(staff, f"api:{request.remote_addr}", None, "token")
+    elif session.get("staff_id"):
+        staff = db.session.get(Staff, session["staff_id"])
+        if staff is not None and staff.active and staff.role == session.get("role"):
+            ident = Identity(staff, session.get("terminal") or f"web:{request.remote_addr}",
+                             session.get("table_number"), "session")
+        else:
+            session.clear()
+    g.floor_identity = ident
+    return ident
+
+
+def check(roles: frozenset[str], table_number: int | None = None) -> Identity | None:
+    if roles == PUBLIC:
+        return current_identity() if ("Authorization" in request.headers or session.get("staff_id")) else None
+    ident = current_identity()
+    if ident is None:
+        raise NotAuthenticated("log in first")
+    if ident.role not in roles:
+        raise NotAllowed(f"a {ident.role} may not do this", code="wrong_role")
+    if (table_number is not None and ident.role == "dealer" and ident.table_number is not None
+            and ident.table_number != table_number):
+        raise NotAllowed(f"this terminal is bound to table {ident.table_number}", code="wrong_table")
+    return ident
+
+
+def enforce_request_policy() -> None:
+    """before_request: refuse anything whose view declares no policy or excludes the caller."""
+    endpoint = request.endpoint
+    if endpoint is None:
+        return  # Flask answers 404/405 itself
+    roles = policy_of(endpoint)
+    if roles is None:
+        raise NotAllowed(f"route {endpoint} declares no access policy", code="no_policy")
+    view = current_app.view_functions.get(endpoint)
+    table_arg = getattr(view, "_floor_table_arg", None)
+    table_number = (request.view_args or {}).get(table_arg) if table_arg else None
+    check(roles, table_number)
+
+
+def actor() -> Actor:
+    ident = current_identity()
+    if ident is None:
+        raise NotAuthenticated("log in first")
+    return ident.actor()
+
+
+def socket_event(socketio, event: str, roles, namespace: str = "/live"):
+    """Register a Socket.IO handler with its roles; refusals come back as an error ack."""
+    roles = frozenset(roles)
+    SOCKET_POLICIES[(namespace, event)] = roles
+
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*args):
+            from floor.web.errors import error_body
+            try:
+                check(roles)
+                return fn(*args)
+            except (NotAuthenticated, NotAllowed) as exc:
+                return error_body(exc)
+        socketio.on_event(event, wrapper, namespace=namespace)
+        return wrapper
+    return deco
+
+
+__all__ = ["allow", "public", "check", "actor", "socket_event", "SOCKET_POLICIES", "STAFF", "PUBLIC",
+           "current_identity", "Identity", "ROLES"]
+
+
+def current_identity_safe() -> Identity | None:
+    """For templates: the caller or None, never an error."""
+    try:
+        return current_identity()
+    except NotAuthenticated:
+        return None

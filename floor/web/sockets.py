@@ -1,0 +1,66 @@
+"""The /live Socket.IO namespace: rooms per table and per role; every event declares its roles."""
+from __future__ import annotations
+
+from flask import request
+from flask_socketio import ConnectionRefusedError, join_room, leave_room
+
+from floor import tables as tables_svc
+from floor.errors import BadInput, FloorError, NotAllowed
+from floor.web.errors import error_body
+from floor.web.extensions import db, socketio
+from floor.web.policy import SOCKET_POLICIES, STAFF, check, current_identity, socket_event
+
+NAMESPACE = "/live"
+SOCKET_POLICIES[(NAMESPACE, "connect")] = STAFF
+
+
+def _connect(auth=None):
+    # A token may come in the Socket.IO auth payload (integrations) instead of the cookie.
+    if isinstance(auth, dict) and auth.get("token") and "Authorization" not in request.headers:
+        request.environ["HTTP_AUTHORIZATION"] = f"Bearer {auth['token']}"
+    try:
+        ident = check(STAFF)
+    except FloorError as exc:
+        db.session.rollback()
+        raise ConnectionRefusedError(error_body(exc))
+    join_room(f"role:{ident.role}")
+    join_room("floor" if ident.role != "display" else "board")
+    if ident.role == "dealer" and ident.table_number is not None:
+        table = tables_svc.table_by_number(db.session, ident.table_number)
+        join_room(f"table:{table.id}")
+    db.session.remove()
+    return True
+
+
+socketio.on_event("connect", _connect, namespace=NAMESPACE)
+
+
+def _table_id(data) -> int:
+    if not isinstance(data, dict) or not isinstance(data.get("table_id"), int) or isinstance(data.get("table_id"), bool):
+        raise BadInput("table_id must be an integer", field="table_id")
+    return data["table_id"]
+
+
+@socket_event(socketio, "join_table", ["floor_manager", "pit_boss", "admin", "dealer"], NAMESPACE)
+def join_table(data=None):
+    try:
+        table_id = _table_id(data)
+        table = tables_svc.get_table(db.session, table_id)
+        ident = current_identity()
+        if ident.role == "dealer" and ident.table_number != table.number:
+            raise NotAllowed(f"this terminal is bound to table {ident.table_number}", code="wrong_table")
+        join_room(f"table:{table.id}")
+        return {"ok": True, "room": f"table:{table.id}"}
+    except FloorError as exc:
+        return error_body(exc)
+    finally:
+        db.session.remove()
+
+
+@socket_event(socketio, "leave_table", ["floor_manager", "pit_boss", "admin", "dealer"], NAMESPACE)
+def leave_table(data=None):
+    try:
+        leave_room(f"table:{_table_id(data)}")
+        return {"ok": True}
+    except FloorError as exc:
+        return error_body(exc)
