@@ -83,7 +83,8 @@ def create_app(config: dict | str | None = None) -> Flask:
 
     from floor.web import auth, cli, errors, health, pages, policy
     from floor.web import api as api_pkg
-    from floor.web import sockets  # noqa: F401  (registers the /live handlers)
+    from floor.web import sockets  # noqa: F401  (declares the /live handlers)
+    policy.register_socket_handlers(socketio)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)

@@ -18,8 +18,10 @@ STAFF = frozenset(ROLES)
 # Endpoints that Flask and its extensions register themselves.
 BUILTIN = {"static": PUBLIC, "vendor": PUBLIC, "api-docs.openapi_json": PUBLIC}
 
-# (namespace, event) -> roles, filled by socket_event()
+# (namespace, event) -> roles, and the handlers themselves, filled by socket_event(); each app's
+# Socket.IO server gets them in register_socket_handlers (a server is made anew per app).
 SOCKET_POLICIES: dict[tuple[str, str], frozenset[str]] = {}
+SOCKET_HANDLERS: dict[tuple[str, str], object] = {}
 
 
 def allow(*roles: str, table_arg: str | None = None):
@@ -123,8 +125,8 @@ def actor() -> Actor:
     return ident.actor()
 
 
-def socket_event(socketio, event: str, roles, namespace: str = "/live"):
-    """Register a Socket.IO handler with its roles; refusals come back as an error ack."""
+def socket_event(event: str, roles, namespace: str = "/live"):
+    """Declare a Socket.IO handler with its roles; refusals come back as an error ack."""
     roles = frozenset(roles)
     SOCKET_POLICIES[(namespace, event)] = roles
 
@@ -137,9 +139,23 @@ def socket_event(socketio, event: str, roles, namespace: str = "/live"):
                 return fn(*args)
             except (NotAuthenticated, NotAllowed) as exc:
                 return error_body(exc)
-        socketio.on_event(event, wrapper, namespace=namespace)
+        SOCKET_HANDLERS[(namespace, event)] = wrapper
         return wrapper
     return deco
+
+
+def socket_connect(roles, namespace: str = "/live"):
+    """Declare the connect handler of a namespace (it refuses the connection itself)."""
+    def deco(fn):
+        SOCKET_POLICIES[(namespace, "connect")] = frozenset(roles)
+        SOCKET_HANDLERS[(namespace, "connect")] = fn
+        return fn
+    return deco
+
+
+def register_socket_handlers(socketio) -> None:
+    for (namespace, event), handler in SOCKET_HANDLERS.items():
+        socketio.on_event(event, handler, namespace=namespace)
 
 
 __all__ = ["allow", "public", "check", "actor", "socket_event", "SOCKET_POLICIES", "STAFF", "PUBLIC",

@@ -7,14 +7,14 @@ from flask_socketio import ConnectionRefusedError, join_room, leave_room
 from floor import tables as tables_svc
 from floor.errors import BadInput, FloorError, NotAllowed
 from floor.web.errors import error_body
-from floor.web.extensions import db, socketio
-from floor.web.policy import SOCKET_POLICIES, STAFF, check, current_identity, socket_event
+from floor.web.extensions import db
+from floor.web.policy import STAFF, check, current_identity, socket_connect, socket_event
 
 NAMESPACE = "/live"
-SOCKET_POLICIES[(NAMESPACE, "connect")] = STAFF
 
 
-def _connect(auth=None):
+@socket_connect(STAFF, NAMESPACE)
+def connect(auth=None):
     # A token may come in the Socket.IO auth payload (integrations) instead of the cookie.
     if isinstance(auth, dict) and auth.get("token") and "Authorization" not in request.headers:
         request.environ["HTTP_AUTHORIZATION"] = f"Bearer {auth['token']}"
@@ -32,8 +32,6 @@ def _connect(auth=None):
     return True
 
 
-socketio.on_event("connect", _connect, namespace=NAMESPACE)
-
 
 def _table_id(data) -> int:
     if not isinstance(data, dict) or not isinstance(data.get("table_id"), int) or isinstance(data.get("table_id"), bool):
@@ -41,7 +39,7 @@ def _table_id(data) -> int:
     return data["table_id"]
 
 
-@socket_event(socketio, "join_table", ["floor_manager", "pit_boss", "admin", "dealer"], NAMESPACE)
+@socket_event("join_table", ["floor_manager", "pit_boss", "admin", "dealer"], NAMESPACE)
 def join_table(data=None):
     try:
         table_id = _table_id(data)
@@ -57,7 +55,7 @@ def join_table(data=None):
         db.session.remove()
 
 
-@socket_event(socketio, "leave_table", ["floor_manager", "pit_boss", "admin", "dealer"], NAMESPACE)
+@socket_event("leave_table", ["floor_manager", "pit_boss", "admin", "dealer"], NAMESPACE)
 def leave_table(data=None):
     try:
         leave_room(f"table:{_table_id(data)}")

@@ -1,0 +1,210 @@
+"""Shared fixtures: a real database per test (SQLite file always, PostgreSQL when TEST_DATABASE_URL
+is set), the Flask and Socket.IO test clients, and logins as each demo role.
+
+A migrated database with the demo floor is built once per worker and copied for each test: a file
+copy on SQLite, CREATE DATABASE ... TEMPLATE on PostgreSQL.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+DEMO_PASSWORD = "floorman-demo"
+_counter = itertools.count()
+
+
+def make_config(db_url: str, tmp_path: Path, **sections) -> dict:
+    from config import load_config
+    overrides = {"app": {"database_url": db_url, "instance_path": str(tmp_path / "instance"), "demo": False,
+                         "run_scheduler": False, "run_devices": False, "simulate_devices": False,
+                         "generate_secret_key": False, "log_level": "WARNING"},
+                 "security": {"login_rate_limit": "1000 per minute"}}
+    for name, values in sections.items():
+        overrides.setdefault(name, {}).update(values)
+    environ = {k: v for k, v in os.environ.items() if k.startswith("FLOOR_") and k != "FLOOR_CONFIG"}
+    environ["FLOOR_SECRET_KEY"] = "test-secret-key"
+    return load_config(environ=environ, overrides=overrides)
+
+
+def _build(db_url: str, tmp_path: Path) -> None:
+    """Migrate an empty database and load the demo floor into it."""
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from floor import demo
+    from floor.web.extensions import db
+    app = create_app(make_config(db_url, tmp_path))
+    with app.app_context():
+        upgrade()
+        demo.load_demo(db.session)
+        db.session.commit()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _worker() -> str:
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("sqlite-template")
+    path = base / "template.db"
+    _build(f"sqlite:///{path}", base)
+    return path
+
+
+def _pg_admin():
+    return create_engine(make_url(PG_URL), isolation_level="AUTOCOMMIT")
+
+
+@pytest.fixture(scope="session")
+def pg_template(tmp_path_factory):
+    if not PG_URL:
+        pytest.skip("TEST_DATABASE_URL not set: PostgreSQL run skipped")
+    name = f"fm_tmpl_{_worker()}_{uuid.uuid4().hex[:6]}"
+    admin = _pg_admin()
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(PG_URL).set(database=name)
+    _build(url.render_as_string(hide_password=False), tmp_path_factory.mktemp("pg-template"))
+    yield name
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request, tmp_path):
+    """A fresh database holding the demo floor, on each backend."""
+    if request.param == "sqlite":
+        template = request.getfixturevalue("sqlite_template")
+        path = tmp_path / "floor.db"
+        shutil.copyfile(template, path)
+        yield f"sqlite:///{path}"
+        return
+    template = request.getfixturevalue("pg_template")
+    name = f"fm_{_worker()}_{next(_counter)}_{uuid.uuid4().hex[:6]}"
+    admin = _pg_admin()
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(sqlite_template, tmp_path):
+    """SQLite only, for tests that exercise one backend on purpose (browser, benchmarks)."""
+    path = tmp_path / "floor.db"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def app_config(db_url, tmp_path):
+    return make_config(db_url, tmp_path)
+
+
+@pytest.fixture
+def app(app_config):
+    from app import create_app
+    from floor.web.extensions import db
+    app = create_app(app_config)
+    app.config["TESTING"] = True
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def session(app):
+    """A database session inside an app context, for arranging and checking data directly."""
+    from floor.web.extensions import db
+    with app.app_context():
+        yield db.session
+        db.session.rollback()
+
+
+def csrf_token(client) -> str:
+    """The CSRF token of the client's session, as a page would embed it."""
+    html = client.get("/login").get_data(as_text=True)
+    marker = 'name="csrf-token" content="'
+    start = html.index(marker) + len(marker)
+    return html[start:html.index('"', start)]
+
+
+class Login:
+    """Log a test client in as a demo user; JSON calls then carry the CSRF header like the pages do."""
+
+    def __init__(self, client):
+        self.client = client
+        self.token = None
+
+    def __call__(self, username: str, password: str = DEMO_PASSWORD, terminal: str = "test-tablet"):
+        self.token = csrf_token(self.client)
+        resp = self.client.post("/login", data={"username": username, "password": password,
+                                                "terminal": terminal, "csrf_token": self.token})
+        assert resp.status_code == 302, resp.get_data(as_text=True)
+        self.token = csrf_token(self.client)
+        return resp
+
+    def dealer(self, table_number: int, username: str = "dealer", pin: str = "1234"):
+        self.token = csrf_token(self.client)
+        resp = self.client.post(f"/dealer/{table_number}/login",
+                                data={"username": username, "pin": pin, "csrf_token": self.token})
+        assert resp.status_code == 302, resp.get_data(as_text=True)
+        self.token = csrf_token(self.client)
+        return resp
+
+    def headers(self) -> dict:
+        return {"X-CSRFToken": self.token or ""}
+
+    def post(self, url, json=None, **kw):
+        return self.client.post(url, json=json, headers=self.headers(), **kw)
+
+    def put(self, url, json=None, **kw):
+        return self.client.put(url, json=json, headers=self.headers(), **kw)
+
+    def patch(self, url, json=None, **kw):
+        return self.client.patch(url, json=json, headers=self.headers(), **kw)
+
+    def delete(self, url, json=None, **kw):
+        return self.client.delete(url, json=json, headers=self.headers(), **kw)
+
+
+@pytest.fixture
+def login(client):
+    return Login(client)
+
+
+@pytest.fixture
+def socket_client(app, client):
+    """Factory for Socket.IO test clients sharing the Flask client's cookies (its login)."""
+    from floor.web.extensions import socketio
+    made = []
+
+    def make(flask_client=None, auth=None):
+        sc = socketio.test_client(app, namespace="/live", flask_test_client=flask_client or client, auth=auth)
+        made.append(sc)
+        return sc
+    yield make
+    for sc in made:
+        if sc.is_connected("/live"):
+            sc.disconnect("/live")
