@@ -77,7 +77,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     limiter.init_app(app)
     api.init_app(app)
     mq = cfg["app"].get("message_queue") or None
-    socketio.init_app(app, async_mode="threading", message_queue=mq, cors_allowed_origins=[],
+    socketio.init_app(app, async_mode="threading", message_queue=mq, channel=cfg["app"]["message_queue_channel"],
                       manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, payload, to=room, namespace="/live"))
 

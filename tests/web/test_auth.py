@@ -1,0 +1,120 @@
+"""Logins, lockout, rate limit, CSRF, cookies, dealer PIN terminals and bearer tokens."""
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from floor.models import AuditRecord, Staff
+from tests.conftest import csrf_token, make_config
+
+
+def _post_login(client, username, password, token=None):
+    token = token or csrf_token(client)
+    return client.post("/login", data={"username": username, "password": password, "csrf_token": token})
+
+
+def test_login_sends_each_role_home_and_sets_a_safe_cookie(client):
+    resp = _post_login(client, "manager", "floorman-demo")
+    assert resp.status_code == 302 and resp.headers["Location"] == "/floor"
+    cookie = resp.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert client.get("/floor").status_code == 200
+
+
+def test_wrong_password_is_refused_and_audited(client, session):
+    resp = _post_login(client, "manager", "nope")
+    assert resp.status_code == 401 and "wrong username or password" in resp.get_data(as_text=True)
+    staff = session.execute(select(Staff).where(Staff.username == "manager")).scalar_one()
+    assert staff.failed_logins == 1
+    actions = session.scalars(select(AuditRecord.action).where(AuditRecord.subject == f"staff:{staff.id}")).all()
+    assert "login.password.failed" in actions
+
+
+def test_account_locks_after_repeated_failures_even_with_the_right_password(client, session):
+    for _ in range(5):
+        assert _post_login(client, "pitboss", "wrong-password").status_code == 401
+    locked = _post_login(client, "pitboss", "floorman-demo")
+    assert locked.status_code == 403 and "locked" in locked.get_data(as_text=True)
+    assert client.get("/pit").status_code == 302  # not logged in
+    staff = session.execute(select(Staff).where(Staff.username == "pitboss")).scalar_one()
+    assert staff.locked_until is not None
+
+
+def test_login_attempts_are_rate_limited(db_url, tmp_path):
+    from app import create_app
+    app = create_app(make_config(db_url, tmp_path, security={"login_rate_limit": "3 per minute"}))
+    client = app.test_client()
+    token = csrf_token(client)
+    codes = [_post_login(client, "nobody", "x", token).status_code for _ in range(4)]
+    assert codes == [401, 401, 401, 429]
+
+
+def test_a_replayed_form_without_its_csrf_token_is_refused(client):
+    resp = client.post("/login", data={"username": "manager", "password": "floorman-demo"})
+    assert resp.status_code == 400 and "security token" in resp.get_data(as_text=True)
+    # A token from another session does not work either.
+    other = client.application.test_client()
+    stolen = csrf_token(other)
+    client.get("/login")
+    resp = _post_login(client, "manager", "floorman-demo", token="x" + stolen[1:])
+    assert resp.status_code == 400
+
+
+def test_json_post_with_a_session_cookie_needs_the_csrf_header(client, login):
+    login("manager")
+    no_header = client.post("/api/players", json={"name": "Ann", "card_number": "123"})
+    assert no_header.status_code == 400 and no_header.get_json()["error"] == "csrf_failed"
+    ok = login.post("/api/players", json={"name": "Ann Other", "card_number": "123456"})
+    assert ok.status_code == 201 and ok.get_json()["name"] == "Ann Other"
+
+
+def test_dealers_use_pins_at_their_table_and_not_the_password_form(client):
+    resp = _post_login(client, "dealer", "floorman-demo")
+    assert resp.status_code == 403 and "PIN" in resp.get_data(as_text=True)
+    token = csrf_token(client)
+    wrong = client.post("/dealer/14/login", data={"username": "dealer", "pin": "9999", "csrf_token": token})
+    assert wrong.status_code == 401
+    ok = client.post("/dealer/14/login", data={"username": "dealer", "pin": "1234", "csrf_token": token})
+    assert ok.status_code == 302 and ok.headers["Location"] == "/dealer/14"
+    assert client.get("/dealer/14").status_code == 200
+    assert client.get("/dealer/10").status_code == 403
+
+
+def test_pin_login_is_for_dealers_only(client):
+    token = csrf_token(client)
+    resp = client.post("/dealer/1/login", data={"username": "manager", "pin": "1234", "csrf_token": token})
+    assert resp.status_code == 403
+
+
+def test_logout_ends_the_session(client, login):
+    login("manager")
+    client.post("/logout", data={"csrf_token": login.token})
+    assert client.get("/api/tables").status_code == 401
+
+
+def test_bearer_token_from_the_cli_opens_the_api_without_csrf(app, client):
+    result = app.test_cli_runner().invoke(args=["floor", "token", "create", "admin", "--label", "tracking"])
+    assert result.exit_code == 0
+    token = result.output.strip()
+    assert token.startswith("fm_")
+    headers = {"Authorization": f"Bearer {token}"}
+    tables = client.get("/api/tables", headers=headers)
+    assert tables.status_code == 200 and [t["number"] for t in tables.get_json()] == [1, 2, 3, 10, 12, 14, 15]
+    created = client.post("/api/players", json={"name": "Via Token", "card_number": "55501"}, headers=headers)
+    assert created.status_code == 201
+    bad = client.get("/api/tables", headers={"Authorization": "Bearer fm_forged"})
+    assert bad.status_code == 401 and bad.get_json()["error"] == "bad_token"
+
+
+def test_token_for_unknown_user_fails_cleanly(app):
+    result = app.test_cli_runner().invoke(args=["floor", "token", "create", "ghost"])
+    assert result.exit_code == 1 and "no staff account" in result.output
+
+
+def test_socket_refuses_strangers_and_accepts_tokens(app, client, socket_client):
+    stranger = socket_client()
+    assert not stranger.is_connected("/live")
+    token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
+    with_token = socket_client(flask_client=app.test_client(), auth={"token": token})
+    assert with_token.is_connected("/live")
+    ack = with_token.emit("join_table", {"table_id": 1}, namespace="/live", callback=True)
+    assert ack == {"ok": True, "room": "table:1"}

@@ -1,0 +1,58 @@
+"""Two server processes share a Redis message queue: a change committed through one reaches a
+Socket.IO client connected to the other."""
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+import redis
+import requests
+import socketio
+
+from floor import alerts
+from floor.actors import Actor
+from tests.servers import Server
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def redis_up():
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
+
+
+def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, app, session, db_url, tmp_path):
+    alert_id = alerts.raise_alert(session, Actor.system(), "test", "wheel 12 lost", table_id=None).id
+    session.commit()
+    session.close()   # on SQLite an open transaction would hold the write lock the servers need
+    channel = f"floorman-test-{uuid.uuid4().hex}"
+    a = Server(db_url, tmp_path / "a", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
+    b = Server(db_url, tmp_path / "b", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
+    try:
+        a.wait(), b.wait()
+        token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
+        got = threading.Event()
+        received = []
+        client = socketio.Client()
+
+        @client.on("alert.acknowledged", namespace="/live")
+        def on_ack(data):
+            received.append(data)
+            got.set()
+
+        client.connect(b.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=10)
+        try:
+            resp = requests.post(f"{a.url}/api/alerts/{alert_id}/acknowledge",
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            assert resp.status_code == 200, resp.text
+            assert got.wait(10), "the event did not cross from process A to the client of process B"
+            assert received == [{"id": alert_id}]
+        finally:
+            client.disconnect()
+    finally:
+        a.stop()
+        b.stop()
