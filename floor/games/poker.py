@@ -239,11 +239,17 @@ class Pot:
 
 
 def pots(contributions: Sequence[int], folded: Iterable[int] = ()) -> list[Pot]:
-    """Main pot then side pots: each level is what the next all-in player could match from everyone."""
+    """Main pot then side pots: each level is what the next all-in player could match from everyone.
+    Folded players' chips are dead money in the pots they reached."""
     folded = set(folded)
     live = [i for i in range(len(contributions)) if i not in folded]
     if not live:
         raise GameInputError("showdown: every player folded")
+    top_live = max(contributions[i] for i in live)
+    if any(c > top_live for c in contributions):
+        # whoever put in the most chips was never facing a bigger bet, so he cannot have folded
+        raise GameInputError(
+            f"showdown: a folded player put in more ({max(contributions)}) than any live player ({top_live})")
     levels = sorted({contributions[i] for i in live if contributions[i] > 0})
     result: list[Pot] = []
     prev = 0
@@ -253,13 +259,8 @@ def pots(contributions: Sequence[int], folded: Iterable[int] = ()) -> list[Pot]:
         payers = [i for i, p in enumerate(parts) if p > 0]
         result.append(Pot(sum(parts), eligible, not (len(payers) == 1 and payers == list(eligible))))
         prev = level
-    dead = sum(max(0, c - prev) for c in contributions)  # folded chips above every live player
-    if dead:
-        if result:
-            last = result[-1]
-            result[-1] = Pot(last.amount + dead, last.eligible, True)
-        else:
-            result.append(Pot(dead, tuple(live), True))
+    if not result:  # nobody live put a chip in: nothing to win
+        result.append(Pot(0, tuple(live), False))
     return result
 
 
@@ -297,7 +298,7 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
     pot_list = pots(contributions, folded)
     boards = _boards(board)
     live = [i for i in range(len(holes)) if i not in folded]
-    contested = any(len(p.eligible) > 1 for p in pot_list)
+    contested = any(len(p.eligible) > 1 and p.amount for p in pot_list)
     live_holes: dict[int, tuple[Card, ...]] = {}
     if contested:
         for i in live:
@@ -341,6 +342,8 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
         return cache[key]
 
     for p in net:
+        if not p.amount:
+            continue
         if len(p.eligible) == 1:
             won[p.eligible[0]] += p.amount
             continue
