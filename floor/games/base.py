@@ -10,7 +10,7 @@ from typing import Iterable, Literal
 
 from floor.errors import BadInput
 
-from .cards import Card, parse_cards
+from .cards import Card, InvalidCard, parse_cards
 
 Rounding = Literal["down", "up", "half_up"]
 
@@ -28,7 +28,10 @@ def cards_of(cards, what: str) -> tuple[Card, ...]:
     """Parse ``cards`` (codes, Card objects or a space separated string) into a tuple."""
     if cards is None:
         raise GameInputError(f"{what}: no cards given")
-    return tuple(parse_cards(cards))
+    try:
+        return tuple(parse_cards(cards))
+    except InvalidCard as e:  # a misread card is bad input like any other: a 400, not a 500
+        raise GameInputError(f"{what}: {e}") from e
 
 
 def check_count(cards: tuple[Card, ...], allowed: Iterable[int], what: str) -> None:

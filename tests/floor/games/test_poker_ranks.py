@@ -88,6 +88,19 @@ def test_holdem_matches_pokerkit(seed, n, ranks, suits):
                 (theirs[i] > theirs[j]) - (theirs[i] < theirs[j]), (board, holes[i], holes[j])
 
 
+@pytest.mark.parametrize("board_size", [3, 4])
+def test_flop_and_turn_ranks_match_pokerkit(board_size):
+    """Fewer board cards take other code paths (6-card native call, Omaha by combinations)."""
+    for variant, hole, kind in (("holdem", 2, StandardHighHand), ("omaha", 4, OmahaHoldemHand)):
+        for board, holes in deals(30 + board_size, 150, hole, board_size, 3):
+            ours = [hand_rank(variant, h, board) for h in holes]
+            theirs = [kind.from_game(pk(h), pk(board)) for h in holes]
+            for o, t in zip(ours, theirs):
+                assert o.category == LABEL[t.entry.label], (board, holes)
+            for i, j in combinations(range(3), 2):
+                assert sign(ours[i].value - ours[j].value) == (theirs[i] > theirs[j]) - (theirs[i] < theirs[j])
+
+
 @pytest.mark.parametrize("seed,n,ranks,suits", [(11, 150, None, "SHDC"), (12, 60, None, "SH"),
                                                  (13, 60, {14, 13, 12, 11, 10, 9, 8, 7}, "SHDC")])
 def test_omaha_high_matches_pokerkit(seed, n, ranks, suits):
