@@ -8,7 +8,7 @@ draws to 17), so an impossible layout is refused instead of paid.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Mapping
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Iterable, Mapping, Optional, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 from phevaluator import _pheval
 
 from .base import GameInputError, Rounding, cards_of, check_amount, round_cents
-from .cards import Card, parse_cards
+from .cards import Card
 
 VARIANTS = ("holdem", "omaha", "omaha_hilo", "sixplus")
 CATEGORIES = ("straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
@@ -312,6 +312,14 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
             if len(set(everyone)) != len(everyone):
                 dup = next(c for c in everyone if everyone.count(c) > 1)
                 raise GameInputError(f"showdown: card {dup} is dealt twice")
+        # run more than once: the boards share their first cards, the rest come from one deck
+        shared = 0
+        while shared < 5 and all(b[shared] == boards[0][shared] for b in boards):
+            shared += 1
+        dealt = [c for b in boards for c in b[shared:]] + list(boards[0][:shared])
+        if len(set(dealt)) != len(dealt):
+            dup = next(c for c in dealt if dealt.count(c) > 1)
+            raise GameInputError(f"showdown: card {dup} comes out on two runs")
 
     # rake from the main pot first
     rakeable = sum(p.amount for p in pot_list if p.rakeable)

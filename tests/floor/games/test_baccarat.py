@@ -3,7 +3,6 @@ from fractions import Fraction
 
 import pytest
 
-from floor.games import baccarat
 from floor.games.baccarat import BaccaratSettings, next_target, play, returned
 from floor.games.base import GameInputError
 from floor.games.cards import Card, parse_cards

@@ -117,6 +117,11 @@ def test_run_it_twice_with_a_side_pot():
     assert won == {0: 300, 1: 300, 2: 600}
 
 
+def test_run_it_twice_boards_come_from_one_deck():
+    with pytest.raises(GameInputError, match="two runs"):
+        showdown("holdem", ["2C 7D 9H 3S 4D", "2C 7D 9H KD 4D"], ["AS AH", "KS KH"], [500, 500])
+
+
 def test_run_it_twice_after_rake():
     boards = ["2C 7D 9H 3S 4D", "2C 7D 9H KD 5C"]
     assert showdown("holdem", boards, ["AS AH", "KS KH"], [500, 500], rake=50) == {0: 475, 1: 475}
