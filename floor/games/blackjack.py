@@ -145,7 +145,12 @@ def _check_seat(name, seat: Seat, up: Card, settings: BlackjackSettings) -> None
 
 
 def settle(seats: Mapping[object, Seat], dealer, settings: BlackjackSettings = DEFAULT) -> dict[object, SeatResult]:
-    """Settle a round: {seat: SeatResult} with what each hand and insurance bet hands back."""
+    """Settle a round: {seat: SeatResult} with what each hand and insurance bet hands back.
+
+    A dealer blackjack under a ten shows only after play. With ``late_blackjack_takes="original_bet"``
+    it takes one original bet from each seat: from its first hand still standing (doubles and the
+    second split hand come back), or nothing more if one of the seat's hands had already busted
+    (that bust paid the original bet). Busted hands always lose; a player's blackjack pushes."""
     dealer = cards_of(dealer, "dealer's hand")
     if len(dealer) < 2:
         raise GameInputError(f"dealer's hand: {len(dealer)} card(s), at least 2 expected")

@@ -143,6 +143,7 @@ def shoe_figures():
     return enumerate_shoe()
 
 
+@pytest.mark.slow
 def test_eight_deck_outcome_counts(shoe_figures):
     wins, _ = shoe_figures
     assert sum(wins.values()) == 4_998_398_275_503_360 == falling(416, 6)
@@ -151,6 +152,7 @@ def test_eight_deck_outcome_counts(shoe_figures):
     assert wins["tie"] == 475_627_426_473_216
 
 
+@pytest.mark.slow
 def test_eight_deck_house_edges(shoe_figures):
     _, back = shoe_figures
     total = falling(416, 6)
