@@ -1,0 +1,71 @@
+"""Shared checks and money arithmetic for the game rules.
+
+Every game module validates its input the same way and rounds money the same way, so a pit boss
+rerunning a round gets the same cents as the table did.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable, Literal
+
+from floor.errors import BadInput
+
+from .cards import Card, InvalidCard, parse_cards
+
+Rounding = Literal["down", "up", "half_up"]
+
+
+class GameInputError(BadInput, ValueError):
+    """Input no real round can produce: wrong card count, duplicate card, negative stake...
+
+    A ValueError (plain callers can catch it as such) and a BadInput (the web layer turns it into a 400).
+    """
+
+    code = "invalid_game_input"
+
+
+def cards_of(cards, what: str) -> tuple[Card, ...]:
+    """Parse ``cards`` (codes, Card objects or a space separated string) into a tuple."""
+    if cards is None:
+        raise GameInputError(f"{what}: no cards given")
+    try:
+        return tuple(parse_cards(cards))
+    except InvalidCard as e:  # a misread card is bad input like any other: a 400, not a 500
+        raise GameInputError(f"{what}: {e}") from e
+
+
+def check_count(cards: tuple[Card, ...], allowed: Iterable[int], what: str) -> None:
+    allowed = tuple(allowed)
+    if len(cards) not in allowed:
+        want = " or ".join(str(n) for n in allowed)
+        raise GameInputError(f"{what}: {len(cards)} cards given, {want} expected")
+
+
+def check_distinct(cards: Iterable[Card], what: str) -> None:
+    """One deck holds each card once; a repeated card means a misread or a wrong entry."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise GameInputError(f"{what}: card {card} appears twice")
+        seen.add(card)
+
+
+def check_amount(amount, what: str) -> int:
+    """Amounts are whole cents, never floats, never negative."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise GameInputError(f"{what} must be whole cents (an int), got {amount!r}")
+    if amount < 0:
+        raise GameInputError(f"{what} cannot be negative: {amount}")
+    return amount
+
+
+def round_cents(value: Fraction, mode: Rounding = "down") -> int:
+    """Round an exact amount of cents to a whole cent, the way the house setting says."""
+    value = Fraction(value)
+    if mode == "down":
+        return value.numerator // value.denominator
+    if mode == "up":
+        return -((-value.numerator) // value.denominator)
+    if mode == "half_up":
+        return (2 * value.numerator + value.denominator) // (2 * value.denominator)
+    raise GameInputError(f"unknown rounding mode {mode!r} (down, up or half_up)")
