@@ -1,0 +1,77 @@
+"""Browser tests: Debian's chromium driven by Playwright, against a real server process."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.servers import Server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parent.parent.parent / "screenshots"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+            # One browser per worker is plenty on two cores; keep e2e tests on one worker.
+            item.add_marker(pytest.mark.xdist_group("e2e"))
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("FLOOR_REQUIRE_BROWSER"):
+            pytest.fail("chromium is required for browser tests (apt-get install chromium)")
+        pytest.skip("chromium not installed")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live_server(sqlite_url, tmp_path):
+    server = Server(sqlite_url, tmp_path / "instance").wait()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page_as(browser, live_server):
+    """page_as("manager") -> a logged-in tablet-sized page; page_as("dealer", table=1) for PIN logins."""
+    contexts = []
+
+    def make(username: str, table: int | None = None, password: str = "floorman-demo", pin: str = "1234"):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        if table is not None:
+            page.goto(f"/dealer/{table}/login")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=pin]", pin)
+        else:
+            page.goto("/login")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", password)
+        page.click("button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        return page
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot under screenshots/ (git-ignored) for a person to look at."""
+    SHOTS.mkdir(exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
