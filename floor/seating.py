@@ -34,7 +34,7 @@ def open_assignment(session: Session, table_id: int, seat_number: int) -> SeatAs
 
 
 def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_id: int,
-        buy_in: int = 0, now: datetime | None = None) -> SeatAssignment:
+        buy_in: int = 0, now: datetime | None = None, arrival: str = "new") -> SeatAssignment:
     """Put a player in a free seat. Rules about who may sit there are the caller's (see seating rules)."""
     if table.status != "open":
         raise InvalidState(f"table {table.number} is {table.status}")
@@ -42,7 +42,7 @@ def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_i
     if open_assignment(session, table.id, seat_number) is not None:
         raise Conflict(f"seat {seat_number} at table {table.number} is taken", code="seat_taken")
     a = SeatAssignment(seat_id=seat.id, table_id=table.id, player_id=player_id, buy_in=buy_in,
-                       sat_at=now or datetime.now(timezone.utc))
+                       sat_at=now or datetime.now(timezone.utc), arrival=arrival)
     session.add(a)
     try:
         with session.begin_nested():
@@ -52,7 +52,7 @@ def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_i
         raise Conflict(f"seat {seat_number} at table {table.number} was just taken, or the player "
                        f"already sits at this table", code="seat_taken") from None
     audit.record(session, actor, "seat.sit", f"table:{table.id}",
-                 after={"seat": seat_number, "player_id": player_id, "buy_in": buy_in})
+                 after={"seat": seat_number, "player_id": player_id, "buy_in": buy_in, "arrival": arrival})
     notify.publish(session, "tables.changed", {"table_id": table.id}, "floor", "board", notify.table_room(table.id))
     return a
 

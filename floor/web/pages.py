@@ -6,7 +6,7 @@ from flask import Blueprint, render_template
 from floor import alerts as alerts_svc
 from floor import tables as tables_svc
 from floor.web.extensions import db
-from floor.web.policy import allow, current_identity
+from floor.web.policy import allow
 
 bp = Blueprint("pages", __name__)
 
@@ -35,6 +35,8 @@ def board():
 @bp.route("/dealer/<int:table_number>")
 @allow("dealer", "pit_boss", "floor_manager", "admin", table_arg="table_number")
 def dealer(table_number: int):
+    """The table terminal: the poker terminal for poker tables, the live-game terminal otherwise."""
+    from floor.web import dealer_games, dealer_poker
     table = tables_svc.table_by_number(db.session, table_number)
-    seated = tables_svc.occupants(db.session, [table.id])
-    return render_template("dealer.html", table=tables_svc.table_json(table, seated), ident=current_identity())
+    module = dealer_poker if table.kind == "poker" else dealer_games
+    return module.render_terminal(table)

@@ -1,8 +1,8 @@
 """core tables
 
-Revision ID: afc4659bcfeb
+Revision ID: 16c19358bc26
 Revises: 
-Create Date: 2026-11-30 08:09:27.617331
+Create Date: 2026-11-30 08:17:12.318058
 
 """
 from alembic import op
@@ -11,7 +11,7 @@ import floor.models.base
 
 
 # revision identifiers, used by Alembic.
-revision = 'afc4659bcfeb'
+revision = '16c19358bc26'
 down_revision = None
 branch_labels = None
 depends_on = None
@@ -157,6 +157,7 @@ def upgrade():
     sa.Column('player_id', sa.Integer(), nullable=False),
     sa.Column('sat_at', floor.models.base.UTCDateTime(timezone=True), nullable=False),
     sa.Column('left_at', floor.models.base.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('arrival', sa.String(length=20), nullable=False),
     sa.Column('buy_in', sa.Integer(), nullable=False),
     sa.Column('chips_out', sa.Integer(), nullable=True),
     sa.Column('reason_left', sa.String(length=40), nullable=True),
