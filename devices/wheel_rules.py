@@ -3,7 +3,8 @@
 ``WheelRules.feed(event, now)`` and ``WheelRules.tick(now)`` turn decoded wheel events plus a
 monotonic time into round outcomes:
 
-- ``BetsOpen(spin)`` once per round, ``NoMoreBets(spin)`` once per round;
+- ``BetsOpen(spin)`` once per round, ``NoMoreBets(spin)`` once per round (a respin after a misspin
+  is the same round: no second BetsOpen; NoMoreBets when it first reaches state 4);
 - ``Result(spin, number)`` exactly once, only after state 4 for the same spin and only when the bare
   number and the state-5 line agree (repeated state-5 lines are one result);
 - ``Misspin(spin)``: the spin is void, bets stay locked, the host must send ``*R``; the next spin
@@ -76,7 +77,8 @@ class WheelRules:
         self.no_ball_s = no_ball_s
         self.failed_launch_s = failed_launch_s
         self.in_round = False  # bets open or locked and no settlement/void yet
-        self.locked = False  # no more bets seen (or a misspin): bets stay locked until settled
+        self.locked = False  # no more bets seen: bets stay locked until settled or voided
+        self._respin = False  # a misspin voided the attempt: the wheel's next spin settles the round
         self.spin: int | None = None  # spin the current attempt runs under
         self._nmb_spin: int | None = None  # spin for which this attempt saw state 4
         self._bare: int | None = None  # bare number seen for this attempt
@@ -145,7 +147,7 @@ class WheelRules:
             self._launch_failing = False
         if st.flags & FLAG_MISSPIN and state in (STATE_SPINNING, STATE_NO_MORE_BETS) and not self._done:
             out.append(Misspin(spin))
-            self.locked = self.in_round = True
+            self.in_round = self._respin = True
             self._done = True  # void; the wheel's next spin settles this round
             return
         if state == STATE_NO_MORE_BETS and not self._done:
@@ -196,8 +198,9 @@ class WheelRules:
         if self.in_round and not self._done and self._nmb_spin is not None:
             self._hold(HOLD_UNCONFIRMED, out)  # it passed "no more bets" and never gave a result
             self._end_round()
-        if self._done and not self.locked:
+        if self._done and not (self.locked or self._respin):
             self.in_round = False
+        self._respin = False
         self.spin = spin
         self._nmb_spin = self._bare = self._five = None
         self._done = False

@@ -45,7 +45,8 @@ class ScannerSimulator(Simulator):
         self._cards: list[Card] = []
 
     def draw(self) -> Card:
-        if len(self._cards) < 52:
+        # blackjack reshuffles at a deck from the end; Casino Hold'em starts each hand on a new deck
+        if not self._cards or (self.game == "blackjack" and len(self._cards) < 52):
             self._cards = new_shoe(self.decks if self.game == "blackjack" else 1, self.rng)
         return self._cards.pop()
 

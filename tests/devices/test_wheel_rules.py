@@ -52,7 +52,12 @@ def test_misspin_voids_keeps_bets_locked_and_the_respin_settles():
     assert r.out == [BetsOpen(3), Misspin(3)]
     assert r.out[-1].command == "R" and r.rules.round_in_progress
     r.st(1, 3, times=2).st(3, 3, times=3).st(4, 3, times=2).num(17).st(5, 3, win=17, times=2)
-    assert r.out[2:] == [Result(3, 17)]  # no second BetsOpen / NoMoreBets: bets stayed locked
+    assert r.out[2:] == [NoMoreBets(3), Result(3, 17)]  # no second BetsOpen: bets stayed locked
+
+
+def test_misspin_after_no_more_bets_does_not_repeat_it():
+    r = Run().spin_to_nmb(3).st(4, 3, flags=2).st(1, 3).st(3, 3).st(4, 3).num(2).st(5, 3, win=2)
+    assert r.out == [BetsOpen(3), NoMoreBets(3), Misspin(3), Result(3, 2)]
 
 
 def test_no_ball_waits_five_seconds_then_voids():
