@@ -5,6 +5,7 @@ from devices.config import DeviceConfig
 from devices.scanner import ScannerDecoder
 from devices.shoe import ShoeDecoder
 from devices.wheel import WheelDecoder
+from devices.shoe_rules import ShoeRules
 from devices.wheel_rules import WheelRules
 
 
@@ -17,7 +18,10 @@ def new_decoder(config: DeviceConfig):
 
 
 def new_rules(config: DeviceConfig):
-    """Pure host rules fed by the reader, or None (the shoe's and scanner's live in the floor)."""
+    """Pure host rules fed by the reader, or None (the scanner's cards need the game's decisions,
+    so seat assignment lives in the floor)."""
     if config.kind == "wheel":
         return WheelRules(heartbeat_s=config.heartbeat_s or 2.0)
+    if config.kind == "shoe":
+        return ShoeRules(decks=int(config.options.get("decks", 8)))
     return None

@@ -82,6 +82,12 @@ def test_shoe_simulator_deals_real_coups(pty, sink, make_reader, sims):
         assert next_target(player, banker) is None
         assert outcome(player, banker) == coup["result"]
     assert b"02" in sim.naks and reader.health().frame_errors >= 1
+    from devices.shoe_rules import CoupResult, ShoeHold
+    wait_until(lambda: len(sink.outcomes_of(reader.name, CoupResult)) >= 3)
+    settled = sink.outcomes_of(reader.name, CoupResult)[:3]
+    assert [(r.coup, (r.winner, r.player_pair, r.banker_pair)) for r in settled] == \
+        [(i + 1, c["result"]) for i, c in enumerate(coups)]
+    assert sink.outcomes_of(reader.name, ShoeHold) == []
 
 
 def test_shoe_simulator_reaches_the_cut_card_and_starts_a_new_shoe(pty, sink, make_reader, sims):
