@@ -2,7 +2,7 @@
 import serial
 
 from devices.events import FrameError
-from devices.replay import replay
+from devices.replay import replay, replay_outcomes
 from devices.scanner import CardRead, encode_card as scan_card
 from devices.shoe import ACK, CardDealt, CoupStart, Reply, ShoeResult, encode_card, encode_nak, encode_result, encode_simple
 from devices.sink import RecordingSink
@@ -40,6 +40,7 @@ def test_wheel_frames_garbage_split_and_merged(pty, sink, make_reader):
     h = reader.health()
     assert h.frames == 4 and h.frame_errors == 2 and h.last_frame_at is not None and h.connected
     assert_replay_matches(sink, reader)
+    assert replay_outcomes(reader.config, sink.stream(reader.name)) == sink.outcomes_of(reader.name)
 
 
 def test_wheel_commands_are_written_and_a_misspin_sends_reset(pty, sink, make_reader):
@@ -209,6 +210,13 @@ def test_shoe_unplug_between_copies_loses_and_doubles_nothing(pty, sink, make_re
 
 
 # --- scanner -------------------------------------------------------------------------------
+
+def test_scanner_heartbeat_is_optional(pty, sink, make_reader):
+    reader = make_reader("scanner", pty.path, heartbeat_s=0.2)
+    wait_until(lambda: reader.health().lost)
+    pty.write(scan_card("2C"))
+    wait_until(lambda: not reader.health().lost)
+
 
 def test_scanner_cards_split_noise_and_double_reads(pty, sink, make_reader):
     reader = make_reader("scanner", pty.path, prefix=b"[", suffix=b"]")
