@@ -243,15 +243,18 @@ class DeviceReader:
         self._publish()
 
     def _write(self, data: bytes) -> bool:
+        error = None
         with self._wlock:
             port = self._port
             if port is None:
                 return False
             try:
                 port.write(data)
-            except Exception as exc:
-                self._io_error(f"write: {exc}")
-                return False
+            except Exception as exc:  # reported outside the lock: the sink may be slow
+                error = exc
+        if error is not None:
+            self._io_error(f"write: {error}")
+            return False
         with self._hlock:
             self._health = replace(self._health, bytes_out=self._health.bytes_out + len(data))
         return True

@@ -40,6 +40,18 @@ def test_wheel_simulator_rounds_reach_the_floor_once(pty, sink, make_reader, sim
     assert reader.health().frame_errors == 0
 
 
+def test_wheel_simulator_answers_commands(pty, sink, make_reader, sims):
+    from devices.wheel import CommandReply, SelfTest
+    reader = make_reader("wheel", pty.path)
+    sims.append(WheelSimulator(pty, seed=1, speed=10, timings={"before": 20.0}).start())
+    wait_until(lambda: sink.events_of(reader.name))
+    for command in ("V", "F", "P 1"):
+        assert reader.send(command)
+    wait_until(lambda: len(sink.events_of(reader.name, (CommandReply, SelfTest))) == 3)
+    assert sink.events_of(reader.name, (CommandReply, SelfTest)) == [
+        CommandReply("V", "SS2-SIM 1.0"), SelfTest(0), CommandReply("P", "OK")]
+
+
 def test_wheel_simulator_unplug_and_replug(pty, sink, make_reader, sims):
     reader = make_reader("wheel", pty.path)
     sim = WheelSimulator(pty, seed=4, speed=10, timings=FAST_WHEEL, unplug_s=0.3)
