@@ -57,9 +57,12 @@ def test_wheel_simulator_unplug_and_replug(pty, sink, make_reader, sims):
     sim = WheelSimulator(pty, seed=4, speed=10, timings=FAST_WHEEL, unplug_s=0.3)
     sim.inject("unplug")
     sims.append(sim.start())
-    wait_until(lambda: len(sink.outcomes_of(reader.name, Result)) >= 2, timeout=15)
-    results = sink.outcomes_of(reader.name, Result)
-    assert [(r.spin, r.number) for r in results] == sim.results[:len(results)]
+    # spin 1 is unplugged mid-spin; lines sent while the reader was away are gone (as on a real
+    # cable), so spin 1 may settle or be held, but nothing is doubled and spin 2 settles normally
+    wait_until(lambda: any(r.spin == 2 for r in sink.outcomes_of(reader.name, Result)), timeout=15)
+    results = [(r.spin, r.number) for r in sink.outcomes_of(reader.name, Result)]
+    assert len({spin for spin, _ in results}) == len(results)
+    assert set(results) <= set(sim.results)
     assert reader.health().reconnects == 1
 
 
