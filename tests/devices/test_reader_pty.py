@@ -10,7 +10,7 @@ from devices.wheel import WheelStatus, WinningNumber, encode_number, encode_stat
 from devices.wheel_rules import BetsOpen, Hold, Misspin, NoMoreBets, Result
 from floor.games.cards import Card
 
-from tests.devices.conftest import read_from, wait_until
+from tests.devices.helpers import read_from, wait_until
 
 
 def domain(sink, name):

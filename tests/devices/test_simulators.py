@@ -13,7 +13,7 @@ from devices.simulate._tableau import next_target, outcome
 from devices.wheel_rules import BetsOpen, Misspin, NoMoreBets, Result
 from floor.games.cards import Card
 
-from tests.devices.conftest import wait_until
+from tests.devices.helpers import wait_until
 
 FAST_WHEEL = {"before": 0.5, "bets": 1.0, "spinning": 1.0, "no_more_bets": 0.5, "result": 1.0}
 
