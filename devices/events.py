@@ -1,0 +1,20 @@
+"""Events shared by every decoder."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# How many bytes of a bad frame we keep in a FrameError (enough to see what went wrong, bounded
+# so a flood of noise cannot grow memory).
+RAW_KEEP = 64
+
+
+@dataclass(frozen=True, slots=True)
+class FrameError:
+    """Bytes that did not make a valid frame; reported and dropped, never fatal."""
+
+    reason: str
+    raw: bytes
+
+
+def frame_error(reason: str, raw: bytes | bytearray) -> FrameError:
+    return FrameError(reason, bytes(raw[:RAW_KEEP]))

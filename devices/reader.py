@@ -1,0 +1,326 @@
+"""Reader threads: one per device. A reader owns its port.
+
+It opens the port (exclusive where the platform allows), feeds every chunk to the device's pure
+decoder, writes the shoe's ACK/NAK replies and the host's wheel commands, reconnects with capped
+exponential backoff after an unplug, an error, a vanished or busy port, watches the heartbeat,
+keeps per-device counters, and hands raw bytes, events, outcomes and health to a sink. Nothing
+the sink or the line does stops the thread; only ``stop()`` does.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Callable
+
+import serial
+
+from devices.config import DeviceConfig
+from devices.events import FrameError
+from devices.kinds import new_decoder, new_rules
+from devices.replay import feed as feed_decoder
+from devices.shoe import Reply, ShoeError, ShoeErrorCleared
+from devices.sink import DeviceHealth, Sink
+from devices.wheel import FLAG_FAULT, SelfTest, WheelStatus, encode_command
+from devices.wheel_rules import Misspin
+
+log = logging.getLogger(__name__)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class DeviceReader:
+    def __init__(self, config: DeviceConfig, sink: Sink, *, read_timeout: float = 0.05,
+                 backoff_initial: float = 0.1, backoff_max: float = 5.0, auto_reset: bool = True,
+                 error_report_interval: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 wallclock: Callable[[], datetime] = _utcnow) -> None:
+        self.config = config
+        self.name = config.name
+        self.sink = sink
+        self.read_timeout = read_timeout
+        self.backoff_initial, self.backoff_max = backoff_initial, backoff_max
+        self.auto_reset = auto_reset  # send *R on a misspin, as the rules require
+        self.error_report_interval = error_report_interval
+        self.clock, self.wallclock = clock, wallclock
+        self.decoder = new_decoder(config)
+        self.rules = new_rules(config)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port = None
+        self._wlock = threading.Lock()  # writes come from the reader thread and from send()
+        self._hlock = threading.Lock()  # guards the health record
+        self._health = DeviceHealth(config.name, config.table, config.kind, config.port)
+        self._published: DeviceHealth | None = None
+        self._published_at = 0.0
+        self._opened_once = False
+        self._last_beat: float | None = None  # last status line (wheel) or frame (others)
+
+    # --- control (any thread) --------------------------------------------------------------
+
+    def start(self) -> "DeviceReader":
+        self._thread = threading.Thread(target=self._run, name=f"device-{self.name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._update(state="stopped", connected=False)
+        self._publish(force=True)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def health(self) -> DeviceHealth:
+        with self._hlock:
+            return self._health
+
+    def send(self, command: str | bytes) -> bool:
+        """Write a host command (thread-safe). A wheel command is text like ``"R"`` or ``"*X"``;
+        bytes are written as they are (e.g. ``devices.shoe.encode_command``). False when the port
+        is not open: commands are not queued across a reconnect (a stale ``*R`` would be wrong)."""
+        data = command if isinstance(command, bytes) else encode_command(command)
+        return self._write(data)
+
+    # --- the thread -------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        backoff = self.backoff_initial
+        while not self._stop.is_set():
+            try:
+                port = self._open()
+            except Exception as exc:  # no such port, busy, permission: try again later
+                self._io_error(f"open: {exc}")
+                self._wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max)
+                continue
+            backoff = self.backoff_initial
+            self._connected(port)
+            try:
+                while not self._stop.is_set():
+                    data = port.read(1)  # blocks up to read_timeout
+                    if data:
+                        waiting = port.in_waiting
+                        if waiting:
+                            data += port.read(waiting)
+                        self._chunk(data)
+                    self._tick()
+            except Exception as exc:  # unplug, EIO, vanished device, anything from the sink path
+                if not self._stop.is_set():
+                    self._io_error(f"read: {exc}")
+            finally:
+                self._disconnected(port)
+            if not self._stop.is_set():
+                self._wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max)
+
+    def _open(self):
+        kw = dict(baudrate=self.config.baudrate, timeout=self.read_timeout, write_timeout=1.0)
+        if not self.config.port.startswith(("socket://", "rfc2217://", "loop://")):
+            kw["exclusive"] = True  # posix flock: a second reader on the same port fails loudly
+        return serial.serial_for_url(self.config.port, **kw)
+
+    def _connected(self, port) -> None:
+        with self._wlock:
+            self._port = port
+        reconnect = self._opened_once
+        self._opened_once = True
+        self.decoder.reconnected()
+        self._last_beat = self.clock()  # the watchdog counts from the (re)connection
+        with self._hlock:
+            h = self._health
+            self._health = replace(h, state="connected", connected=True, connected_since=self.wallclock(),
+                                   reconnects=h.reconnects + int(reconnect))
+        self._sink("raw", self.name, b"", self.wallclock())  # a break marker for replays
+        self._publish(force=True)
+        log.info("device %s connected on %s", self.name, self.config.port)
+
+    def _disconnected(self, port) -> None:
+        with self._wlock:
+            self._port = None
+            try:
+                port.close()
+            except Exception:  # closing a vanished device may fail; it is closed either way
+                pass
+        self._update(state="disconnected", connected=False, connected_since=None)
+        self._publish(force=True)
+
+    def _wait(self, seconds: float) -> None:
+        """Back off, still running the watchdog and clock rules while the port is away."""
+        deadline = self.clock() + seconds
+        while not self._stop.is_set():
+            left = deadline - self.clock()
+            if left <= 0:
+                return
+            self._stop.wait(min(left, 0.1))
+            self._tick()
+
+    # --- data -------------------------------------------------------------------------------
+
+    def _chunk(self, data: bytes) -> None:
+        at, now = self.wallclock(), self.clock()
+        try:
+            events = feed_decoder(self.decoder, data, at)
+        except Exception as exc:  # a decoder must never raise; if one does, keep the line alive
+            log.exception("decoder of %s raised", self.name)
+            events = [FrameError(f"decoder bug: {exc!r}", bytes(data[:64]))]
+        replies = b"".join(e.data for e in events if isinstance(e, Reply))
+        if replies:
+            self._write(replies)
+        fault, beat = self._scan(events)
+        if beat:
+            self._last_beat = now
+        d = self.decoder
+        with self._hlock:
+            h = self._health
+            changes = dict(bytes_in=h.bytes_in + len(data), frames=d.frames,
+                           duplicates=getattr(d, "duplicates", 0), frame_errors=d.errors)
+            if d.frames != h.frames:
+                changes["last_frame_at"] = at
+            errors = [e for e in events if isinstance(e, FrameError)]
+            if errors:
+                changes.update(last_error=f"frame: {errors[-1].reason}", last_error_at=at)
+            if fault is not None:
+                changes["fault"] = fault or None
+            if beat and h.lost:
+                changes["lost"] = False
+            self._health = replace(h, **changes)
+        self._sink("raw", self.name, data, at)
+        if events:
+            self._sink("events", self.name, events, at)
+        if self.rules is not None:
+            outcomes: list = []
+            for event in events:
+                outcomes.extend(self.rules.feed(event, now))
+            self._outcomes(outcomes, at)
+        self._publish()
+
+    def _scan(self, events: list) -> tuple[str | None, bool]:
+        """Device fault text ("" = cleared, None = no news) and whether a heartbeat arrived."""
+        fault, beat = None, False
+        for e in events:
+            if isinstance(e, WheelStatus):
+                beat = True
+                fault = "sensor/motor/encoder fault (flag 4)" if e.flags & FLAG_FAULT else ""
+            elif isinstance(e, SelfTest) and e.code not in (0, "BUSY"):
+                fault = f"self test failed: code {e.code}"
+            elif isinstance(e, ShoeError):
+                fault = f"shoe error {e.code}"
+            elif isinstance(e, ShoeErrorCleared):
+                fault = ""
+            elif self.config.kind != "wheel" and not isinstance(e, (FrameError, Reply)):
+                beat = True
+        return fault, beat
+
+    def _outcomes(self, outcomes: list, at: datetime) -> None:
+        if not outcomes:
+            return
+        if self.auto_reset and any(isinstance(o, Misspin) for o in outcomes):
+            self.send("R")
+        self._sink("outcomes", self.name, outcomes, at)
+
+    def _tick(self) -> None:
+        now = self.clock()
+        if self.rules is not None:
+            self._outcomes(self.rules.tick(now), self.wallclock())
+        hb = self.config.heartbeat_s
+        if hb and self._last_beat is not None and now - self._last_beat > hb:
+            if self.config.kind == "wheel":
+                lost = self.rules.round_in_progress  # the wheel may sit idle quietly between rounds
+            else:
+                lost = self.health().connected
+            if lost and not self.health().lost:
+                self._update(lost=True, last_error=f"no heartbeat for {now - self._last_beat:.1f} s",
+                             last_error_at=self.wallclock())
+                log.warning("device %s lost: no heartbeat", self.name)
+        self._publish()
+
+    def _write(self, data: bytes) -> bool:
+        error = None
+        with self._wlock:
+            port = self._port
+            if port is None:
+                return False
+            try:
+                port.write(data)
+            except Exception as exc:  # reported outside the lock: the sink may be slow
+                error = exc
+        if error is not None:
+            self._io_error(f"write: {error}")
+            return False
+        with self._hlock:
+            self._health = replace(self._health, bytes_out=self._health.bytes_out + len(data))
+        return True
+
+    # --- health and the sink ----------------------------------------------------------------
+
+    def _update(self, **changes) -> None:
+        with self._hlock:
+            self._health = replace(self._health, **changes)
+
+    def _io_error(self, text: str) -> None:
+        log.warning("device %s: %s", self.name, text)
+        with self._hlock:
+            self._health = replace(self._health, io_errors=self._health.io_errors + 1,
+                                   last_error=text, last_error_at=self.wallclock())
+        self._publish(force=True)
+
+    def _sink(self, method: str, *args) -> bool:
+        try:
+            getattr(self.sink, method)(*args)
+            return True
+        except Exception as exc:
+            log.exception("sink.%s failed for device %s", method, self.name)
+            with self._hlock:
+                self._health = replace(self._health, sink_errors=self._health.sink_errors + 1,
+                                       last_error=f"sink.{method}: {exc!r}", last_error_at=self.wallclock())
+            if method != "health":
+                self._publish(force=True)
+            return False
+
+    def _publish(self, force: bool = False) -> None:
+        """Send a snapshot when the line's state changed; counters at most once per interval."""
+        h, prev = self.health(), self._published
+        if prev == h:
+            return
+        key = lambda x: (x.state, x.connected, x.lost, x.fault)  # noqa: E731
+        counters = lambda x: (x.last_error, x.errors, x.reconnects)  # noqa: E731
+        now = self.clock()
+        due = now - self._published_at >= self.error_report_interval
+        if force or prev is None or key(prev) != key(h) or (counters(prev) != counters(h) and due):
+            self._published, self._published_at = h, now
+            self._sink("health", self.name, h)
+
+
+class DeviceManager:
+    """Starts and stops one reader per configured device."""
+
+    def __init__(self, configs: list[DeviceConfig], sink: Sink, **reader_options) -> None:
+        self.readers = {c.name: DeviceReader(c, sink, **reader_options) for c in configs}
+
+    def start(self) -> "DeviceManager":
+        for reader in self.readers.values():
+            reader.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> None:
+        for reader in self.readers.values():
+            reader._stop.set()  # all at once, then wait for each
+        for reader in self.readers.values():
+            reader.stop(timeout)
+
+    def health(self) -> list[DeviceHealth]:
+        return [r.health() for r in self.readers.values()]
+
+    def send(self, device: str, command: str | bytes) -> bool:
+        return self.readers[device].send(command)
+
+    def __getitem__(self, name: str) -> DeviceReader:
+        return self.readers[name]

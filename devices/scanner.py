@@ -1,0 +1,99 @@
+"""Serial barcode card scanner, DEVICES.md §3: decoder and encoder.
+
+One ASCII line per card: ``[prefix] <suit><rank> [suffix] \\r\\n`` with the payload matching
+``^[SHDC](10|[2-9TJQKA])$``. A card read again within the duplicate window (300 ms by default)
+is one read. Time comes from the caller (``feed(data, now)``) or an injected clock, so the
+decoder stays pure and testable.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from floor.games.cards import Card
+from devices.events import FrameError, frame_error
+
+__all__ = ["CardRead", "FrameError", "ScannerDecoder", "encode_card"]
+
+_PAYLOAD = re.compile(rb"[SHDC](10|[2-9TJQKA])")
+MAX_LINE = 40
+DUPLICATE_WINDOW_S = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class CardRead:
+    card: Card
+
+
+class ScannerDecoder:
+    """Incremental line decoder; ``feed`` never raises."""
+
+    def __init__(self, prefix: bytes = b"", suffix: bytes = b"", *,
+                 duplicate_window_s: float = DUPLICATE_WINDOW_S,
+                 clock: Callable[[], float] = time.monotonic, max_line: int = MAX_LINE) -> None:
+        self.prefix, self.suffix = bytes(prefix), bytes(suffix)
+        self.window = duplicate_window_s
+        self.clock = clock
+        self.max_line = max_line + len(self.prefix) + len(self.suffix)
+        self._buf = bytearray()
+        self._discarding = False
+        self._last: tuple[Card, float] | None = None  # last card seen and when (reads and repeats)
+        self.frames = 0
+        self.duplicates = 0
+        self.errors = 0
+
+    def reconnected(self) -> None:
+        self._buf.clear()
+        self._discarding = False
+
+    def feed(self, data: bytes, now: float | None = None) -> list:
+        events: list = []
+        for byte in bytes(data):
+            if byte == 0x0A:
+                if self._discarding:
+                    self._discarding = False
+                else:
+                    self._line(bytes(self._buf), events, now)
+                self._buf.clear()
+            elif not self._discarding:
+                self._buf.append(byte)
+                if len(self._buf) > self.max_line:
+                    events.append(frame_error("overlong line", self._buf))
+                    self.errors += 1
+                    self._buf.clear()
+                    self._discarding = True
+        return events
+
+    def _line(self, raw: bytes, events: list, now: float | None) -> None:
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if not line.strip():
+            return
+        payload = line
+        if self.prefix and payload.startswith(self.prefix):
+            payload = payload[len(self.prefix):]
+        elif self.prefix:
+            payload = None
+        if payload is not None and self.suffix:
+            payload = payload[: -len(self.suffix)] if payload.endswith(self.suffix) else None
+        if payload is None or not _PAYLOAD.fullmatch(payload):
+            events.append(frame_error("not a card", raw))
+            self.errors += 1
+            return
+        text = payload.decode("ascii")
+        card = Card.parse(text[1:] + text[0])  # wire is suit then rank; Card.parse wants rank then suit
+        at = self.clock() if now is None else now
+        last = self._last
+        self._last = (card, at)  # sliding: a card held over the reader stays one read
+        if last is not None and last[0] == card and 0 <= at - last[1] < self.window:
+            self.duplicates += 1
+            return
+        self.frames += 1
+        events.append(CardRead(card))
+
+
+def encode_card(card: Card | str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
+    card = Card.parse(card) if isinstance(card, str) else card
+    rank = "10" if card.rank == 10 else card.rank_char
+    return prefix + (card.suit + rank).encode("ascii") + suffix + b"\r\n"

@@ -1,0 +1,54 @@
+"""Command line: run one simulated device until interrupted."""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from devices.simulate import FAULTS, SIMULATORS, open_end
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m devices.simulate", description=__doc__)
+    ap.add_argument("kind", choices=sorted(SIMULATORS))
+    ap.add_argument("--port", default="pty",
+                    help='"pty" (default): open a pseudo-terminal; otherwise a pyserial URL to write to')
+    ap.add_argument("--link", help="symlink pointed at the pty slave (like /dev/serial/by-id/…)")
+    ap.add_argument("--seed", type=int, help="random seed: same seed, same numbers and cards")
+    ap.add_argument("--speed", type=float, default=1.0, help="divide every delay by this")
+    ap.add_argument("--fault", action="append", default=[], choices=FAULTS,
+                    help="a fault to repeat every --fault-every rounds (repeatable)")
+    ap.add_argument("--fault-every", type=int, default=5)
+    ap.add_argument("--unplug-s", type=float, default=2.0, help="how long an unplug lasts")
+    ap.add_argument("--baudrate", type=int, default=9600, help="line speed for a URL port")
+    ap.add_argument("--bcc-includes-start", action="store_true", help="shoe: XOR ENQ into the BCC")
+    ap.add_argument("--game", choices=("blackjack", "holdem"), default="blackjack", help="scanner")
+    ap.add_argument("--seats", type=int, default=3, help="scanner: seats dealt")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s")
+
+    kw = dict(seed=args.seed, speed=args.speed, faults=args.fault, fault_every=args.fault_every,
+              unplug_s=args.unplug_s)
+    if args.kind == "shoe":
+        kw["bcc_includes_start"] = args.bcc_includes_start
+    if args.kind == "scanner":
+        kw.update(game=args.game, seats=args.seats)
+    end = open_end(args.port, args.link, args.baudrate)
+    sim = SIMULATORS[args.kind](end, **kw)
+    print(f"{args.kind} simulator on {end.path}", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sim.stop(timeout=0))
+    try:
+        sim.run_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim._stop.set()
+        end.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""Roulette wheel controller (SS2 style), DEVICES.md §1: decoder and encoders.
+
+ASCII lines ending ``\\r\\n``: status lines ``*X;state;spin;win;flags;rpm10;dir``, bare winning-number
+lines (two characters, space padded) and command replies (``*P OK``, ``*F <code>``, ``*V …``).
+The decoder is pure: bytes in, events out, whatever the slicing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from devices.events import FrameError, frame_error
+
+__all__ = [
+    "WheelStatus", "WinningNumber", "SelfTest", "CommandReply", "FrameError", "WheelDecoder",
+    "encode_status", "encode_number", "encode_selftest", "encode_command",
+    "STATE_BEFORE_GAME", "STATE_PLACE_BETS", "STATE_SPINNING", "STATE_NO_MORE_BETS",
+    "STATE_WINNING_NUMBER", "STATE_CLOSED", "STATE_NO_BALL",
+    "FLAG_NO_BALL", "FLAG_MISSPIN", "FLAG_FAULT", "FLAG_FAILED_LAUNCH",
+]
+
+STATE_BEFORE_GAME = 1
+STATE_PLACE_BETS = 2
+STATE_SPINNING = 3  # ball in rim
+STATE_NO_MORE_BETS = 4
+STATE_WINNING_NUMBER = 5
+STATE_CLOSED = 6
+STATE_NO_BALL = 7
+
+FLAG_NO_BALL = 1
+FLAG_MISSPIN = 2  # ball turning the same way as the rotor
+FLAG_FAULT = 4  # sensor / motor / encoder
+FLAG_FAILED_LAUNCH = 8
+
+MAX_LINE = 48  # longest legal line is ~30 chars; anything longer without a newline is noise
+
+
+@dataclass(frozen=True, slots=True)
+class WheelStatus:
+    state: int  # 1..7, see STATE_*
+    spin: int  # 1..256, wraps
+    winning: int | None  # last winning number, None before the first spin
+    flags: int  # sum of FLAG_*
+    rpm: float  # rotor speed (the wire carries rpm x 10)
+    direction: int  # 0 clockwise, 1 anticlockwise
+
+
+@dataclass(frozen=True, slots=True)
+class WinningNumber:
+    number: int  # 0..36
+
+
+@dataclass(frozen=True, slots=True)
+class SelfTest:
+    code: int | str  # 0 OK, vendor codes otherwise; "BUSY" when the wheel is not idle
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReply:
+    """Other replies to host commands: ``*P OK`` -> ("P", "OK"), ``*V 2.10`` -> ("V", "2.10").
+
+    Not in DEVICES.md §5's list; kept so a host can see its command was understood.
+    """
+
+    command: str
+    text: str
+
+
+_STATUS = re.compile(r"\*X;([1-7]);(\d{1,3});( {2}| ?\d{1,2});([0-9A-Fa-f]);(\d{1,4});([01])")
+_NUMBER = re.compile(r" ?\d{1,2}")
+_SELFTEST = re.compile(r"\*F (\d{1,3}|BUSY)")
+_REPLY = re.compile(r"\*([PV]) (.{1,32})")
+
+
+class WheelDecoder:
+    """Incremental line decoder; ``feed`` never raises."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buf = bytearray()
+        self._discarding = False  # inside an overlong line: drop bytes up to the next newline
+        self.frames = 0
+        self.errors = 0
+
+    def feed(self, data: bytes) -> list:
+        events: list = []
+        for byte in bytes(data):
+            if byte == 0x0A:  # '\n' ends a line
+                if self._discarding:
+                    self._discarding = False
+                else:
+                    self._line(bytes(self._buf), events)
+                self._buf.clear()
+            elif not self._discarding:
+                self._buf.append(byte)
+                if len(self._buf) > self.max_line:
+                    events.append(frame_error("overlong line", self._buf))
+                    self.errors += 1
+                    self._buf.clear()
+                    self._discarding = True
+        return events
+
+    def reconnected(self) -> None:
+        """The port was reopened: a half line from before belongs to nothing."""
+        self._buf.clear()
+        self._discarding = False
+
+    def _line(self, raw: bytes, events: list) -> None:
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if not line.strip():
+            return  # blank line: line noise with nothing in it, not worth an error
+        # A '*' after other bytes: the head is noise glued to a packet; keep the packet.
+        star = line.rfind(b"*")
+        if star > 0:
+            events.append(frame_error("garbage before packet", line[:star]))
+            self.errors += 1
+            line = line[star:]
+        try:
+            text = line.decode("ascii")
+        except UnicodeDecodeError:
+            events.append(frame_error("non-ascii bytes", raw))
+            self.errors += 1
+            return
+        event = _parse(text)
+        if isinstance(event, FrameError):
+            events.append(frame_error(event.reason, raw))
+            self.errors += 1
+        else:
+            events.append(event)
+            self.frames += 1
+
+
+def _parse(text: str):
+    if not text.startswith("*"):
+        if not _NUMBER.fullmatch(text):
+            return FrameError("not a packet", b"")
+        number = int(text)
+        if text.strip() == "00":
+            return FrameError("double zero is not a European number", b"")
+        if not 0 <= number <= 36:
+            return FrameError("winning number outside 0-36", b"")
+        return WinningNumber(number)
+    m = _STATUS.fullmatch(text)
+    if m:
+        state, spin, win, flags, rpm, direction = m.groups()
+        if not 1 <= int(spin) <= 256:
+            return FrameError("spin number outside 1-256", b"")
+        winning = None if not win.strip() else int(win)
+        if winning is not None and not 0 <= winning <= 36:
+            return FrameError("winning number outside 0-36", b"")
+        return WheelStatus(int(state), int(spin), winning, int(flags, 16), int(rpm) / 10, int(direction))
+    m = _SELFTEST.fullmatch(text)
+    if m:
+        code = m.group(1)
+        return SelfTest(code if code == "BUSY" else int(code))
+    m = _REPLY.fullmatch(text)
+    if m:
+        return CommandReply(m.group(1), m.group(2))
+    return FrameError("unknown packet", b"")
+
+
+# --- encoders (simulators and tests) -------------------------------------------------------
+
+
+def encode_status(state: int, spin: int, winning: int | None, flags: int = 0, rpm: float = 0.0,
+                  direction: int = 0) -> bytes:
+    win = "  " if winning is None else f"{winning:2d}"
+    return f"*X;{state};{spin:03d};{win};{flags:X};{round(rpm * 10):d};{direction}\r\n".encode("ascii")
+
+
+def encode_number(number: int) -> bytes:
+    return f"{number:2d}\r\n".encode("ascii")
+
+
+def encode_selftest(code: int | str) -> bytes:
+    return f"*F {code}\r\n".encode("ascii")
+
+
+def encode_command(command: str) -> bytes:
+    """A host command: ``encode_command("R")`` -> ``b"*R\\r\\n"``; a leading '*' is optional."""
+    return ("*" + command.lstrip("*") + "\r\n").encode("ascii")

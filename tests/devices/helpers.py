@@ -1,0 +1,25 @@
+"""Polling helpers for tests that talk to reader threads over ptys."""
+import time
+
+from devices.simulate.base import PtyEnd
+
+
+def wait_until(predicate, timeout: float = 5.0, interval: float = 0.01):
+    """Poll until ``predicate()`` is truthy; returns its value or fails the test at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
+        time.sleep(interval)
+
+
+def read_from(end: PtyEnd, want: int, timeout: float = 3.0) -> bytes:
+    """What the reader wrote back on the line (ACK/NAK, commands), at least ``want`` bytes."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    while len(data) < want and time.monotonic() < deadline:
+        data += end.read(0.05)
+    return data
