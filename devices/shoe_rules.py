@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from floor.games.cards import Card
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeResult
-from devices.simulate._tableau import next_target, outcome
+from devices.tableau import next_target, outcome
 
 __all__ = ["CoupOpened", "CardAccepted", "CardRejected", "LastCoup", "CoupResult", "ShoeHold",
            "ShoeFinished", "ShoeRules"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from floor.games.cards import Card, shoe as new_shoe
 from devices import shoe as s
-from devices.simulate import _tableau
+from devices import tableau as _tableau
 from devices.simulate.base import Simulator
 
 

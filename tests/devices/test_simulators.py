@@ -9,7 +9,7 @@ import pytest
 from devices.scanner import CardRead
 from devices.shoe import CardDealt, CoupStart, ShoeResult
 from devices.simulate import PtyEnd, ScannerSimulator, ShoeSimulator, WheelSimulator
-from devices.simulate._tableau import next_target, outcome
+from devices.tableau import next_target, outcome
 from devices.wheel_rules import BetsOpen, Misspin, NoMoreBets, Result
 from floor.games.cards import Card
 
