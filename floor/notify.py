@@ -20,6 +20,12 @@ def set_emitter(emitter: Emitter | None) -> None:
     _emitter = emitter
 
 
+def emit(event_name: str, payload: dict[str, Any], room: str) -> None:
+    """Send at once, outside any transaction (the devices' live feed)."""
+    if _emitter is not None:
+        _emitter(event_name, payload, room)
+
+
 def publish(session: Session, event_name: str, payload: dict[str, Any], *rooms: str) -> None:
     outbox = session.info.setdefault(_KEY, [])
     for room in rooms or ("floor",):

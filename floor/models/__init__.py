@@ -6,3 +6,4 @@ from floor.models.audit import AuditRecord  # noqa: F401
 from floor.models.alerts import Alert  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
+from floor.models.devices import DeviceChunk  # noqa: F401

@@ -99,3 +99,10 @@ def user(username, role, name, pin, password):
         sys.exit(1)
     db.session.commit()
     click.echo(f"created {role} {username}")
+
+
+@bp.cli.command("devices")
+def devices_process():
+    """Run the device process: own the serial ports, emit through the message queue."""
+    from floor.web.runtime import run_device_process
+    run_device_process()

@@ -1,0 +1,81 @@
+"""Running the devices of a process: simulators on ptys for the demo floor, and the readers.
+
+The serving process (embedded default) or the device process (production) builds a FloorBridge and
+calls start(); nothing here knows about flask.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from devices.config import DeviceConfig, load
+from devices.reader import DeviceManager
+from devices.simulate.base import PtyEnd
+from devices.simulate.scanner import ScannerSimulator
+from devices.simulate.shoe import ShoeSimulator
+from devices.simulate.wheel import WheelSimulator
+
+log = logging.getLogger(__name__)
+
+
+def simulated_devices(dev_dir: Path, tables: list[tuple[int, str]], seed: int | None = None):
+    """One simulator per live-game table: (table number, kind) pairs in, (configs, simulators) out.
+    Each speaks its real protocol on a pty whose slave is linked at dev_dir/<name>, like a
+    /dev/serial/by-id entry."""
+    dev_dir.mkdir(parents=True, exist_ok=True)
+    configs, sims = [], []
+    for number, kind in tables:
+        if kind == "roulette":
+            name, dkind, sim = f"wheel-{number}", "wheel", WheelSimulator
+            opts = {}
+        elif kind == "baccarat":
+            name, dkind, sim = f"shoe-{number}", "shoe", ShoeSimulator
+            opts = {}
+        elif kind in ("blackjack", "casino_holdem"):
+            name, dkind, sim = f"scanner-{number}", "scanner", ScannerSimulator
+            opts = {"game": "blackjack" if kind == "blackjack" else "holdem"}
+        else:
+            continue
+        link = dev_dir / name
+        end = PtyEnd(link=str(link))
+        sims.append(sim(end, seed=seed, **opts))
+        configs.append(DeviceConfig.from_dict({"name": name, "table": str(number), "kind": dkind, "port": str(link)}))
+    return configs, sims
+
+
+@dataclass
+class DeviceRuntime:
+    configs: list[DeviceConfig]
+    simulators: list = field(default_factory=list)
+    manager: DeviceManager | None = None
+    beat_s: float = 3.0   # health is re-sent this often, so the floor can tell a silent process
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    @classmethod
+    def from_config(cls, entries: list[dict]) -> "DeviceRuntime":
+        return cls(load(entries))
+
+    def start(self, sink) -> "DeviceRuntime":
+        for sim in self.simulators:
+            sim.start()
+        self.manager = DeviceManager(self.configs, sink).start()
+        log.info("devices: %s", ", ".join(f"{c.name} ({c.kind}) on {c.port}" for c in self.configs) or "none")
+        threading.Thread(target=self._beat, args=(sink,), name="device-health-beat", daemon=True).start()
+        return self
+
+    def _beat(self, sink) -> None:
+        while not self._stop.wait(self.beat_s):
+            for snapshot in self.manager.health():
+                try:
+                    sink.health(snapshot.name, snapshot)
+                except Exception:  # the next beat tries again; the readers go on regardless
+                    log.exception("device health beat for %s failed", snapshot.name)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.manager is not None:
+            self.manager.stop()
+        for sim in self.simulators:
+            sim.stop()
