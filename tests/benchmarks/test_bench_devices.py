@@ -1,0 +1,161 @@
+"""frame_to_event: from the last byte of a winning-number line written to the pty to the Socket.IO
+event arriving at a connected client, over 1,000 spins with 100 clients connected; and the same
+p50 against a bare loop that reads the pty and emits the same event (same server stack)."""
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import socketio
+
+from devices.simulate.base import PtyEnd
+from devices.wheel import encode_number
+from tests.servers import ROOT, Server, free_port
+
+SPINS = int(__import__("os").environ.get("BENCH_SPINS", 1000))
+CLIENTS = int(__import__("os").environ.get("BENCH_CLIENTS", 100))
+BARE = r'''
+import sys, serial
+from flask import Flask
+from flask_socketio import SocketIO, join_room
+app = Flask(__name__)
+sio = SocketIO(app, async_mode="threading")
+@sio.on("connect", namespace="/live")
+def connect(auth=None):
+    join_room("table:5")
+def loop():
+    port = serial.serial_for_url(sys.argv[2], baudrate=9600, timeout=0.05)
+    buf = b""
+    while True:
+        buf += port.read(port.in_waiting or 1)
+        while b"\n" in buf:
+            line, _, buf = buf.partition(b"\n")
+            line = line.strip()
+            if line.isdigit():
+                sio.emit("device.wheel.number", {"table_id": 5, "device": "wheel-12", "number": int(line)},
+                         to="table:5", namespace="/live")
+from gunicorn.app.base import BaseApplication
+class G(BaseApplication):
+    def load_config(self):
+        self.cfg.set("bind", f"127.0.0.1:{sys.argv[1]}"); self.cfg.set("worker_class", "gthread"); self.cfg.set("threads", 128)
+    def load(self):
+        sio.start_background_task(loop)   # in the worker, after the fork
+        return app
+G().run()
+'''
+
+
+LOAD = r'''
+import json, sys, threading, socketio
+url, auth, n = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+clients = []
+for i in range(n):
+    c = socketio.Client(reconnection=False)
+    c.on("device.wheel.number", lambda data: None, namespace="/live")
+    c.connect(url, namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
+    if auth:
+        c.call("join_table", {"table_id": 5}, namespace="/live", timeout=10)
+    clients.append(c)
+print("ready", flush=True)
+sys.stdin.read()
+'''
+
+
+class Clients:
+    """One probe client in this process (so its clock is not starved by the others) and the other
+    clients, connected and receiving every event, in a second process."""
+
+    def __init__(self, url: str, auth: dict | None, n: int):
+        import json
+        self.got = threading.Event()
+        self.arrivals: dict[int, float] = {}
+        self.load = subprocess.Popen([sys.executable, "-c", LOAD, url, json.dumps(auth), str(n - 1)], cwd=ROOT,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.load.stdout.readline().strip() == "ready", "load clients did not connect"
+        self.probe = socketio.Client(reconnection=False)
+
+        @self.probe.on("device.wheel.number", namespace="/live")
+        def on_number(data):
+            self.arrivals[len(self.arrivals)] = time.perf_counter()
+            self.got.set()
+        self.probe.connect(url, namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
+        if auth is not None:
+            self.probe.call("join_table", {"table_id": 5}, namespace="/live", timeout=10)
+
+    def close(self):
+        self.probe.disconnect()
+        self.load.stdin.close()
+        self.load.wait(20)
+
+
+def _spins(end: PtyEnd, got: threading.Event, arrivals: dict) -> list[float]:
+    latencies = []
+    for i in range(SPINS):
+        got.clear()
+        line = encode_number(i % 37)
+        end.write(line[:-1])
+        t0 = time.perf_counter()
+        end.write(line[-1:])            # the clock starts at the last byte of the line
+        if not got.wait(5):
+            raise AssertionError(f"spin {i}: no event within 5 s")
+        latencies.append((max(arrivals.values()) - t0) * 1000)
+        time.sleep(0.002)
+    return latencies
+
+
+def _pct(values, p):
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1]
+
+
+def test_frame_to_event_latency(sqlite_url, tmp_path, app):
+    token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
+    # Through Floorman: reader thread -> bridge (raw bytes stored) -> Socket.IO.
+    end = PtyEnd(link=str(tmp_path / "usb-wheel-12"))
+    cfg = tmp_path / "devices.toml"
+    cfg.write_text(f'[[devices]]\nname = "wheel-12"\ntable = 12\nkind = "wheel"\nport = "{end.path}"\n')
+    db = app.config["SQLALCHEMY_DATABASE_URI"]
+    server = Server(db, tmp_path / "inst", FLOOR_CONFIG=str(cfg), FLOOR_APP_RUN_DEVICES="true",
+                    FLOOR_SERVER_THREADS="256", FLOOR_APP_LOG_LEVEL="INFO").wait()
+    try:
+        time.sleep(1.0)   # the reader opens the port
+        clients = Clients(server.url, {"token": token}, CLIENTS)
+        ours = _spins(end, clients.got, clients.arrivals)
+        clients.close()
+    finally:
+        server.stop()
+        end.close()
+
+    # The bare loop: pyserial read + emit, same server stack, same clients.
+    end = PtyEnd(link=str(tmp_path / "usb-wheel-bare"))
+    port = free_port()
+    bare = subprocess.Popen([sys.executable, "-c", BARE, str(port), end.path], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import requests
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                requests.get(f"http://127.0.0.1:{port}/socket.io/?EIO=4&transport=polling", timeout=1)
+                break
+            except requests.RequestException:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        clients = Clients(f"http://127.0.0.1:{port}", None, CLIENTS)
+        base = _spins(end, clients.got, clients.arrivals)
+        clients.close()
+    finally:
+        bare.terminate()
+        bare.wait(10)
+        end.close()
+
+    p50, p99 = _pct(ours, 50), _pct(ours, 99)
+    print(f"\nframe_to_event_p50_ms: {p50:.2f}")
+    print(f"frame_to_event_p99_ms: {p99:.2f}")
+    print(f"frame_to_event_ratio: {p50 / _pct(base, 50):.2f}")
+    print(f"frame_to_event_bare_p50_ms: {_pct(base, 50):.2f}")
+    assert len(ours) == SPINS and len(base) == SPINS
