@@ -56,3 +56,53 @@ def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, 
     finally:
         a.stop()
         b.stop()
+
+
+def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(redis_up, app, db_url, tmp_path):
+    """Production shape: one process owns the serial port, the web process serves the clients."""
+    import subprocess
+    import sys
+
+    from devices.simulate.base import PtyEnd
+    from devices.wheel import encode_number, encode_status
+    from tests.servers import ROOT
+
+    token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
+    channel = f"floorman-test-{uuid.uuid4().hex}"
+    end = PtyEnd(link=str(tmp_path / "usb-wheel-12"))
+    cfg = tmp_path / "devices.toml"
+    cfg.write_text(f'[[devices]]\nname = "wheel-12"\ntable = 12\nkind = "wheel"\nport = "{end.path}"\n')
+    web = Server(db_url, tmp_path / "web", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
+    env = {**web.env, "FLOOR_CONFIG": str(cfg), "FLOOR_APP_RUN_DEVICES": "true"}
+    device_log = open(tmp_path / "devices.log", "w")
+    devices = subprocess.Popen([sys.executable, "-m", "flask", "--app", "app:create_app", "floor", "devices"],
+                               cwd=ROOT, env=env, stdout=device_log, stderr=subprocess.STDOUT)
+    client = socketio.Client()
+    try:
+        web.wait()
+        got = threading.Event()
+        numbers = []
+
+        @client.on("device.wheel.number", namespace="/live")
+        def on_number(data):
+            numbers.append(data)
+            got.set()
+
+        client.connect(web.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=10)
+        assert client.call("join_table", {"table_id": 5}, namespace="/live", timeout=10)["ok"]
+        # Keep the wheel talking until the device process has opened the port and the number crosses.
+        import time
+        deadline = time.monotonic() + 20
+        while not got.is_set() and time.monotonic() < deadline:
+            end.write(encode_status(5, 4, 17) + encode_number(17))
+            got.wait(0.5)
+        assert got.is_set(), (tmp_path / "devices.log").read_text()[-2000:]
+        assert numbers[0] == {"table_id": 5, "device": "wheel-12", "number": 17}
+    finally:
+        if client.connected:
+            client.disconnect()
+        devices.terminate()
+        devices.wait(10)
+        device_log.close()
+        web.stop()
+        end.close()
