@@ -35,7 +35,8 @@ def record(session: Session, name: str, info: dict, table_id: int | None, now: d
         payload = {"device": name, **info}
         notify.publish(session, "device.health", payload, "role:floor_manager", "role:pit_boss", "role:admin",
                        *( [notify.table_room(table_id)] if table_id else []))
-        if after is not None and info.get("state") != "starting":
+        # A reader starting up or stopped on purpose (a shutdown) is not a fault on the floor.
+        if after is not None and info.get("state") not in ("starting", "stopped"):
             what = {"lost": "lost (no heartbeat mid-round)", "fault": f"reports a fault: {info.get('fault')}",
                     "disconnected": "disconnected"}[after]
             alerts.raise_alert(session, Actor.device(name, table_id), f"device_{after}",

@@ -7,13 +7,16 @@ function age(seconds) {
   return `${Math.round(seconds / 60)} min ago`;
 }
 
-export function startDevices(socket, root = document.querySelector("#devices tbody")) {
+export function startDevices(socket, root = document.getElementById("devices")) {
   if (!root) return;
-  const render = list => root.replaceChildren(...(list.length ? list.map(d => el("tr", { class: `dev ${d.status}`, "data-device": d.name },
-    el("td", {}, `${d.kind} ${d.name}`), el("td", {}, d.table),
-    el("td", {}, el("span", { class: `badge ${d.status}` }, d.status)),
-    el("td", {}, age(d.last_frame_age_s)), el("td", {}, d.errors ?? 0),
-    el("td", { class: "muted" }, d.last_error || ""))) : [el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No devices reporting"))]));
+  const item = d => el("li", { class: `dev ${d.status}`, "data-device": d.name },
+    el("div", { class: "dev-head" }, el("strong", {}, `Table ${d.table} · ${d.kind}`),
+      el("span", { class: `badge ${d.status}` }, d.status)),
+    el("div", { class: "muted" }, `${d.name} · last frame ${age(d.last_frame_age_s)} · ${d.errors ?? 0} errors`
+      + (d.reconnects ? ` · ${d.reconnects} reconnects` : "")),
+    d.last_error ? el("div", { class: "dev-error" }, d.last_error) : null);
+  const render = list => root.replaceChildren(...(list.length ? list.map(item)
+    : [el("li", { class: "muted" }, "No devices reporting")]));
   const refresh = async () => { try { render(await api("GET", "/api/devices")); } catch (e) { toast(e.message, "error"); } };
   refresh();
   socket.on("device.health", refresh);

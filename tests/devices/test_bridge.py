@@ -124,3 +124,17 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
     finally:
         reader.stop()
         end.close()
+
+
+def test_a_deliberate_stop_raises_no_alert(app, session):
+    from floor.models import Alert
+    device_health.record(session, "shoe-10", {"table": "10", "kind": "shoe", "state": "connected", "connected": True}, 4)
+    device_health.record(session, "shoe-10", {"table": "10", "kind": "shoe", "state": "stopped", "connected": False}, 4)
+    session.commit()
+    assert session.scalars(select(Alert)).all() == []
+    device_health.record(session, "shoe-10", {"table": "10", "kind": "shoe", "state": "connected", "connected": True}, 4)
+    device_health.record(session, "shoe-10", {"table": "10", "kind": "shoe", "state": "disconnected", "connected": False,
+                                              "last_error": "port vanished"}, 4)
+    session.commit()
+    [alert] = session.scalars(select(Alert)).all()
+    assert alert.kind == "device_disconnected" and alert.data["last_error"] == "port vanished"
