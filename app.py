@@ -81,13 +81,14 @@ def create_app(config: dict | str | None = None) -> Flask:
                       manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, payload, to=room, namespace="/live"))
 
-    from floor.web import auth, cli, errors, health, pages, policy
+    from floor.web import auth, cli, errors, health, pages, pit, policy
     from floor.web import api as api_pkg
     from floor.web import sockets  # noqa: F401  (declares the /live handlers)
     policy.register_socket_handlers(socketio)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(pit.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)
     api_pkg.register(app)

@@ -36,7 +36,7 @@ def canonical(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_default, ensure_ascii=False)
 
 
-def _digest(rec: AuditRecord) -> str:
+def _digest(rec) -> str:
     at = rec.at.astimezone(timezone.utc).isoformat(timespec="microseconds")
     parts = [rec.prev_hash, at, str(rec.actor_id or ""), rec.actor, rec.role, rec.terminal,
              rec.action, rec.subject, rec.before or "", rec.after or ""]
@@ -77,9 +77,10 @@ def verify(session: Session, batch: int = 5000) -> ChainReport:
     checked = 0
     last_id = 0
     while True:
+        # Plain rows, not entities: a long chain must not fill (or disturb) the caller's identity map.
         rows = session.execute(
-            select(AuditRecord).where(AuditRecord.id > last_id).order_by(AuditRecord.id).limit(batch)
-        ).scalars().all()
+            select(*AuditRecord.__table__.columns).where(AuditRecord.id > last_id).order_by(AuditRecord.id).limit(batch)
+        ).all()
         if not rows:
             return ChainReport(True, checked)
         for rec in rows:
@@ -90,4 +91,3 @@ def verify(session: Session, batch: int = 5000) -> ChainReport:
             prev = rec.hash
             checked += 1
             last_id = rec.id
-        session.expunge_all()

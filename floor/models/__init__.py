@@ -7,3 +7,4 @@ from floor.models.alerts import Alert  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
 from floor.models.devices import DeviceChunk  # noqa: F401
+from floor.models.disputes import PokerRuling  # noqa: F401

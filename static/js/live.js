@@ -22,6 +22,7 @@ export function connect(onReady) {
   // io() comes from /vendor/socket.io.min.js (npm's socket.io-client).
   const socket = window.io("/live", { transports: ["websocket", "polling"] });
   const dot = document.getElementById("live-dot");
+  dot && dot.classList.add("off");   // a page without live updates shows no dot at all
   socket.on("connect", () => { dot && dot.classList.add("on"); onReady && onReady(socket); });
   socket.on("disconnect", () => dot && dot.classList.remove("on"));
   socket.on("connect_error", () => dot && dot.classList.remove("on"));

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from floor import disputes
+from floor import tables as tables_svc
+from floor.web.api.schemas import Strict
+from floor.web.extensions import db
+from floor.web.policy import actor, allow
+
+blp = Blueprint("api_disputes", __name__, url_prefix="/api/pit/poker",
+                description="Poker disputes: lay a hand out again and rule on it")
+
+
+class SeatHandSchema(Strict):
+    seat = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
+    hole = fields.String(load_default="", metadata={"description": "hole cards, e.g. 'AS KD'"})
+    put_in = fields.Integer(required=True, validate=validate.Range(min=0),
+                            metadata={"description": "cents put into the pot over the whole hand"})
+    folded = fields.Boolean(load_default=False)
+
+
+class ShowdownSchema(Strict):
+    table_number = fields.Integer(required=True)
+    variant = fields.String(load_default=None, validate=validate.OneOf(("holdem", "omaha", "omaha_hilo", "sixplus")))
+    seats = fields.List(fields.Nested(SeatHandSchema), required=True, validate=validate.Length(min=2, max=12),
+                        metadata={"description": "in order starting left of the button"})
+    boards = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=2))
+    rake = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class RulingSchema(ShowdownSchema):
+    hand_ref = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
+
+
+class RulingQuerySchema(Strict):
+    table_number = fields.Integer(load_default=None)
+
+
+def _args(args):
+    table = tables_svc.table_by_number(db.session, args["table_number"])
+    variant = args["variant"] or table.game.variant or "holdem"
+    seats = [disputes.SeatHand(**s) for s in args["seats"]]
+    return table, variant, seats
+
+
+@blp.route("/showdown", methods=["POST"])
+@allow("pit_boss", "admin")
+@blp.arguments(ShowdownSchema)
+def showdown(args):
+    """Who wins each pot, by the house rules, for a hand as entered (nothing is recorded)."""
+    table, variant, seats = _args(args)
+    return disputes.evaluate(variant, seats, args["boards"], args["rake"])
+
+
+@blp.route("/rulings", methods=["POST"])
+@allow("pit_boss", "admin")
+@blp.arguments(RulingSchema)
+def record(args):
+    """Record a ruling against a table and hand, with its reason."""
+    table, variant, seats = _args(args)
+    ruling = disputes.record_ruling(db.session, actor(), table, args["hand_ref"], variant, seats, args["boards"],
+                                    args["rake"], args["reason"])
+    db.session.commit()
+    return disputes.ruling_json(ruling), 201
+
+
+@blp.route("/rulings", methods=["GET"])
+@allow("pit_boss", "admin")
+@blp.arguments(RulingQuerySchema, location="query")
+def list_rulings(args):
+    table_id = None
+    if args["table_number"] is not None:
+        table_id = tables_svc.table_by_number(db.session, args["table_number"]).id
+    return [disputes.ruling_json(r) for r in disputes.rulings(db.session, table_id)]

@@ -1,0 +1,73 @@
+// The pit boss's poker showdown tool: enter the hand, see who wins each pot, record the ruling.
+import { api, el, money, toast } from "./live.js";
+import { cardRow } from "./cards.js";
+
+const form = document.getElementById("showdown");
+const rows = document.getElementById("seat-rows");
+const initial = JSON.parse(document.getElementById("initial-data").textContent);
+
+const cents = text => Math.round(parseFloat(String(text).replace(",", ".") || "0") * 100);
+
+function seatRow(n) {
+  return el("tr", { class: "seat-row" },
+    el("td", {}, el("input", { name: "seat", inputmode: "numeric", value: n, size: 3 })),
+    el("td", {}, el("input", { name: "hole", placeholder: "AS KD" })),
+    el("td", {}, el("input", { name: "put_in", inputmode: "decimal", value: "0" })),
+    el("td", {}, el("input", { name: "folded", type: "checkbox" })),
+    el("td", {}, el("button", { type: "button", class: "btn small ghost", onclick: e => e.target.closest("tr").remove() }, "✕")));
+}
+for (let n = 1; n <= 3; n++) rows.append(seatRow(n));
+document.getElementById("add-seat").onclick = () => rows.append(seatRow(rows.children.length + 1));
+
+const syncVariant = () => {
+  const opt = form.table_number.selectedOptions[0];
+  if (opt && opt.dataset.variant) form.variant.value = opt.dataset.variant;
+};
+form.table_number.addEventListener("change", syncVariant);
+syncVariant();
+
+function body() {
+  const boards = [form.board1.value, form.board2.value].map(s => s.trim()).filter(Boolean);
+  const seats = [...rows.querySelectorAll("tr")].map(tr => ({
+    seat: parseInt(tr.querySelector("[name=seat]").value, 10),
+    hole: tr.querySelector("[name=hole]").value,
+    put_in: cents(tr.querySelector("[name=put_in]").value),
+    folded: tr.querySelector("[name=folded]").checked,
+  }));
+  return { table_number: parseInt(form.table_number.value, 10), variant: form.variant.value, seats, boards, rake: cents(form.rake.value) };
+}
+
+function showResult(res, sent) {
+  document.getElementById("result").hidden = false;
+  document.getElementById("pots").replaceChildren(...res.pots.map((p, i) =>
+    el("li", {}, `${i === 0 ? "Main pot" : `Side pot ${i}`}: ${money(p.amount)} — seats ${p.eligible.join(", ")}`)));
+  document.getElementById("won").replaceChildren(...sent.seats.map(s => el("li", { "data-seat": s.seat },
+    el("strong", {}, `Seat ${s.seat} `), s.hole ? cardRow(s.hole) : "", " ",
+    el("span", { class: "muted" }, (res.hands[String(s.seat)] || [s.folded ? "folded" : ""]).join(" / ").replaceAll("_", " ")),
+    " ", el("span", { class: "won" }, money(res.won[String(s.seat)] || 0)))));
+}
+
+let last = null;
+form.addEventListener("submit", async e => {
+  e.preventDefault();
+  const sent = body();
+  try { showResult(await api("POST", "/api/pit/poker/showdown", sent), sent); last = sent; }
+  catch (err) { toast(err.message, "error"); }
+});
+
+function renderRulings(list) {
+  document.getElementById("rulings").replaceChildren(...list.map(r => el("li", { class: "alert info", "data-ruling": r.id },
+    el("span", {}, `Table ${r.table_number}, hand ${r.hand_ref}: `,
+      Object.entries(r.result.won).filter(([, v]) => v > 0).map(([s, v]) => `seat ${s} wins ${money(v)}`).join(", "),
+      el("span", { class: "muted" }, ` — ${r.reason}`)))));
+}
+renderRulings(initial.rulings);
+
+document.getElementById("record").addEventListener("click", async () => {
+  if (!last) return;
+  try {
+    const r = await api("POST", "/api/pit/poker/rulings", { ...last, hand_ref: form.hand_ref.value, reason: document.getElementById("reason").value });
+    toast(`Ruling ${r.id} recorded`);
+    renderRulings(await api("GET", "/api/pit/poker/rulings"));
+  } catch (err) { toast(err.message, "error"); }
+});
