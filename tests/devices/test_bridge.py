@@ -114,9 +114,9 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
         wait_until(lambda: reader.health().connected)
         end.write(encode_status(1, 1, None))
         end.write(encode_number(7))
-        wait_until(lambda: reader.health().sink_errors >= 1 and Broken.calls >= 2)
+        wait_until(lambda: reader.health().sink_errors >= 1 and Broken.calls >= 2, timeout=20)
         end.write(encode_status(1, 1, 7))
-        wait_until(lambda: reader.health().frames >= 3)
+        wait_until(lambda: reader.health().frames >= 3, timeout=20)
         assert Broken.calls >= 3 and reader.alive
         with factory() as s:
             data = b"".join(s.scalars(select(DeviceChunk.data).order_by(DeviceChunk.id)))
