@@ -271,7 +271,7 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
         if "small" in m:
             return Owed(0, small_blind, wait_for_bb=True,
                         reason="missed the small blind: small dead, comes back in the big blind")
-        return Owed()
+        return Owed(reason="missed no blind: plays at once")
     if rules.policy == "seed_002":
         if {"small", "big", "third"} <= m:
             return Owed(big_blind * rules.straddle_big_blinds, small_blind, big_blind,
@@ -282,7 +282,7 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
             return Owed(big_blind, reason="missed the big blind: big live")
         if "small" in m:
             return Owed(0, small_blind, reason="missed the small blind: small dead")
-        return Owed()
+        return Owed(reason="missed no blind: plays at once")
     # seed_000
     if "big" in m:
         return Owed(big_blind, small_blind,
