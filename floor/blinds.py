@@ -430,54 +430,68 @@ def _check(rules, snap, by_seat, candidates, roles, heads_up, between=frozenset(
 
 
 def _moving_button(snap: Snapshot, rules: Rules, present: list[SeatState], new_game: bool):
+    """The button goes to the next player already in the game (it skips players entering, who may
+    then come in off the button), the small blind to the next player in the game after it, the big
+    blind to the next player after that, entering or not."""
     n = snap.seat_count
     by_seat = {s.seat: s for s in present}
+    in_game = [s.seat for s in present if entrant_kind(s) == "in"]
+    if not in_game:
+        return None
     if snap.button_at is not None:
         anchor, inclusive = snap.button_at, True
     elif new_game:
         anchor, inclusive = None, True
     else:
         anchor, inclusive = snap.last.button, False
-
-    def attempt(anchor, inclusive, forced_button=None):
-        excluded: dict[int, str] = {}
-        while True:
-            d = [x for x in by_seat if x not in excluded]
-            if len(d) < 2:
-                return None
-            if forced_button is not None and forced_button in d:
-                button = forced_button
-            else:
-                button = clockwise(d, anchor, n, inclusive)[0]
-            heads_up = len(d) == 2
-            if heads_up:
-                small = button
-                big = _next(d, button, n)
-            else:
-                small = _next(d, button, n)
-                big = _next(d, small, n)
-            third = _next(d, big, n) if rules.third_blind and len(d) >= 4 else None
-            pos = Positions(button, small, big, third)
-            roles = _roles(pos, heads_up)
-            if heads_up:
-                roles[button] = "small"
-            order = clockwise(d, button, n, inclusive=True)
-            bad, why = _check(rules, snap, by_seat, order, roles, heads_up)
-            if bad is None:
-                return pos, roles, d, excluded, heads_up
-            excluded[bad] = why
-
-    res = attempt(anchor, inclusive)
-    if res is None:
-        # Heads-up with a player entering: he takes the big blind, the other has the button.
-        for b in clockwise([s.seat for s in present if entrant_kind(s) == "in"], anchor, n, inclusive):
-            res = attempt(anchor, inclusive, forced_button=b)
-            if res is not None:
-                break
-    if res is None:
+    button = clockwise(in_game, anchor, n, inclusive)[0]
+    excluded: dict[int, str] = {}
+    # 004: a must-move arrival the button reaches (it would have landed on him) waits for it to pass.
+    if anchor is not None:
+        for x in by_seat:
+            if entrant_kind(by_seat[x]) == "must_move" and (
+                    in_arc(x, anchor, button, n) or (inclusive and x == anchor)):
+                excluded[x] = "landed on the button: waits for it to pass"
+    candidates = [x for x in by_seat if x not in excluded]
+    small = _next([x for x in in_game if x != button], button, n)
+    big = _next([x for x in candidates if x not in (button, small)], small, n) if small is not None else None
+    if big is None:
+        # Heads-up: the button posts the small blind, the other player the big blind.
+        small = button
+        big = _next([x for x in candidates if x != button], button, n)
+        if big is None:
+            return None
+    pos = Positions(button, small, big, None)
+    dealt, roles = _deal(rules, snap, by_seat, candidates, pos, excluded, small == button)
+    if len(dealt) == 2 and small != button:
+        # Only two can play: heads-up, the other one has the button and posts the small blind.
+        other = next(x for x in dealt if x != big)
+        pos = Positions(other, other, big, None)
+        dealt, roles = _deal(rules, snap, by_seat, dealt, pos, excluded, True)
+    if len(dealt) < 2:
         return None
-    pos, roles, d, excluded, heads_up = res
-    return pos, roles, d, excluded, heads_up
+    if rules.third_blind and len(dealt) >= 4:
+        third = _next([x for x in dealt if x not in (button, small, big)], big, n)
+        pos = replace(pos, third=third)
+        roles[third] = "third"
+    return pos, roles, dealt, excluded, pos.small == pos.button
+
+
+def _deal(rules, snap, by_seat, candidates, pos: Positions, excluded: dict, heads_up: bool):
+    """Who of the candidates may be dealt in with these positions; the others wait (reason noted)."""
+    n = snap.seat_count
+    roles = _roles(pos, heads_up)
+    if heads_up:
+        roles[pos.button] = "small"
+    dealt = []
+    for x in clockwise(candidates, pos.button, n, inclusive=True):
+        between = x not in roles and in_arc(x, pos.button, pos.small, n) and x != pos.small
+        ok, _, why = _terms(rules, by_seat[x], roles.get(x), between, heads_up, snap.small_blind, snap.big_blind)
+        if ok:
+            dealt.append(x)
+        else:
+            excluded[x] = why
+    return dealt, roles
 
 
 def _dead_button(snap: Snapshot, rules: Rules, present: list[SeatState]):
