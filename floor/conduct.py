@@ -140,7 +140,7 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
                 until, now=now)
         w.ban_id = b.id
         result.ban = b
-        result.freed_seats = _free_poker_seats(session, actor, player_id, "banned_warnings", now)
+        result.freed_seats = free_poker_seats(session, actor, player_id, "banned_warnings", now)
         alerts.raise_alert(session, actor, "player_banned",
                            f"{player.name} has {count} warnings and must leave the poker area until the end of "
                            f"the gaming day" + (f"; seat freed at table "
@@ -152,7 +152,7 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     return result
 
 
-def _free_poker_seats(session: Session, actor: Actor, player_id: int, reason: str, now: datetime) -> list[dict]:
+def free_poker_seats(session: Session, actor: Actor, player_id: int, reason: str, now: datetime) -> list[dict]:
     from floor import seating
     rows = session.execute(
         select(SeatAssignment, Seat.number, Table).join(Seat, Seat.id == SeatAssignment.seat_id)
@@ -172,6 +172,23 @@ def _free_poker_seats(session: Session, actor: Actor, player_id: int, reason: st
 def _conduct_changed(session: Session, player_id: int, table_ids: list[int]) -> None:
     rooms = ["floor"] + [notify.table_room(t) for t in sorted(set(table_ids))]
     notify.publish(session, "conduct.changed", {"player_id": player_id}, *rooms)
+
+
+def ban_player(session: Session, actor: Actor, player_id: int, reason: str, until: datetime,
+               now: datetime | None = None) -> tuple[Ban, list[dict]]:
+    """The shift manager's decision in a case the rules do not list: ban and free his poker seats."""
+    now = now or datetime.now(timezone.utc)
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player {player_id}")
+    if until <= now:
+        raise BadInput("a ban must end in the future", field="until")
+    b = ban(session, actor, player_id, reason, until, now=now)
+    freed = free_poker_seats(session, actor, player_id, "banned", now)
+    alerts.raise_alert(session, actor, "player_banned", f"{player.name} is banned from the poker area: {b.reason}",
+                       severity="critical", data={"player_id": player_id, "ban_id": b.id, "freed_seats": freed})
+    _conduct_changed(session, player_id, [s["table_id"] for s in freed])
+    return b, freed
 
 
 def lift_warning(session: Session, actor: Actor, warning_id: int, reason: str,
