@@ -32,56 +32,72 @@ function owesText(o) {
 function seatXY(i, n) {
   // Seat 1 on the dealer's left, clockwise; the dealer sits at the bottom centre.
   const a = (120 + (n === 1 ? 0 : (i - 1) * 300 / (n - 1))) * Math.PI / 180;
-  return { x: 50 + 44 * Math.cos(a), y: 50 + 41 * Math.sin(a) };
+  return { x: 50 + 40 * Math.cos(a), y: 50 + 40 * Math.sin(a) };
 }
 
-function roleOf(s) {
-  const next = state.next_hand;
+function rolesIn(h, n) {
+  if (!h) return [];
   const roles = [];
-  if (next) {
-    if (next.button === s.number) roles.push("button");
-    if (next.small === s.number) roles.push("small");
-    if (next.big === s.number) roles.push("big");
-    if (next.third === s.number) roles.push("third");
-  }
+  if (h.button === n) roles.push("button");
+  if (h.small === n && !h.dead_small) roles.push("small");
+  if (h.big === n) roles.push("big");
+  if (h.third === n) roles.push("third");
+  if (h.straddle === n) roles.push("straddle");
   return roles;
 }
 
 function seatCard(s) {
   const n = state.table.seat_count;
   const { x, y } = seatXY(s.number, n);
-  const roles = roleOf(s);
-  const badges = el("div", { class: "pk-badges" },
-    roles.map(r => el("span", { class: `pk-badge ${r}`, title: r }, ROLE_BADGE[r])));
+  // While a hand is on, the seats show that hand; before the first one, the hand to come.
+  const cur = state.last_hand;
+  const preview = !cur;
+  const roles = rolesIn(cur || state.next_hand, s.number);
+  const badges = el("div", { class: `pk-badges ${preview ? "preview" : ""}` },
+    roles.map(r => el("span", { class: `pk-badge ${r}`, title: r }, ROLE_BADGE[r] || "STR")));
   const style = `left:${x}%;top:${y}%`;
   if (!s.player) {
-    const dead = roles.length ? el("span", { class: "pk-dead" }, roles.includes("button") ? "dead button" : "dead") : "";
+    const dead = cur && cur.button === s.number ? el("span", { class: "pk-dead" }, "dead button") : "";
     return el("button", { class: "pk-seat empty", style, "data-seat": s.number, onclick: () => openSeat(s) },
       el("span", { class: "pk-no" }, s.number), badges, el("span", { class: "pk-free" }, "free"), dead);
   }
+  const inHand = cur && cur.seats.find(h => h.seat === s.number && h.player_id === s.player.id);
   const next = s.next || {};
   let status, cls = "";
   if (s.away) {
     cls = "away";
     status = el("span", { class: "pk-status" }, "Away ", el("span", { class: "pk-timer", "data-since": s.away_since }, mmss(s.away_since)));
-  } else if (next.status === "waiting") {
+  } else if (inHand && inHand.status === "dealt") {
+    cls = "dealt";
+    const posted = cur.postings.filter(p => p.seat === s.number);
+    status = el("span", { class: "pk-status" }, posted.length ? postingsText(posted) : "in the hand");
+  } else if (inHand && inHand.status === "waiting") {
     cls = "waiting";
-    status = el("span", { class: "pk-status" }, next.note || "waits");
-  } else if (next.status === "dealt") {
+    status = el("span", { class: "pk-status" }, inHand.note || "waits");
+  } else if (preview && next.status === "dealt") {
     cls = "dealt";
     status = el("span", { class: "pk-status" }, next.postings.length ? postingsText(next.postings) : "in");
   } else {
-    status = el("span", { class: "pk-status" }, "—");
+    cls = "waiting";
+    status = el("span", { class: "pk-status" }, cur ? "not in this hand" : (next.note || "waits"));
   }
-  const owes = s.away || next.status === "waiting" ? owesText(s.owes) : "";
+  let extra = "";
+  if (s.away) {
+    const o = owesText(s.owes);
+    if (o) extra = el("span", { class: "pk-owes" }, `owes ${o}`);
+  } else if (!preview && next.status === "waiting") {
+    extra = el("span", { class: "pk-owes next" }, `next: ${next.note || "waits"}`);
+  } else if (!preview && next.status === "dealt" && (s.kind !== "in" || inHand?.status !== "dealt")) {
+    const owing = next.postings.filter(p => !["small_blind", "big_blind", "third_blind"].includes(p.kind));
+    extra = el("span", { class: "pk-owes next" }, `next: ${owing.length ? postingsText(owing) : "plays"}`);
+  }
   const tickets = el("span", { class: "pk-tix", title: `${s.tickets} missed-blind tickets` },
     Array.from({ length: state.rules.tickets_to_forfeit }, (_, i) => el("i", { class: i < s.tickets ? "on" : "" })));
   const warn = s.warnings ? el("span", { class: "pk-warn", title: "warnings today" }, `⚠ ${s.warnings}/${state.rules.warnings_to_ban}`) : "";
   const tag = s.kind !== "in" && !s.away ? el("span", { class: "pk-kind" }, { new: "new", far: "seat change", must_move: "must-move", returning: "back" }[s.kind] || s.kind) : "";
   return el("button", { class: `pk-seat ${cls}`, style, "data-seat": s.number, onclick: () => openSeat(s) },
     el("span", { class: "pk-no" }, s.number), badges,
-    el("span", { class: "pk-name" }, s.player.name), tag, status,
-    owes ? el("span", { class: "pk-owes" }, `owes ${owes}`) : "",
+    el("span", { class: "pk-name" }, s.player.name), tag, status, extra,
     el("span", { class: "pk-marks" }, tickets, warn));
 }
 
@@ -92,13 +108,15 @@ function center() {
   const items = [];
   items.push(el("button", { class: "btn primary pk-new", id: "pk-new-hand", disabled: !next,
     onclick: () => act("POST", "/hands", {}, "New hand") }, "New hand"));
+  const line = (h, dealtFirst) => {
+    const bits = [`D ${h.button}${h.dead_button ? " (dead)" : ""}`, h.dead_small ? "no SB" : `SB ${h.small}`, `BB ${h.big}`];
+    if (h.third) bits.push(`3rd ${h.third}`);
+    if (h.heads_up) bits.push("heads-up");
+    return bits.join(" · ");
+  };
+  if (last) items.unshift(el("p", { class: "pk-cur-line" }, `Hand #${last.number}: ${line(last)}`));
   if (next) {
-    const bits = [`Button ${next.button}${next.dead_button ? " (dead)" : ""}`,
-      next.dead_small ? "no small blind" : `SB ${next.small}`, `BB ${next.big}`];
-    if (next.third) bits.push(`3rd ${next.third}`);
-    if (next.heads_up) bits.push("heads-up");
-    if (next.new_game) bits.push("new game");
-    items.push(el("p", { class: "pk-next-line" }, bits.join(" · ")));
+    items.push(el("p", { class: "pk-next-line" }, `Next: ${line(next)}${next.new_game ? " · new game" : ""}`));
   } else {
     items.push(el("p", { class: "pk-error" }, state.next_hand_error || "No hand possible"));
   }
@@ -167,7 +185,7 @@ async function act(method, path, body, done) {
   try {
     state = await api(method, base + path, body);
     render();
-    if (done) toast(done);
+    if (done) document.getElementById("pk").dataset.last = done;   // routine: no toast over the table
   } catch (e) {
     toast(e.message, "error");
   }
@@ -274,6 +292,7 @@ export function start(node) {
   socket.on("poker.changed", p => { if (mine(p)) refresh(); });
   socket.on("tables.changed", p => { if (mine(p)) refresh(); });
   socket.on("conduct.changed", refresh);
+  socket.on("alert", a => { if (a.table_id === Number(root.dataset.tableId)) toast(a.message, a.severity); });
   socket.on("connect", refresh);
   return socket;
 }
