@@ -37,7 +37,7 @@ is present but waiting for the big blind is not away.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from floor.errors import BadInput, InvalidState

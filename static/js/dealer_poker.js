@@ -123,9 +123,12 @@ function center() {
   if (last && !last.straddle) {
     const dealt = last.seats.filter(s => s.status === "dealt").map(s => s.seat);
     if (dealt.length >= 3) {
+      const n = state.table.seat_count;
+      const utg = [...dealt].sort((a, b) => ((a - last.big + n) % n) - ((b - last.big + n) % n))
+        .find(x => x !== last.big);
       items.push(el("button", { class: "btn pk-straddle", id: "pk-straddle",
         onclick: () => act("POST", `/hands/${last.id}/straddle`, {}, "Straddle") },
-        `Straddle ${money(state.rules.straddle)} (hand #${last.number})`));
+        `Seat ${utg} straddles ${money(state.rules.straddle)}`));
     }
   } else if (last && last.straddle) {
     items.push(el("p", { class: "pk-muted" }, `Seat ${last.straddle} straddled · acts last preflop`));
