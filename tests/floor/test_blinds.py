@@ -116,6 +116,15 @@ CASES = [
     ("dead button: the big blind passes an away player",
      "1 2 3 4a 5", (1, 2, 3), {"dead_button": True},
      {"*": dict(pos=(2, 3, 5), post="3 small_blind 200; 5 big_blind 500", wait=[], miss="4 big ticket")}),
+    ("dead button: a new player reached by the big blind takes it",
+     "1 2 3 4n 5 6", (1, 2, 3), {"dead_button": True},
+     {"*": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
+    ("dead button: a new player on the button's seat waits, the button is dead",
+     "1 2n 3 4 5", (1, 2, 3), {"dead_button": True},
+     {"*": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[2], dead_button=True)}),
+    ("dead button: a returning player between the button and the big blind waits",
+     "1 2 3b:s,b 4 5 6", (1, 2, 4), {"dead_button": True},
+     {"*": dict(pos=(2, 4, 5), post="4 small_blind 200; 5 big_blind 500", wait=[3])}),
 
     # --- coming back: 004 "Missed Blind", 002 "missed blinds policy", 000 returning from a sit-out ----
     ("missed both blinds, back off the blinds",
