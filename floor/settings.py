@@ -37,6 +37,9 @@ class HouseSettings:
     warnings_to_ban: int = 3
     warning_window: str = "gaming_day"        # gaming_day | hours:N
     seat_change_blind_distance: int = 3       # more than this many occupied seats from the button
+    missed_blind_ticket_on: str = "each_blind"  # each_blind | big_blind: which passing blind earns a ticket
+    third_blind: bool = False                 # 002: a compulsory third blind (straddle) each hand
+    straddle_big_blinds: int = 2              # 004, 000: the straddle (and third blind) is 2 big blinds
 
     # Buy-ins (001): in big blinds / big bets
     nl_min_buyin_bb: int = 20

@@ -8,3 +8,5 @@ from floor.models.conduct import Ban  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
 from floor.models.devices import DeviceChunk  # noqa: F401
 from floor.models.disputes import PokerRuling  # noqa: F401
+from floor.models.poker_table import (MissedBlindTicket, PlayerWarning, PokerButtonPlacement,  # noqa: F401
+                                      PokerEntryChoice, PokerHand, PokerHandSeat, PokerPosting, PokerSitOut)

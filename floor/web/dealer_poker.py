@@ -1,13 +1,15 @@
-"""The dealer terminal of a poker table (button, blinds, sit-outs, tickets)."""
+"""The dealer terminal of a poker table (button, blinds, sit-outs, tickets, warnings)."""
 from __future__ import annotations
 
-from flask import render_template
+from flask import current_app, render_template
 
-from floor import tables as tables_svc
+from floor import conduct
+from floor import poker_table as poker_svc
 from floor.models import Table
 from floor.web.extensions import db
 
 
 def render_terminal(table: Table):
-    seated = tables_svc.occupants(db.session, [table.id])
-    return render_template("dealer.html", table=tables_svc.table_json(table, seated))
+    state = poker_svc.terminal(db.session, table, current_app.config["HOUSE"])
+    reasons = [{"code": k, "text": v} for k, v in conduct.WARNING_REASONS.items()]
+    return render_template("dealer_poker.html", table=table, state=state, reasons=reasons)

@@ -7,8 +7,8 @@ from floor.web.extensions import api
 
 
 def register(app: Flask) -> None:
-    from floor.web.api import alerts, devices, disputes, players, tables
+    from floor.web.api import alerts, conduct, dealer_poker, devices, disputes, players, tables
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
-    for module in (tables, players, alerts, devices, disputes):
+    for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct):
         api.register_blueprint(module.blp)
