@@ -6,3 +6,5 @@ from floor.models.audit import AuditRecord  # noqa: F401
 from floor.models.alerts import Alert  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
+from floor.models.poker_room import (  # noqa: F401
+    Bust, ListCall, MustMoveLink, SeatAway, TableChangeRequest, WaitingList, WaitlistEntry)
