@@ -80,9 +80,10 @@ def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_i
         raise Conflict(f"seat {seat_number} at table {table.number} is taken", code="seat_taken")
     a = SeatAssignment(seat_id=seat.id, table_id=table.id, player_id=player_id, buy_in=buy_in,
                        sat_at=sat_at or _now(now), arrival=arrival)
-    session.add(a)
+    session.flush()
     try:
         with session.begin_nested():
+            session.add(a)
             session.flush()
     except IntegrityError:
         # Another tablet won the race for this seat (or seated him at this table) first.
@@ -355,9 +356,10 @@ def request_table_change(session: Session, actor: Actor, settings: HouseSettings
         raise Conflict(f"no table change to table {to_table.number}: {why[1]}", code=why[0])
     r = TableChangeRequest(game_id=to_table.game_id, player_id=player_id, from_table_id=frm.table_id,
                            to_table_id=to_table.id, requested_at=now, requested_by=actor.staff_id)
-    session.add(r)
+    session.flush()
     try:
         with session.begin_nested():
+            session.add(r)
             session.flush()
     except IntegrityError:
         raise Conflict(f"he already asked for table {to_table.number}", code="already_requested") from None
@@ -431,9 +433,10 @@ def mark_away(session: Session, actor: Actor, settings: HouseSettings, table: Ta
     if open_away(session, a.id) is not None:
         raise Conflict(f"{a.player.name} is already marked away", code="already_away")
     away = SeatAway(assignment_id=a.id, away_at=now, marked_by=actor.name)
-    session.add(away)
+    session.flush()
     try:
         with session.begin_nested():
+            session.add(away)
             session.flush()
     except IntegrityError:
         raise Conflict(f"{a.player.name} is already marked away", code="already_away") from None

@@ -143,9 +143,10 @@ def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datet
                       added_at=now, added_by=actor.staff_id, added_by_name=actor.name,
                       added_terminal=actor.terminal, note=note)
     wl.next_position += 1
-    session.add(e)
+    session.flush()
     try:
         with session.begin_nested():
+            session.add(e)
             session.flush()
     except IntegrityError:
         raise Conflict(f"{player.name} was just put on the {game.name} list by someone else",
@@ -335,9 +336,10 @@ def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
                  expires_at=now + timedelta(minutes=settings.call_response_minutes),
                  called_by=actor.staff_id, called_by_name=actor.name,
                  expiry_action=settings.call_expiry_first if e.expiries == 0 else settings.call_expiry_second)
-    session.add(c)
+    session.flush()
     try:
         with session.begin_nested():
+            session.add(c)
             session.flush()
     except IntegrityError:
         raise Conflict(f"seat {seat_number} at table {table.number} was just taken by another call",
@@ -457,6 +459,10 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
     if seat_number is None:
         seat_number = seating.pick_seat(session, table, None)
     hold = c if (c is not None and c.table_id == table.id) else None
+    # Check everything before changing anything (a refused seat leaves the call as it was).
+    seating.check_may_sit(session, settings, table, e.player_id, now)
+    seating.check_seat_free(session, table, seat_number, hold)
+    seating.check_buy_in(seating.buy_in_limits(session, settings, table, e.player_id, now), buy_in)
     if c is not None:
         _close_call(session, c, "seated", now)
         session.flush()
