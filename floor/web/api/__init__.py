@@ -8,7 +8,8 @@ from floor.web.extensions import api
 
 def register(app: Flask) -> None:
     from floor.web.api import alerts, players, tables
+    from floor.web.api import board, floor, mustmove, seating, waitlist
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
-    for module in (tables, players, alerts):
+    for module in (tables, players, alerts, floor, waitlist, seating, mustmove, board):
         api.register_blueprint(module.blp)
