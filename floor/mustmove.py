@@ -192,7 +192,7 @@ def break_prompts(session: Session, chain: Chain) -> list[dict]:
 # --- Moving, refusing, breaking ---------------------------------------------------------------------
 
 def _lock_table(session: Session, table_id: int) -> Table:
-    return session.execute(select(Table).where(Table.id == table_id).with_for_update()
+    return session.execute(select(Table).where(Table.id == table_id).with_for_update(of=Table)
                            .execution_options(populate_existing=True)).scalar_one()
 
 
@@ -243,6 +243,7 @@ def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: 
     from floor import conduct, waitlist
     now = _now(now)
     session.info["house_settings"] = settings
+    waitlist.lock_player_lists(session, player_id)
     _chain, due = _due_for(session, settings, from_table, player_id)
     until = end_of_gaming_day(now, settings.timezone, settings.gaming_day_rollover)
     text = f"refused to move from table {due.from_table} to table {due.to_table} (must-move)"

@@ -369,7 +369,7 @@ def request_table_change(session: Session, actor: Actor, settings: HouseSettings
 
 
 def _lock_request(session: Session, request_id: int) -> TableChangeRequest:
-    r = session.execute(select(TableChangeRequest).where(TableChangeRequest.id == request_id).with_for_update()
+    r = session.execute(select(TableChangeRequest).where(TableChangeRequest.id == request_id).with_for_update(of=TableChangeRequest)
                         .execution_options(populate_existing=True)).scalar_one_or_none()
     if r is None:
         raise NotFound(f"no table-change request {request_id}")

@@ -125,6 +125,7 @@ def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datet
     if actor.staff_id is None and actor.role not in ("system",):
         raise BadInput("only staff put players on a list", field="actor")
     game = poker_game(session, game_id)
+    wl = lock_list(session, game_id)            # locks in one order everywhere: list, then player
     player = seating.lock_player(session, player_id)
     b = conduct.active_ban(session, player_id, now)
     if b is not None:
@@ -132,7 +133,6 @@ def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datet
     if seating.seats_in_game(session, player_id, game_id):
         raise Conflict(f"{player.name} already plays {game.name}; a seated player asks for a table change "
                        f"instead", code="seated_in_game")
-    wl = lock_list(session, game_id)
     existing = session.execute(select(WaitlistEntry).where(
         WaitlistEntry.list_id == wl.id, WaitlistEntry.player_id == player_id,
         WaitlistEntry.closed_at.is_(None))).scalar_one_or_none()
@@ -172,6 +172,14 @@ def remove(session: Session, actor: Actor, entry_id: int, reason: str = "removed
                  after={"game_id": e.game_id, "entry": e.id, "reason": e.closed_reason})
     _publish(session, e.game_id)
     return e
+
+
+def lock_player_lists(session: Session, player_id: int) -> None:
+    """Lock every list this player is on, in game order, before a change that will touch them all."""
+    games = session.execute(select(WaitlistEntry.game_id).where(
+        WaitlistEntry.player_id == player_id, WaitlistEntry.closed_at.is_(None)).order_by(WaitlistEntry.game_id)).scalars()
+    for game_id in sorted(set(games)):
+        lock_list(session, game_id)
 
 
 def close_player_entries(session: Session, actor: Actor, player_id: int, reason: str,
@@ -438,6 +446,10 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
     that game's list and keeps (or drops) his other lists."""
     now = _now(now)
     session.info["house_settings"] = settings
+    if drop_other_lists:   # all his lists, in game order, before this one (no lock-order deadlock)
+        pre = session.get(WaitlistEntry, entry_id)
+        if pre is not None:
+            lock_player_lists(session, pre.player_id)
     _wl, e = _lock_entry(session, entry_id)
     if e.closed_at is not None:
         raise Conflict(_closed_reason(session, e), code="entry_closed")
