@@ -410,6 +410,8 @@ def _before_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _drop(session: Session) -> None:
+    if session.in_nested_transaction():   # a savepoint, not the transaction itself
+        return
     session.info.pop(seating.SEAT_CHANGES_KEY, None)
 
 
