@@ -31,13 +31,13 @@ async function act(method, url, body, okMessage) {
 
 // ---------- the sheet (modal) ----------
 function sheet(title, ...body) {
-  const dlg = $("#fl-sheet");
+  const dlg = document.getElementById("fl-sheet");
   const box = dlg.querySelector(".fl-sheet-body");
   box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": "close" })), ...body);
   if (!dlg.open) dlg.showModal();
   return dlg;
 }
-const closeSheet = () => { const d = $("#fl-sheet"); if (d.open) d.close(); };
+const closeSheet = () => { const d = document.getElementById("fl-sheet"); if (d.open) d.close(); };
 
 function askReason(title, placeholder, onOk, label = "Confirm") {
   const input = el("textarea", { rows: 2, placeholder, name: "reason" });
@@ -287,7 +287,7 @@ function renderMustMove() {
     el("h2", {}, `Must-move · ${gameName(ch.game_id)}`),
     el("p", { class: "chain" }, ch.tables.map(t => `${t.role === "main" ? "Main" : t.role.toUpperCase()} ${t.table}`).join(" ← ")),
     ch.tables.filter(t => t.role !== "main").map(t => el("div", { class: "mm-queue" }, el("h3", {}, `Table ${t.table} order`),
-      el("ol", {}, t.order.map(o => el("li", { class: o.due ? "due" : "" }, `${o.name} · seat ${o.seat}`, o.due ? el("b", {}, " · moves now") : "")))))));
+      el("ol", {}, t.order.map(o => el("li", { class: o.due ? "due" : "" }, `${o.name} · seat ${o.seat}`, o.due ? el("b", {}, " · moves now") : ""))))))));
 }
 
 function renderAlerts() {
