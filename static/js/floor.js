@@ -145,7 +145,9 @@ function seatTile(t, s) {
         : btn("Move", "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
             `${p.player_name} changed to table ${t.number}`), { "data-action": "honour" }));
   }
-  return el("div", { ...attrs, class: "fl-seat free" }, el("span", { class: "seat-no" }, s.number), el("span", { class: "seat-name" }, "free"));
+  const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number));
+  return el("div", { ...attrs, class: `fl-seat free${fed ? " fed" : ""}` }, el("span", { class: "seat-no" }, s.number),
+    el("span", { class: "seat-name" }, t.status !== "open" ? "" : fed ? "must-move" : "free"));
 }
 
 function tableCard(t) {
