@@ -42,6 +42,8 @@ def role_room(role: str) -> str:
 
 @event.listens_for(Session, "after_commit")
 def _send(session: Session) -> None:
+    if session.in_nested_transaction():   # a savepoint, not the transaction itself
+        return
     outbox = session.info.pop(_KEY, None)
     if not outbox or _emitter is None:
         return
@@ -55,4 +57,6 @@ def _send(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _drop(session: Session) -> None:
+    if session.in_nested_transaction():   # a savepoint, not the transaction itself
+        return
     session.info.pop(_KEY, None)

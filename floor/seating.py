@@ -1,21 +1,37 @@
-"""Seating: a player sits in a seat, and leaves it. The poker room rules (buy-ins, must-move,
-cooling-off, waiting lists) build on these two moves.
+"""Seating: a player sits in a seat, and leaves it; and the poker room rules built on these two moves
+(HOUSE_RULES §1): buy-ins per structure, anti-ratholing, one seat per game, cooling-off after the main
+table, seat changes, table-change requests, players away and chip pickup, busting twice.
 
 The database holds the invariants (one open assignment per seat, one per player per table), so two
-tablets seating at once cannot both win: the loser gets a Conflict.
+tablets seating at once cannot both win: the loser gets a Conflict. Seating one player locks his
+player row first, so the "one seat per game" check cannot race either.
+
+``SeatAssignment.arrival`` tells the dealer terminal how a player came: "new", "must_move",
+"table_change", "seat_change". A seat change keeps the player's ``sat_at`` (his place in the table's
+must-move order is when he sat down at this table, not at this seat).
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import audit, notify
+from floor import audit, notify, timers
 from floor.actors import Actor
-from floor.errors import Conflict, InvalidState, NotFound
-from floor.models import Seat, SeatAssignment, Table
+from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.models import (Bust, Game, ListCall, Player, Seat, SeatAssignment, SeatAway, Table,
+                          TableChangeRequest)
+from floor.settings import HouseSettings
+
+ARRIVALS = ("new", "must_move", "table_change", "seat_change", "rebuy")
+SEAT_CHANGES_KEY = "floor_seat_changes"     # session.info: table ids whose seats changed (see mustmove)
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or datetime.now(timezone.utc)
 
 
 def _seat(session: Session, table: Table, seat_number: int) -> Seat:
@@ -26,26 +42,48 @@ def _seat(session: Session, table: Table, seat_number: int) -> Seat:
     return seat
 
 
-def open_assignment(session: Session, table_id: int, seat_number: int) -> SeatAssignment | None:
-    return session.execute(
-        select(SeatAssignment).join(Seat, Seat.id == SeatAssignment.seat_id)
-        .where(SeatAssignment.table_id == table_id, Seat.number == seat_number, SeatAssignment.left_at.is_(None))
-    ).scalar_one_or_none()
+def open_assignment(session: Session, table_id: int, seat_number: int, lock: bool = False) -> SeatAssignment | None:
+    q = (select(SeatAssignment).join(Seat, Seat.id == SeatAssignment.seat_id)
+         .where(SeatAssignment.table_id == table_id, Seat.number == seat_number, SeatAssignment.left_at.is_(None)))
+    if lock:
+        q = q.with_for_update(of=SeatAssignment).execution_options(populate_existing=True)
+    return session.execute(q).scalar_one_or_none()
+
+
+def seated_assignment(session: Session, table: Table, seat_number: int, lock: bool = True) -> SeatAssignment:
+    """The open assignment in a seat (locked for the caller's change), or 409 if the seat is empty."""
+    _seat(session, table, seat_number)
+    a = open_assignment(session, table.id, seat_number, lock=lock)
+    if a is None:
+        raise Conflict(f"nobody sits in seat {seat_number} at table {table.number}", code="seat_empty")
+    return a
+
+
+def _touched(session: Session, table_id: int) -> None:
+    session.info.setdefault(SEAT_CHANGES_KEY, set()).add(table_id)
+
+
+def _publish_table(session: Session, table_id: int) -> None:
+    notify.publish(session, "tables.changed", {"table_id": table_id}, "floor", "board", notify.table_room(table_id))
 
 
 def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_id: int,
-        buy_in: int = 0, now: datetime | None = None, arrival: str = "new") -> SeatAssignment:
-    """Put a player in a free seat. Rules about who may sit there are the caller's (see seating rules)."""
+        buy_in: int = 0, now: datetime | None = None, arrival: str = "new",
+        sat_at: datetime | None = None) -> SeatAssignment:
+    """Put a player in a free seat. Rules about who may sit there are the caller's (seat_player)."""
     if table.status != "open":
         raise InvalidState(f"table {table.number} is {table.status}")
+    if arrival not in ARRIVALS:
+        raise BadInput(f"unknown arrival {arrival!r}", field="arrival")
     seat = _seat(session, table, seat_number)
     if open_assignment(session, table.id, seat_number) is not None:
         raise Conflict(f"seat {seat_number} at table {table.number} is taken", code="seat_taken")
     a = SeatAssignment(seat_id=seat.id, table_id=table.id, player_id=player_id, buy_in=buy_in,
-                       sat_at=now or datetime.now(timezone.utc), arrival=arrival)
-    session.add(a)
+                       sat_at=sat_at or _now(now), arrival=arrival)
+    session.flush()
     try:
         with session.begin_nested():
+            session.add(a)
             session.flush()
     except IntegrityError:
         # Another tablet won the race for this seat (or seated him at this table) first.
@@ -53,21 +91,477 @@ def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_i
                        f"already sits at this table", code="seat_taken") from None
     audit.record(session, actor, "seat.sit", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": player_id, "buy_in": buy_in, "arrival": arrival})
-    notify.publish(session, "tables.changed", {"table_id": table.id}, "floor", "board", notify.table_room(table.id))
+    _touched(session, table.id)
+    _publish_table(session, table.id)
     return a
 
 
 def leave(session: Session, actor: Actor, assignment: SeatAssignment, reason: str,
           chips_out: int | None = None, now: datetime | None = None) -> SeatAssignment:
-    """Close a player's stay in a seat (left, busted, moved, forfeited, banned...)."""
+    """Close a player's stay in a seat (left, busted, moved, forfeited, banned...).
+
+    Whoever frees a seat this way (the dealer terminal too) makes the floor propose the next player:
+    proposals and due must-move moves are derived from the seats, not from who called leave().
+    """
     if assignment.left_at is not None:
         raise Conflict("this player has already left the seat", code="already_left")
-    assignment.left_at = now or datetime.now(timezone.utc)
+    at = _now(now)
+    assignment.left_at = at
     assignment.reason_left = reason
     assignment.chips_out = chips_out
+    # He is no longer away from this seat, and a request to change from this table ends with him.
+    for away in session.execute(select(SeatAway).where(SeatAway.assignment_id == assignment.id,
+                                                       SeatAway.back_at.is_(None))).scalars():
+        away.back_at = at
+        timers.cancel_timer(session, f"pickup-{away.id}")
+    if reason != "seat_change":
+        for req in session.execute(select(TableChangeRequest).where(
+                TableChangeRequest.player_id == assignment.player_id,
+                TableChangeRequest.from_table_id == assignment.table_id,
+                TableChangeRequest.closed_at.is_(None))).scalars():
+            req.closed_at, req.outcome = at, ("done" if reason == "table_change" else "cancelled")
+    session.flush()
     audit.record(session, actor, "seat.leave", f"table:{assignment.table_id}",
                  before={"seat_id": assignment.seat_id, "player_id": assignment.player_id},
                  after={"reason": reason, "chips_out": chips_out})
-    notify.publish(session, "tables.changed", {"table_id": assignment.table_id}, "floor", "board",
-                   notify.table_room(assignment.table_id))
+    _touched(session, assignment.table_id)
+    _publish_table(session, assignment.table_id)
     return assignment
+
+
+# --- Buy-ins (001) and anti-ratholing (000) -------------------------------------------------------
+
+@dataclass(frozen=True)
+class BuyInLimits:
+    minimum: int                  # cents
+    maximum: int | None           # cents; None: no cap (fixed limit)
+    rathole_minimum: int | None   # what anti-ratholing asks of this player, if anything
+    note: str
+
+    def as_dict(self) -> dict:
+        return {"minimum": self.minimum, "maximum": self.maximum, "rathole_minimum": self.rathole_minimum,
+                "note": self.note}
+
+
+def structure_limits(structure: str | None, big_blind: int, settings: HouseSettings) -> tuple[int, int | None]:
+    """Table buy-in limits in cents (001): no-limit 20-100 big blinds, pot limit 20 big blinds to 100
+    big bets (in pot limit the big bet is the big blind), fixed limit at least 10 big bets (the big bet
+    of a fixed-limit game is twice the big blind), no cap."""
+    if structure == "no_limit":
+        return settings.nl_min_buyin_bb * big_blind, settings.nl_max_buyin_bb * big_blind
+    if structure == "pot_limit":
+        return settings.pl_min_buyin_bb * big_blind, settings.pl_max_buyin_big_bets * big_blind
+    if structure == "fixed_limit":
+        return settings.fl_min_buyin_big_bets * 2 * big_blind, None
+    return 0, None
+
+
+def rathole_minimum(chips_out: int | None, left_at: datetime | None, now: datetime, table_minimum: int,
+                    minutes: int) -> int | None:
+    """000: leaving with more than the minimum buy-in and coming back to the same table within the
+    window needs at least what he left with."""
+    if chips_out is None or left_at is None or chips_out <= table_minimum:
+        return None
+    if now - left_at >= timedelta(minutes=minutes):
+        return None
+    return chips_out
+
+
+def buy_in_limits(session: Session, settings: HouseSettings, table: Table, player_id: int,
+                  now: datetime | None = None) -> BuyInLimits:
+    now = _now(now)
+    game = table.game
+    lo, hi = structure_limits(game.structure, game.big_blind, settings)
+    last = session.execute(
+        select(SeatAssignment).where(SeatAssignment.player_id == player_id, SeatAssignment.table_id == table.id,
+                                     SeatAssignment.left_at.is_not(None))
+        .order_by(SeatAssignment.left_at.desc()).limit(1)).scalar_one_or_none()
+    rat = rathole_minimum(last.chips_out, last.left_at, now, lo, settings.rathole_minutes) if last else None
+    note = f"{game.structure or game.kind}: {lo / 100:.2f}" + (f" to {hi / 100:.2f}" if hi else " or more")
+    if rat is not None:
+        until = last.left_at + timedelta(minutes=settings.rathole_minutes)
+        note += f"; left this table with {rat / 100:.2f} at {last.left_at:%H:%M} UTC: at least that until {until:%H:%M} UTC"
+        lo = max(lo, rat)
+        hi = None if hi is None else max(hi, rat)
+    return BuyInLimits(lo, hi, rat, note)
+
+
+def check_buy_in(limits: BuyInLimits, amount: int) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise BadInput("the buy-in is a positive amount in cents", field="buy_in")
+    if amount < limits.minimum:
+        raise BadInput(f"the buy-in must be at least {limits.minimum / 100:.2f} ({limits.note})", field="buy_in")
+    if limits.maximum is not None and amount > limits.maximum:
+        raise BadInput(f"the buy-in may be at most {limits.maximum / 100:.2f} ({limits.note})", field="buy_in")
+
+
+# --- Who may sit where ----------------------------------------------------------------------------
+
+def lock_player(session: Session, player_id: int) -> Player:
+    p = session.execute(select(Player).where(Player.id == player_id).with_for_update()
+                        .execution_options(populate_existing=True)).scalar_one_or_none()
+    if p is None:
+        raise NotFound(f"no player {player_id}")
+    return p
+
+
+def seats_in_game(session: Session, player_id: int, game_id: int) -> list[SeatAssignment]:
+    return list(session.execute(
+        select(SeatAssignment).join(Table, Table.id == SeatAssignment.table_id)
+        .where(SeatAssignment.player_id == player_id, SeatAssignment.left_at.is_(None), Table.game_id == game_id)
+    ).scalars())
+
+
+def refusal(session: Session, settings: HouseSettings, table: Table, player_id: int, now: datetime,
+            arrival: str = "new", moving_from: SeatAssignment | None = None) -> tuple[str, str] | None:
+    """Why this player may not sit at this table now, as (code, sentence); None if he may."""
+    from floor import conduct, mustmove
+    b = conduct.active_ban(session, player_id, now)
+    if b is not None:
+        until = f" until {b.expires_at:%Y-%m-%d %H:%M} UTC" if b.expires_at else ""
+        return "banned", f"he is banned from the poker room{until}: {b.reason}"
+    for a in seats_in_game(session, player_id, table.game_id):
+        if moving_from is None or a.id != moving_from.id:
+            t = session.get(Table, a.table_id)
+            return "seated_in_game", f"he already holds a seat in this game (table {t.number}); one seat per game"
+    chain = mustmove.chain_of(session, table.id)
+    if chain is not None:
+        pos = chain.position(table.id)
+        if arrival in ("new", "table_change") and pos < len(chain.tables) - 1:
+            return ("mustmove_fed", f"seats at table {chain.number(table.id)} are filled from table "
+                    f"{chain.number(chain.tables[pos + 1])} in must-move order")
+        if arrival == "table_change" and moving_from is not None and moving_from.table_id in chain.tables:
+            return ("main_to_mustmove", "no change from the main table (or a must-move table) to a must-move "
+                    "table of the same game")
+        if pos > 0 and arrival != "must_move":
+            left = mustmove.left_main_at(session, player_id, chain)
+            wait = timedelta(minutes=settings.mustmove_annex_wait_minutes)
+            if left is not None and now - left < wait:
+                return ("cooling_off", f"he left the main table at {left:%H:%M} UTC: no annex table of this game "
+                        f"before {left + wait:%H:%M} UTC")
+    return None
+
+
+def check_may_sit(session: Session, settings: HouseSettings, table: Table, player_id: int, now: datetime,
+                  arrival: str = "new", moving_from: SeatAssignment | None = None) -> None:
+    why = refusal(session, settings, table, player_id, now, arrival, moving_from)
+    if why is not None:
+        code, message = why
+        player = session.get(Player, player_id)
+        raise Conflict(f"{player.name if player else 'the player'} may not sit at table {table.number}: {message}",
+                       code=code)
+
+
+def call_holding(session: Session, table_id: int, seat_number: int) -> ListCall | None:
+    return session.execute(select(ListCall).where(ListCall.table_id == table_id, ListCall.seat_number == seat_number,
+                                                  ListCall.closed_at.is_(None))).scalar_one_or_none()
+
+
+def check_seat_free(session: Session, table: Table, seat_number: int, for_call: ListCall | None = None) -> None:
+    _seat(session, table, seat_number)
+    a = open_assignment(session, table.id, seat_number)
+    if a is not None:
+        raise Conflict(f"seat {seat_number} at table {table.number} is taken by {a.player.name}", code="seat_taken")
+    held = call_holding(session, table.id, seat_number)
+    if held is not None and (for_call is None or held.id != for_call.id):
+        raise Conflict(f"seat {seat_number} at table {table.number} is held for {held.entry.player.name} "
+                       f"(called at {held.called_at:%H:%M} UTC)", code="seat_held")
+
+
+def free_seats(session: Session, table: Table) -> list[int]:
+    """Seat numbers nobody sits in and no call holds."""
+    taken = set(session.execute(select(Seat.number).join(SeatAssignment, SeatAssignment.seat_id == Seat.id)
+                                .where(SeatAssignment.table_id == table.id, SeatAssignment.left_at.is_(None))).scalars())
+    held = set(session.execute(select(ListCall.seat_number).where(ListCall.table_id == table.id,
+                                                                  ListCall.closed_at.is_(None))).scalars())
+    return [s.number for s in table.seats if s.number not in taken and s.number not in held]
+
+
+def pick_seat(session: Session, table: Table, seat_number: int | None) -> int:
+    if seat_number is not None:
+        return seat_number
+    free = free_seats(session, table)
+    if not free:
+        raise Conflict(f"table {table.number} has no free seat", code="table_full")
+    return free[0]
+
+
+def seat_player(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int,
+                player_id: int, buy_in: int, now: datetime | None = None, for_call: ListCall | None = None
+                ) -> SeatAssignment:
+    """Seat a new player (from the list or walking up) with every house rule checked."""
+    now = _now(now)
+    session.info["house_settings"] = settings
+    if table.kind != "poker":
+        raise InvalidState(f"table {table.number} is not a poker table")
+    if table.status != "open":
+        raise InvalidState(f"table {table.number} is {table.status}")
+    lock_player(session, player_id)
+    check_may_sit(session, settings, table, player_id, now)
+    check_seat_free(session, table, seat_number, for_call)
+    check_buy_in(buy_in_limits(session, settings, table, player_id, now), buy_in)
+    return sit(session, actor, table, seat_number, player_id, buy_in, now, arrival="new")
+
+
+def change_seat(session: Session, actor: Actor, table: Table, from_seat: int, to_seat: int,
+                now: datetime | None = None) -> SeatAssignment:
+    """Same table, another seat: he keeps his chips and his place in the must-move order."""
+    now = _now(now)
+    a = seated_assignment(session, table, from_seat)
+    if to_seat == from_seat:
+        raise BadInput("he already sits in that seat", field="to_seat")
+    check_seat_free(session, table, to_seat)
+    sat_at, player_id = a.sat_at, a.player_id
+    leave(session, actor, a, "seat_change", None, now)
+    return sit(session, actor, table, to_seat, player_id, 0, now, arrival="seat_change", sat_at=sat_at)
+
+
+def leave_seat(session: Session, actor: Actor, table: Table, seat_number: int, reason: str,
+               chips_out: int | None, now: datetime | None = None) -> SeatAssignment:
+    if chips_out is not None and (chips_out < 0):
+        raise BadInput("chips out cannot be negative", field="chips_out")
+    a = seated_assignment(session, table, seat_number)
+    return leave(session, actor, a, reason, chips_out, now)
+
+
+# --- Table-change requests -------------------------------------------------------------------------
+
+def table_change_json(r: TableChangeRequest, session: Session) -> dict:
+    frm, to = session.get(Table, r.from_table_id), session.get(Table, r.to_table_id)
+    return {"id": r.id, "player": {"id": r.player.id, "name": r.player.name}, "game_id": r.game_id,
+            "from_table": frm.number, "to_table": to.number, "requested_at": r.requested_at.isoformat(),
+            "outcome": r.outcome}
+
+
+def open_table_changes(session: Session, to_table_id: int | None = None) -> list[TableChangeRequest]:
+    q = select(TableChangeRequest).where(TableChangeRequest.closed_at.is_(None)).order_by(TableChangeRequest.id)
+    if to_table_id is not None:
+        q = q.where(TableChangeRequest.to_table_id == to_table_id)
+    return list(session.execute(q).scalars())
+
+
+def request_table_change(session: Session, actor: Actor, settings: HouseSettings, player_id: int,
+                         to_table: Table, now: datetime | None = None) -> TableChangeRequest:
+    now = _now(now)
+    if to_table.kind != "poker":
+        raise BadInput(f"table {to_table.number} is not a poker table", field="to_table")
+    seated = seats_in_game(session, player_id, to_table.game_id)
+    if not seated:
+        raise Conflict("a table change is for a player seated in the same game", code="not_seated_in_game")
+    frm = seated[0]
+    if frm.table_id == to_table.id:
+        raise BadInput(f"he already sits at table {to_table.number}", field="to_table")
+    why = refusal(session, settings, to_table, player_id, now, "table_change", frm)
+    if why is not None and why[0] != "cooling_off":
+        raise Conflict(f"no table change to table {to_table.number}: {why[1]}", code=why[0])
+    r = TableChangeRequest(game_id=to_table.game_id, player_id=player_id, from_table_id=frm.table_id,
+                           to_table_id=to_table.id, requested_at=now, requested_by=actor.staff_id)
+    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(r)
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"he already asked for table {to_table.number}", code="already_requested") from None
+    audit.record(session, actor, "tablechange.request", f"player:{player_id}", after=table_change_json(r, session))
+    notify.publish(session, "lists.changed", {"game_id": to_table.game_id}, "floor")
+    return r
+
+
+def _lock_request(session: Session, request_id: int) -> TableChangeRequest:
+    r = session.execute(select(TableChangeRequest).where(TableChangeRequest.id == request_id).with_for_update(of=TableChangeRequest)
+                        .execution_options(populate_existing=True)).scalar_one_or_none()
+    if r is None:
+        raise NotFound(f"no table-change request {request_id}")
+    if r.closed_at is not None:
+        raise Conflict(f"this table-change request is already {r.outcome}", code="request_closed")
+    return r
+
+
+def cancel_table_change(session: Session, actor: Actor, request_id: int, now: datetime | None = None) -> TableChangeRequest:
+    r = _lock_request(session, request_id)
+    r.closed_at, r.outcome = _now(now), "cancelled"
+    audit.record(session, actor, "tablechange.cancel", f"player:{r.player_id}", after={"request": r.id})
+    notify.publish(session, "lists.changed", {"game_id": r.game_id}, "floor")
+    return r
+
+
+def honour_table_change(session: Session, actor: Actor, settings: HouseSettings, request_id: int,
+                        seat_number: int | None = None, now: datetime | None = None,
+                        reason: str | None = None) -> SeatAssignment:
+    """Move a player to the table he asked for: requests for one table are honoured in order; he takes
+    his chips with him (no buy-in)."""
+    now = _now(now)
+    session.info["house_settings"] = settings
+    r = _lock_request(session, request_id)
+    to_table = session.get(Table, r.to_table_id)
+    if to_table.status != "open":
+        raise InvalidState(f"table {to_table.number} is {to_table.status}")
+    earlier = [q for q in open_table_changes(session, to_table.id) if q.id < r.id]
+    if earlier and not (reason or "").strip():
+        raise Conflict(f"{earlier[0].player.name} asked for table {to_table.number} first; give a reason to "
+                       f"honour this request before his", code="not_first")
+    lock_player(session, r.player_id)
+    frm = session.execute(select(SeatAssignment).where(
+        SeatAssignment.player_id == r.player_id, SeatAssignment.table_id == r.from_table_id,
+        SeatAssignment.left_at.is_(None)).with_for_update().execution_options(populate_existing=True)).scalar_one_or_none()
+    if frm is None:
+        raise Conflict(f"{r.player.name} no longer sits at the table he asked to leave", code="not_seated")
+    seat_number = pick_seat(session, to_table, seat_number)
+    check_may_sit(session, settings, to_table, r.player_id, now, "table_change", frm)
+    check_seat_free(session, to_table, seat_number)
+    leave(session, actor, frm, "table_change", None, now)
+    a = sit(session, actor, to_table, seat_number, r.player_id, 0, now, arrival="table_change")
+    audit.record(session, actor, "tablechange.honour", f"player:{r.player_id}",
+                 after={"request": r.id, "to_table": to_table.number, "seat": seat_number, "reason": reason})
+    notify.publish(session, "lists.changed", {"game_id": r.game_id}, "floor")
+    return a
+
+
+# --- Away from the table, chip pickup --------------------------------------------------------------
+
+def open_away(session: Session, assignment_id: int) -> SeatAway | None:
+    return session.execute(select(SeatAway).where(SeatAway.assignment_id == assignment_id,
+                                                  SeatAway.back_at.is_(None))).scalar_one_or_none()
+
+
+def mark_away(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int,
+              now: datetime | None = None) -> SeatAway:
+    """The player left the table for a while (the dealer terminal's sit-out may call this too)."""
+    now = _now(now)
+    a = seated_assignment(session, table, seat_number)
+    if open_away(session, a.id) is not None:
+        raise Conflict(f"{a.player.name} is already marked away", code="already_away")
+    away = SeatAway(assignment_id=a.id, away_at=now, marked_by=actor.name)
+    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(away)
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"{a.player.name} is already marked away", code="already_away") from None
+    timers.set_timer(session, f"pickup-{away.id}", "seating.pickup_due",
+                     now + timedelta(minutes=settings.chip_pickup_minutes), away.id)
+    audit.record(session, actor, "seat.away", f"table:{table.id}", after={"seat": seat_number, "player_id": a.player_id})
+    _publish_table(session, table.id)
+    return away
+
+
+def mark_back(session: Session, actor: Actor, table: Table, seat_number: int, now: datetime | None = None) -> SeatAway:
+    a = seated_assignment(session, table, seat_number)
+    away = open_away(session, a.id)
+    if away is None:
+        raise Conflict(f"{a.player.name} is not marked away", code="not_away")
+    away.back_at = _now(now)
+    timers.cancel_timer(session, f"pickup-{away.id}")
+    audit.record(session, actor, "seat.back", f"table:{table.id}", after={"seat": seat_number, "player_id": a.player_id})
+    _publish_table(session, table.id)
+    return away
+
+
+def pickup_due(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[dict]:
+    """Seats whose player has been away longer than the house allows while that game's list waits."""
+    from floor.models import WaitlistEntry
+    now = _now(now)
+    limit = now - timedelta(minutes=settings.chip_pickup_minutes)
+    rows = session.execute(
+        select(SeatAway, SeatAssignment, Table).join(SeatAssignment, SeatAssignment.id == SeatAway.assignment_id)
+        .join(Table, Table.id == SeatAssignment.table_id)
+        .where(SeatAway.back_at.is_(None), SeatAway.away_at <= limit, SeatAssignment.left_at.is_(None))).all()
+    out = []
+    for away, a, table in rows:
+        waiting = session.execute(select(func.count(WaitlistEntry.id)).where(
+            WaitlistEntry.game_id == table.game_id, WaitlistEntry.closed_at.is_(None))).scalar()
+        if waiting:
+            out.append({"table_id": table.id, "table": table.number, "seat": a.seat.number,
+                        "player": {"id": a.player_id, "name": a.player.name},
+                        "away_since": away.away_at.isoformat(), "waiting": waiting})
+    return out
+
+
+def pickup_alert(session: Session, away_id: int, now: datetime | None = None):
+    """The pickup timer fired: if he is still away and the game's list waits, alert the floor."""
+    from floor import alerts
+    from floor.models import WaitlistEntry
+    away = session.get(SeatAway, away_id)
+    if away is None or away.back_at is not None:
+        return None
+    a = session.get(SeatAssignment, away.assignment_id)
+    if a.left_at is not None:
+        return None
+    table = session.get(Table, a.table_id)
+    waiting = session.execute(select(func.count(WaitlistEntry.id)).where(
+        WaitlistEntry.game_id == table.game_id, WaitlistEntry.closed_at.is_(None))).scalar()
+    if not waiting:
+        return None
+    return alerts.raise_alert(session, Actor.system("scheduler"), "chip_pickup",
+                              f"Table {table.number} seat {a.seat.number}: {a.player.name} away since "
+                              f"{away.away_at:%H:%M} UTC, {waiting} waiting: pick up his chips?",
+                              severity="warning", table_id=table.id,
+                              data={"seat": a.seat.number, "player_id": a.player_id})
+
+
+def confirm_pickup(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int,
+                   chips_out: int | None, now: datetime | None = None) -> SeatAssignment:
+    now = _now(now)
+    a = seated_assignment(session, table, seat_number)
+    if not any(p["table_id"] == table.id and p["seat"] == seat_number for p in pickup_due(session, settings, now)):
+        raise Conflict(f"seat {seat_number} at table {table.number} is not due for a chip pickup", code="not_due")
+    audit.record(session, actor, "seat.pickup", f"table:{table.id}",
+                 after={"seat": seat_number, "player_id": a.player_id, "chips": chips_out})
+    return leave(session, actor, a, "chip_pickup", chips_out, now)
+
+
+# --- Busting (004 "All-in") ------------------------------------------------------------------------
+
+@dataclass
+class BustResult:
+    busts: int               # in this stay, this one included
+    outcome: str             # rebought | may_rebuy | left | listed | sat_again
+    assignment: SeatAssignment
+    entry_id: int | None = None
+
+
+def record_bust(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int,
+                now: datetime | None = None, rebuy: int | None = None, play_on: bool = False,
+                buy_in: int | None = None) -> BustResult:
+    """The first bust in a stay may be followed by one rebuy, even under the table minimum. The second
+    ends his game: if he wants to play on and the game's list waits, he goes to its end; otherwise,
+    with a seat free at his table, he may sit again with a full buy-in."""
+    from floor import waitlist
+    now = _now(now)
+    session.info["house_settings"] = settings
+    a = seated_assignment(session, table, seat_number)
+    before = session.execute(select(func.count(Bust.id)).where(Bust.assignment_id == a.id)).scalar()
+    if before == 0:
+        if rebuy is not None:
+            _lo, hi = structure_limits(table.game.structure, table.game.big_blind, settings)
+            if rebuy <= 0 or (hi is not None and rebuy > hi):
+                raise BadInput(f"a rebuy is more than nothing and at most {hi / 100:.2f}" if hi else
+                               "a rebuy is a positive amount", field="rebuy")
+        session.add(Bust(assignment_id=a.id, at=now, rebuy=rebuy, recorded_by=actor.name))
+        session.flush()
+        audit.record(session, actor, "seat.bust", f"table:{table.id}",
+                     after={"seat": seat_number, "player_id": a.player_id, "bust": 1, "rebuy": rebuy})
+        _publish_table(session, table.id)
+        return BustResult(1, "rebought" if rebuy is not None else "may_rebuy", a)
+    if rebuy is not None:
+        raise Conflict("he already bought back in once after busting: a second bust ends his game",
+                       code="second_bust")
+    session.add(Bust(assignment_id=a.id, at=now, rebuy=None, recorded_by=actor.name))
+    session.flush()
+    audit.record(session, actor, "seat.bust", f"table:{table.id}",
+                 after={"seat": seat_number, "player_id": a.player_id, "bust": before + 1})
+    player_id = a.player_id
+    leave(session, actor, a, "busted", 0, now)
+    if not play_on:
+        return BustResult(before + 1, "left", a)
+    if waitlist.waiting_count(session, table.game_id) > 0:
+        entry = waitlist.add(session, actor, table.game_id, player_id, now, note="busted twice")
+        return BustResult(before + 1, "listed", a, entry.id)
+    if buy_in is None:
+        lo, _ = structure_limits(table.game.structure, table.game.big_blind, settings)
+        raise BadInput(f"nobody waits: he may sit again with a full buy-in (at least {lo / 100:.2f})",
+                       field="buy_in")
+    again = seat_player(session, actor, settings, table, seat_number, player_id, buy_in, now)
+    return BustResult(before + 1, "sat_again", again)

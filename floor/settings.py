@@ -24,6 +24,8 @@ class HouseSettings:
     chip_pickup_minutes: int = 20
     board_name_format: str = "first_initial"  # first_initial | full | initials | card_tail
     rathole_minutes: int = 120                # 000: back within 7,200 s needs what he left with
+    board_wait_window_hours: int = 3          # estimated waits on the board: seat turnover of the last hours
+    table_open_min_waiting: int = 5           # not in the seeds: players waiting to prompt opening a table
 
     # Must-move (004)
     mustmove_keep_main_full_above: int = 8    # while MM1 has more than this, main is kept full

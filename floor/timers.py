@@ -33,6 +33,8 @@ def cancel_timer(session: Session, job_id: str) -> None:
 
 @event.listens_for(Session, "after_commit")
 def _apply(session: Session) -> None:
+    if session.in_nested_transaction():   # a savepoint, not the transaction itself
+        return
     pending = session.info.pop(_KEY, None)
     if not pending:
         return
@@ -49,4 +51,6 @@ def _apply(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _drop(session: Session) -> None:
+    if session.in_nested_transaction():   # a savepoint, not the transaction itself
+        return
     session.info.pop(_KEY, None)

@@ -10,3 +10,5 @@ from floor.models.devices import DeviceChunk  # noqa: F401
 from floor.models.disputes import PokerRuling  # noqa: F401
 from floor.models.poker_table import (MissedBlindTicket, PlayerWarning, PokerButtonPlacement,  # noqa: F401
                                       PokerEntryChoice, PokerHand, PokerHandSeat, PokerPosting, PokerSitOut)
+from floor.models.poker_room import (  # noqa: F401
+    Bust, ListCall, MustMoveLink, SeatAway, TableChangeRequest, WaitingList, WaitlistEntry)

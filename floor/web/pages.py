@@ -28,8 +28,10 @@ def pit():
 @bp.route("/board")
 @allow("display", "floor_manager", "pit_boss", "admin")
 def board():
-    tables = [t for t in tables_svc.floor_tables(db.session) if t["status"] == "open"]
-    return render_template("board.html", tables=tables)
+    # The TV board gets no full player names: the same view as /api/board (names per the house setting).
+    from flask import current_app
+    from floor import waitlist
+    return render_template("board.html", board=waitlist.board_view(db.session, current_app.config["HOUSE"]))
 
 
 @bp.route("/dealer/<int:table_number>")

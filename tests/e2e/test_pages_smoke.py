@@ -28,8 +28,8 @@ def test_login_page_then_floor_map_and_alerts_update_live(page_as, live_server, 
     page = page_as("manager")
     assert page.url.endswith("/floor")
     page.wait_for_selector("#live-dot.on")
-    assert page.locator("article.table-card").count() == 7
-    assert "free" in page.locator("article[data-table='1'] .seat[data-seat='4']").inner_text()
+    assert page.locator("article.fl-table").count() == 7
+    assert "free" in page.locator("article[data-table='1'] .fl-seat[data-seat='4']").inner_text()
     alert = page.locator(f"li.alert[data-alert='{alert_id}']")
     assert "Wheel at table 12 lost" in alert.inner_text()
     shot(page, "floor")

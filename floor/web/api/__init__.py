@@ -8,7 +8,9 @@ from floor.web.extensions import api
 
 def register(app: Flask) -> None:
     from floor.web.api import alerts, conduct, dealer_poker, devices, disputes, players, tables
+    from floor.web.api import board, floor, mustmove, seating, waitlist
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
-    for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct):
+    for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
+                   floor, waitlist, seating, mustmove, board):
         api.register_blueprint(module.blp)

@@ -7,11 +7,14 @@ from floor.web.api.schemas import TableSchema
 from floor.web.extensions import db
 from floor.web.policy import STAFF, allow
 
+# Full player names: staff only. The TV board (display role) reads /api/board instead.
+SEES_NAMES = tuple(sorted(STAFF - {"display"}))
+
 blp = Blueprint("api_tables", __name__, url_prefix="/api/tables", description="The floor's tables and seats")
 
 
 @blp.route("")
-@allow(*STAFF)
+@allow(*SEES_NAMES)
 @blp.response(200, TableSchema(many=True))
 def list_tables():
     """Every table with its game, status and who sits in each seat."""
@@ -19,7 +22,7 @@ def list_tables():
 
 
 @blp.route("/<int:table_number>")
-@allow(*STAFF)
+@allow(*SEES_NAMES)
 @blp.response(200, TableSchema)
 def get_table(table_number: int):
     """One table by its number."""

@@ -1,0 +1,419 @@
+"""Must-move (004 "Règle du Must move", made exact), and opening and closing tables.
+
+A game whose main table is full opens a must-move table; further must-move tables chain behind it
+(main <- MM1 <- MM2). Each link applies the same rule between a table and the one it feeds:
+
+- while the feeding table has more than ``mustmove_keep_main_full_above`` players (8), the fed table
+  is kept at its maximum: every seat that opens there is filled at once by the first player in the
+  feeding table's must-move order;
+- with 8 or fewer, a move happens only when the fed table has fewer than ``mustmove_main_below`` (8).
+
+The must-move order at a table is the order in which its players sat there. Who is due to move is
+derived from the seats every time (whoever freed the seat: the floor, the dealer terminal, a job),
+and published as "mustmove.due" to the floor and the chain's table terminals when a transaction that
+changed seats at those tables commits.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
+
+from floor import audit, notify, seating
+from floor.actors import Actor
+from floor.errors import BadInput, Conflict, InvalidState
+from floor.gaming_day import end_of_gaming_day
+from floor.models import ListCall, MustMoveLink, SeatAssignment, Table
+from floor.settings import HouseSettings
+
+log = logging.getLogger(__name__)
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or datetime.now(timezone.utc)
+
+
+# --- The rule, pure ----------------------------------------------------------------------------------
+
+def moves_due(fed_count: int, fed_seats: int, feeding_count: int, keep_full_above: int = 8,
+              fed_below: int = 8) -> int:
+    """How many players of the feeding table (MM1) must move to the fed table (main) now.
+
+    Applied one move at a time, each move changing both counts: MM1 at 9 and main at 9 of 10 -> 1;
+    MM1 at 8, main at 7 -> 1; MM1 at 8, main at 8 -> 0."""
+    n = 0
+    while fed_count < fed_seats and feeding_count > 0:
+        if not (feeding_count > keep_full_above or fed_count < fed_below):
+            break
+        fed_count += 1
+        feeding_count -= 1
+        n += 1
+    return n
+
+
+# --- Chains ------------------------------------------------------------------------------------------
+
+@dataclass
+class Chain:
+    game_id: int
+    tables: list[int]                      # table ids: [main, MM1, MM2, ...]
+    numbers: dict[int, int] = field(default_factory=dict)   # table id -> table number
+    links: list[MustMoveLink] = field(default_factory=list)
+
+    def position(self, table_id: int) -> int:
+        return self.tables.index(table_id)
+
+    def number(self, table_id: int) -> int:
+        return self.numbers[table_id]
+
+    @property
+    def tail(self) -> int:
+        return self.tables[-1]
+
+    def role(self, table_id: int) -> str:
+        pos = self.position(table_id)
+        return "main" if pos == 0 else f"mm{pos}"
+
+
+def open_links(session: Session) -> list[MustMoveLink]:
+    return list(session.execute(select(MustMoveLink).where(MustMoveLink.closed_at.is_(None))
+                                .order_by(MustMoveLink.id)).scalars())
+
+
+def chains(session: Session) -> list[Chain]:
+    links = open_links(session)
+    if not links:
+        return []
+    by_feeds = {lk.feeds_table_id: lk for lk in links}
+    fed_children = {lk.table_id for lk in links}
+    out = []
+    for root in sorted({lk.feeds_table_id for lk in links} - fed_children):
+        chain = Chain(game_id=by_feeds[root].game_id, tables=[root])
+        while chain.tables[-1] in by_feeds:
+            lk = by_feeds[chain.tables[-1]]
+            chain.links.append(lk)
+            chain.tables.append(lk.table_id)
+        chain.numbers = dict(session.execute(select(Table.id, Table.number).where(Table.id.in_(chain.tables))).all())
+        out.append(chain)
+    return out
+
+
+def chain_of(session: Session, table_id: int) -> Chain | None:
+    for chain in chains(session):
+        if table_id in chain.tables:
+            return chain
+    return None
+
+
+def left_main_at(session: Session, player_id: int, chain: Chain) -> datetime | None:
+    """When this player last left the chain's main table (a seat change there is not leaving it)."""
+    return session.execute(select(func.max(SeatAssignment.left_at)).where(
+        SeatAssignment.player_id == player_id, SeatAssignment.table_id == chain.tables[0],
+        SeatAssignment.left_at.is_not(None), SeatAssignment.reason_left != "seat_change")).scalar()
+
+
+def must_move_order(session: Session, table_id: int) -> list[SeatAssignment]:
+    return list(session.execute(select(SeatAssignment).where(
+        SeatAssignment.table_id == table_id, SeatAssignment.left_at.is_(None))
+        .order_by(SeatAssignment.sat_at, SeatAssignment.id)).scalars())
+
+
+def _occupied(session: Session, table_id: int) -> int:
+    seated = session.execute(select(func.count(SeatAssignment.id)).where(
+        SeatAssignment.table_id == table_id, SeatAssignment.left_at.is_(None))).scalar()
+    held = session.execute(select(func.count(ListCall.id)).where(
+        ListCall.table_id == table_id, ListCall.closed_at.is_(None))).scalar()
+    return seated + held
+
+
+@dataclass
+class DueMove:
+    game_id: int
+    from_table_id: int
+    from_table: int
+    to_table_id: int
+    to_table: int
+    assignment_id: int
+    player_id: int
+    player_name: str
+    from_seat: int
+    order: int            # 1 = first in the feeding table's must-move order
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def due_moves(session: Session, settings: HouseSettings, chain: Chain | None = None) -> list[DueMove]:
+    out: list[DueMove] = []
+    for ch in ([chain] if chain else chains(session)):
+        for i in range(1, len(ch.tables)):
+            fed, feeding = session.get(Table, ch.tables[i - 1]), session.get(Table, ch.tables[i])
+            if fed.status != "open" or feeding.status != "open":
+                continue
+            order = must_move_order(session, feeding.id)
+            n = moves_due(_occupied(session, fed.id), fed.seat_count, len(order),
+                          settings.mustmove_keep_main_full_above, settings.mustmove_main_below)
+            for k, a in enumerate(order[:n], start=1):
+                out.append(DueMove(ch.game_id, feeding.id, feeding.number, fed.id, fed.number, a.id, a.player_id,
+                                   a.player.name, a.seat.number, k))
+    return out
+
+
+def chain_json(session: Session, chain: Chain, settings: HouseSettings) -> dict:
+    due = {d.assignment_id for d in due_moves(session, settings, chain)}
+    tables = []
+    for i, tid in enumerate(chain.tables):
+        order = must_move_order(session, tid)
+        tables.append({"table_id": tid, "table": chain.number(tid), "role": chain.role(tid),
+                       "order": [{"order": k, "player_id": a.player_id, "name": a.player.name,
+                                  "seat": a.seat.number, "sat_at": a.sat_at.isoformat(), "due": a.id in due}
+                                 for k, a in enumerate(order, start=1)] if i > 0 else []})
+    return {"game_id": chain.game_id, "tables": tables,
+            "due": [d.as_dict() for d in due_moves(session, settings, chain)],
+            "break": break_prompts(session, chain)}
+
+
+def break_prompts(session: Session, chain: Chain) -> list[dict]:
+    """When a must-move table and the table it feeds fit together at the fed one, the floor breaks it."""
+    out = []
+    for i in range(1, len(chain.tables)):
+        fed, feeding = session.get(Table, chain.tables[i - 1]), session.get(Table, chain.tables[i])
+        n_fed, n_feeding = _occupied(session, fed.id), _occupied(session, feeding.id)
+        if n_fed + n_feeding <= fed.seat_count:
+            out.append({"table_id": feeding.id, "table": feeding.number, "into_table": fed.number,
+                        "players": n_feeding, "message": f"Table {feeding.number} ({n_feeding}) fits into table "
+                        f"{fed.number} ({n_fed}/{fed.seat_count}): break it"})
+    return out
+
+
+# --- Moving, refusing, breaking ---------------------------------------------------------------------
+
+def _lock_table(session: Session, table_id: int) -> Table:
+    return session.execute(select(Table).where(Table.id == table_id).with_for_update(of=Table)
+                           .execution_options(populate_existing=True)).scalar_one()
+
+
+def _due_for(session: Session, settings: HouseSettings, from_table: Table, player_id: int) -> tuple[Chain, DueMove]:
+    chain = chain_of(session, from_table.id)
+    if chain is None or chain.position(from_table.id) == 0:
+        raise Conflict(f"table {from_table.number} is not a must-move table", code="not_mustmove")
+    _lock_table(session, chain.tables[chain.position(from_table.id) - 1])
+    a = session.execute(select(SeatAssignment).where(
+        SeatAssignment.table_id == from_table.id, SeatAssignment.player_id == player_id,
+        SeatAssignment.left_at.is_(None)).with_for_update().execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    if a is None:
+        raise Conflict(f"this player no longer sits at table {from_table.number} (moved or left already)",
+                       code="not_seated")
+    due = [d for d in due_moves(session, settings, chain) if d.from_table_id == from_table.id]
+    for d in due:
+        if d.player_id == player_id:
+            return chain, d
+    if due:
+        raise Conflict(f"{a.player.name} is not due to move: {due[0].player_name} is first in table "
+                       f"{from_table.number}'s must-move order", code="not_due")
+    raise Conflict(f"nobody at table {from_table.number} is due to move now", code="not_due")
+
+
+def move(session: Session, actor: Actor, settings: HouseSettings, from_table: Table, player_id: int,
+         seat_number: int | None = None, now: datetime | None = None) -> SeatAssignment:
+    """The due player moves to the table his must-move table feeds, with his chips (no buy-in)."""
+    now = _now(now)
+    session.info["house_settings"] = settings
+    _chain, due = _due_for(session, settings, from_table, player_id)
+    to_table = session.get(Table, due.to_table_id)
+    seat_number = seating.pick_seat(session, to_table, seat_number)
+    seating.check_seat_free(session, to_table, seat_number)
+    a = session.get(SeatAssignment, due.assignment_id)
+    seating.leave(session, actor, a, "must_move", None, now)
+    new = seating.sit(session, actor, to_table, seat_number, player_id, 0, now, arrival="must_move")
+    audit.record(session, actor, "mustmove.move", f"player:{player_id}",
+                 after={"from_table": from_table.number, "to_table": to_table.number, "seat": seat_number,
+                        "order": due.order})
+    return new
+
+
+def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: Table, player_id: int,
+           reason: str | None = None, now: datetime | None = None):
+    """He refuses to move: he stops for the rest of the gaming day (a ban, with who decided it), leaves
+    his seat and every list; the next in order becomes due."""
+    from floor import conduct, waitlist
+    now = _now(now)
+    session.info["house_settings"] = settings
+    waitlist.lock_player_lists(session, player_id)
+    _chain, due = _due_for(session, settings, from_table, player_id)
+    until = end_of_gaming_day(now, settings.timezone, settings.gaming_day_rollover)
+    text = f"refused to move from table {due.from_table} to table {due.to_table} (must-move)"
+    if (reason or "").strip():
+        text += f": {reason.strip()}"
+    b = conduct.ban(session, actor, player_id, text, until, now=now)
+    seating.leave(session, actor, session.get(SeatAssignment, due.assignment_id), "refused_move", None, now)
+    waitlist.close_player_entries(session, actor, player_id, "banned", now)
+    audit.record(session, actor, "mustmove.refuse", f"player:{player_id}",
+                 after={"from_table": due.from_table, "to_table": due.to_table, "ban": b.id,
+                        "until": until.isoformat()})
+    return b
+
+
+def break_table(session: Session, actor: Actor, settings: HouseSettings, table: Table,
+                now: datetime | None = None) -> list[SeatAssignment]:
+    """Break a must-move table into the table it feeds: its players move in must-move order."""
+    from floor import waitlist
+    now = _now(now)
+    session.info["house_settings"] = settings
+    chain = chain_of(session, table.id)
+    if chain is None or chain.position(table.id) == 0:
+        raise Conflict(f"table {table.number} is not a must-move table", code="not_mustmove")
+    pos = chain.position(table.id)
+    fed = _lock_table(session, chain.tables[pos - 1])
+    for call in session.execute(select(ListCall).where(ListCall.table_id == table.id,
+                                                       ListCall.closed_at.is_(None))).scalars().all():
+        waitlist.cancel_call(session, actor, call.id, now, "table broken")
+    order = must_move_order(session, table.id)
+    free = seating.free_seats(session, fed)
+    if len(order) > len(free):
+        raise Conflict(f"table {table.number}'s {len(order)} players do not fit into table {fed.number} "
+                       f"({len(free)} free seats)", code="does_not_fit")
+    moved = []
+    for a, seat in zip(order, free):
+        player_id = a.player_id
+        seating.leave(session, actor, a, "must_move", None, now)
+        moved.append(seating.sit(session, actor, fed, seat, player_id, 0, now, arrival="must_move"))
+    link = chain.links[pos - 1]
+    link.closed_at = now
+    child = chain.links[pos] if pos < len(chain.links) else None
+    if child is not None:
+        child.closed_at = now
+        session.flush()
+        session.add(MustMoveLink(game_id=chain.game_id, table_id=child.table_id, feeds_table_id=fed.id,
+                                 opened_at=now, opened_by=actor.staff_id))
+    table.status = "closed"
+    session.flush()
+    audit.record(session, actor, "table.break", f"table:{table.id}",
+                 after={"into_table": fed.number, "moved": [m.player_id for m in moved]})
+    _changed(session, chain.tables)
+    return moved
+
+
+# --- Opening and closing tables ---------------------------------------------------------------------
+
+def _changed(session: Session, table_ids) -> None:
+    session.info.setdefault(seating.SEAT_CHANGES_KEY, set()).update(table_ids)
+    for tid in table_ids:
+        notify.publish(session, "tables.changed", {"table_id": tid}, "floor", "board", notify.table_room(tid))
+
+
+def open_table(session: Session, actor: Actor, settings: HouseSettings, table: Table,
+               must_move: bool | None = None, feeds: Table | None = None,
+               now: datetime | None = None) -> MustMoveLink | None:
+    """Open a table. A poker table opened beside an open table of the same game is, by default, a
+    must-move table chained behind the game's last table (main <- MM1 <- MM2)."""
+    now = _now(now)
+    table = _lock_table(session, table.id)
+    if table.status == "open":
+        raise Conflict(f"table {table.number} is already open", code="already_open")
+    before = table.status
+    link = None
+    if table.kind == "poker":
+        others = list(session.execute(select(Table).where(Table.game_id == table.game_id, Table.status == "open",
+                                                          Table.id != table.id).order_by(Table.number)).scalars())
+        if must_move is None:
+            must_move = bool(others)
+        if must_move:
+            if feeds is None:
+                game_chains = [c for c in chains(session) if c.game_id == table.game_id]
+                if len(game_chains) == 1:
+                    feeds = session.get(Table, game_chains[0].tail)
+                elif len(others) == 1 and not game_chains:
+                    feeds = others[0]
+                else:
+                    raise BadInput("say which table the must-move table feeds", field="feeds_table")
+            if feeds.id == table.id or feeds.game_id != table.game_id or feeds.status != "open":
+                raise BadInput(f"table {feeds.number} is not an open table of the same game", field="feeds_table")
+            chain = chain_of(session, feeds.id)
+            if chain is not None and chain.tail != feeds.id:
+                raise BadInput(f"table {feeds.number} already has a must-move table; chain behind table "
+                               f"{chain.number(chain.tail)}", field="feeds_table")
+            link = MustMoveLink(game_id=table.game_id, table_id=table.id, feeds_table_id=feeds.id,
+                                opened_at=now, opened_by=actor.staff_id)
+            session.add(link)
+    elif must_move:
+        raise BadInput("must-move is for poker tables", field="must_move")
+    table.status = "open"
+    session.flush()
+    audit.record(session, actor, "table.open", f"table:{table.id}", before={"status": before},
+                 after={"status": "open", "feeds_table": feeds.number if link is not None else None})
+    _changed(session, [table.id] + ([feeds.id] if link is not None else []))
+    notify.publish(session, "lists.changed", {"game_id": table.game_id}, "floor", "board")
+    return link
+
+
+def close_table(session: Session, actor: Actor, table: Table, now: datetime | None = None) -> Table:
+    """Close an empty table (a must-move table with players is broken instead)."""
+    from floor import waitlist
+    now = _now(now)
+    table = _lock_table(session, table.id)
+    if table.status == "closed":
+        raise Conflict(f"table {table.number} is already closed", code="already_closed")
+    seated = must_move_order(session, table.id)
+    if seated:
+        raise Conflict(f"{len(seated)} players still sit at table {table.number}; move them first (or break "
+                       f"a must-move table)", code="table_not_empty")
+    chain = chain_of(session, table.id)
+    if chain is not None:
+        pos = chain.position(table.id)
+        if pos < len(chain.tables) - 1:
+            raise Conflict(f"table {chain.number(chain.tables[pos + 1])} feeds table {table.number}; break it first",
+                           code="feeds_into")
+        chain.links[pos - 1].closed_at = now
+    for call in session.execute(select(ListCall).where(ListCall.table_id == table.id,
+                                                       ListCall.closed_at.is_(None))).scalars().all():
+        waitlist.cancel_call(session, actor, call.id, now, "table closed")
+    for req in seating.open_table_changes(session, table.id):
+        req.closed_at, req.outcome = now, "cancelled"
+    before = table.status
+    table.status = "closed"
+    session.flush()
+    audit.record(session, actor, "table.close", f"table:{table.id}", before={"status": before},
+                 after={"status": "closed"})
+    _changed(session, [table.id] + (chain.tables if chain else []))
+    notify.publish(session, "lists.changed", {"game_id": table.game_id}, "floor", "board")
+    return table
+
+
+# --- Live: publish who is due whenever seats of a chain changed -------------------------------------
+
+def publish_due(session: Session, table_ids: set[int], settings: HouseSettings) -> None:
+    for chain in chains(session):
+        if not set(chain.tables) & table_ids:
+            continue
+        payload = {"game_id": chain.game_id, "tables": [chain.number(t) for t in chain.tables],
+                   "moves": [d.as_dict() for d in due_moves(session, settings, chain)]}
+        notify.publish(session, "mustmove.due", payload, "floor", *[notify.table_room(t) for t in chain.tables])
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    if session.in_nested_transaction():
+        return
+    changed = session.info.pop(seating.SEAT_CHANGES_KEY, None)
+    if not changed:
+        return
+    try:
+        publish_due(session, changed, session.info.get("house_settings") or HouseSettings())
+    except Exception:   # a live update must never stop the change it reports
+        log.exception("could not work out who is due to move")
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop(session: Session) -> None:
+    if session.in_nested_transaction():   # a savepoint, not the transaction itself
+        return
+    session.info.pop(seating.SEAT_CHANGES_KEY, None)
+
+
+__all__ = ["moves_due", "chains", "chain_of", "due_moves", "move", "refuse", "break_table", "open_table",
+           "close_table", "InvalidState"]

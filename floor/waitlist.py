@@ -1,0 +1,612 @@
+"""Waiting lists (004 "Réservations de place"; the practice of every card room).
+
+One list per game and limit; a player may be on several lists. Only staff add a player, in person
+(the entry records who and from which terminal). Order is the time added; a manager may move an
+entry, with a reason. When a seat opens, the first eligible player is proposed (derived from the
+seats, whoever freed them); calling him holds the seat and starts a response timer; on expiry he goes
+to the end of the list the first time and off it the second (house settings, fixed on the call).
+
+Every change to a list locks its row first (SELECT ... FOR UPDATE): two tablets acting on one list
+queue up, and the second one sees what the first did and gets a 409 saying so.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from floor import audit, notify, seating, timers
+from floor.actors import Actor
+from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.models import (Game, ListCall, Player, SeatAssignment, Table, WaitingList, WaitlistEntry)
+from floor.settings import HouseSettings
+
+EXPIRY_ACTIONS = ("end_of_list", "remove")
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or datetime.now(timezone.utc)
+
+
+def _publish(session: Session, game_id: int) -> None:
+    notify.publish(session, "lists.changed", {"game_id": game_id}, "floor", "board")
+
+
+# --- Lists and locks ----------------------------------------------------------------------------------
+
+def poker_game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.kind != "poker":
+        raise BadInput(f"{game.name} has no waiting list (not a poker game)", field="game_id")
+    return game
+
+
+def lock_list(session: Session, game_id: int) -> WaitingList:
+    """The game's list row, locked for this transaction (made on first use)."""
+    q = select(WaitingList).where(WaitingList.game_id == game_id).with_for_update() \
+        .execution_options(populate_existing=True)
+    wl = session.execute(q).scalar_one_or_none()
+    if wl is None:
+        try:
+            with session.begin_nested():
+                session.add(WaitingList(game_id=game_id))
+                session.flush()
+        except IntegrityError:
+            pass   # another tablet made it at the same moment
+        wl = session.execute(q).scalar_one()
+    return wl
+
+
+def _lock_entry(session: Session, entry_id: int) -> tuple[WaitingList, WaitlistEntry]:
+    entry = session.get(WaitlistEntry, entry_id)
+    if entry is None:
+        raise NotFound(f"no waiting-list entry {entry_id}")
+    wl = lock_list(session, entry.game_id)
+    entry = session.execute(select(WaitlistEntry).where(WaitlistEntry.id == entry_id)
+                            .execution_options(populate_existing=True)).scalar_one()
+    return wl, entry
+
+
+def _closed_reason(session: Session, entry: WaitlistEntry) -> str:
+    if entry.status == "seated":
+        return f"{entry.player.name} was already seated at {entry.closed_at:%H:%M} UTC"
+    if entry.status == "removed":
+        return f"{entry.player.name} was already taken off the list at {entry.closed_at:%H:%M} UTC ({entry.closed_reason})"
+    return f"{entry.player.name} is {entry.status}"
+
+
+def _open_call(session: Session, entry_id: int) -> ListCall | None:
+    return session.execute(select(ListCall).where(ListCall.entry_id == entry_id, ListCall.closed_at.is_(None))
+                           .execution_options(populate_existing=True)).scalar_one_or_none()
+
+
+def open_entries(session: Session, game_id: int) -> list[WaitlistEntry]:
+    return list(session.execute(select(WaitlistEntry).where(
+        WaitlistEntry.game_id == game_id, WaitlistEntry.closed_at.is_(None)).order_by(WaitlistEntry.position)).scalars())
+
+
+def waiting_count(session: Session, game_id: int) -> int:
+    return session.execute(select(func.count(WaitlistEntry.id)).where(
+        WaitlistEntry.game_id == game_id, WaitlistEntry.closed_at.is_(None))).scalar()
+
+
+def entry_json(session: Session, e: WaitlistEntry, call: ListCall | None = None) -> dict:
+    call = call if call is not None else (_open_call(session, e.id) if e.status == "called" else None)
+    return {"id": e.id, "game_id": e.game_id, "position": e.position, "status": e.status,
+            "player": {"id": e.player.id, "name": e.player.name, "card_number": e.player.card_number},
+            "added_at": e.added_at.isoformat(), "added_by": e.added_by_name, "added_terminal": e.added_terminal,
+            "note": e.note, "expiries": e.expiries,
+            "closed_at": e.closed_at.isoformat() if e.closed_at else None, "closed_reason": e.closed_reason,
+            "call": call_json(session, call) if call else None}
+
+
+def call_json(session: Session, c: ListCall) -> dict:
+    table = session.get(Table, c.table_id)
+    return {"id": c.id, "entry_id": c.entry_id, "player": {"id": c.entry.player.id, "name": c.entry.player.name},
+            "game_id": c.entry.game_id, "table_id": c.table_id, "table": table.number, "seat": c.seat_number,
+            "called_at": c.called_at.isoformat(), "expires_at": c.expires_at.isoformat(),
+            "called_by": c.called_by_name, "expiry_action": c.expiry_action, "outcome": c.outcome,
+            "closed_at": c.closed_at.isoformat() if c.closed_at else None}
+
+
+# --- Adding, moving, removing -------------------------------------------------------------------------
+
+def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datetime | None = None,
+        note: str | None = None) -> WaitlistEntry:
+    """Staff put a player who presents himself at the floor on a game's list (at its end)."""
+    from floor import conduct
+    now = _now(now)
+    if actor.staff_id is None and actor.role not in ("system",):
+        raise BadInput("only staff put players on a list", field="actor")
+    game = poker_game(session, game_id)
+    wl = lock_list(session, game_id)            # locks in one order everywhere: list, then player
+    player = seating.lock_player(session, player_id)
+    b = conduct.active_ban(session, player_id, now)
+    if b is not None:
+        raise Conflict(f"{player.name} is banned from the poker room: {b.reason}", code="banned")
+    if seating.seats_in_game(session, player_id, game_id):
+        raise Conflict(f"{player.name} already plays {game.name}; a seated player asks for a table change "
+                       f"instead", code="seated_in_game")
+    existing = session.execute(select(WaitlistEntry).where(
+        WaitlistEntry.list_id == wl.id, WaitlistEntry.player_id == player_id,
+        WaitlistEntry.closed_at.is_(None))).scalar_one_or_none()
+    if existing is not None:
+        raise Conflict(f"{player.name} is already on the {game.name} list (added by {existing.added_by_name} at "
+                       f"{existing.added_at:%H:%M} UTC)", code="already_listed")
+    e = WaitlistEntry(list_id=wl.id, game_id=game_id, player_id=player_id, position=wl.next_position,
+                      added_at=now, added_by=actor.staff_id, added_by_name=actor.name,
+                      added_terminal=actor.terminal, note=note)
+    wl.next_position += 1
+    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(e)
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"{player.name} was just put on the {game.name} list by someone else",
+                       code="already_listed") from None
+    audit.record(session, actor, "waitlist.add", f"player:{player_id}",
+                 after={"game_id": game_id, "entry": e.id, "position": e.position, "note": note})
+    _publish(session, game_id)
+    return e
+
+
+def remove(session: Session, actor: Actor, entry_id: int, reason: str = "removed", now: datetime | None = None
+           ) -> WaitlistEntry:
+    now = _now(now)
+    _wl, e = _lock_entry(session, entry_id)
+    if e.closed_at is not None:
+        raise Conflict(_closed_reason(session, e), code="entry_closed")
+    call = _open_call(session, e.id)
+    if call is not None:
+        _close_call(session, call, "cancelled", now)
+    e.status, e.closed_at, e.closed_reason = "removed", now, (reason or "removed").strip()[:40]
+    session.flush()
+    audit.record(session, actor, "waitlist.remove", f"player:{e.player_id}",
+                 after={"game_id": e.game_id, "entry": e.id, "reason": e.closed_reason})
+    _publish(session, e.game_id)
+    return e
+
+
+def lock_player_lists(session: Session, player_id: int) -> None:
+    """Lock every list this player is on, in game order, before a change that will touch them all."""
+    games = session.execute(select(WaitlistEntry.game_id).where(
+        WaitlistEntry.player_id == player_id, WaitlistEntry.closed_at.is_(None)).order_by(WaitlistEntry.game_id)).scalars()
+    for game_id in sorted(set(games)):
+        lock_list(session, game_id)
+
+
+def close_player_entries(session: Session, actor: Actor, player_id: int, reason: str,
+                         now: datetime | None = None, except_game: int | None = None) -> list[WaitlistEntry]:
+    out = []
+    for e in session.execute(select(WaitlistEntry).where(WaitlistEntry.player_id == player_id,
+                                                         WaitlistEntry.closed_at.is_(None))).scalars().all():
+        if e.game_id != except_game:
+            out.append(remove(session, actor, e.id, reason, now))
+    return out
+
+
+def move(session: Session, actor: Actor, entry_id: int, to_place: int, reason: str,
+         now: datetime | None = None) -> WaitlistEntry:
+    """Put an entry at place ``to_place`` (1 = first) of its list; the floor says why."""
+    if not (reason or "").strip():
+        raise BadInput("moving a player on the list needs a reason", field="reason")
+    wl, e = _lock_entry(session, entry_id)
+    if e.closed_at is not None:
+        raise Conflict(_closed_reason(session, e), code="entry_closed")
+    entries = open_entries(session, e.game_id)
+    if not 1 <= to_place <= len(entries):
+        raise BadInput(f"the list has places 1 to {len(entries)}", field="to_place")
+    before = [x.id for x in entries].index(e.id) + 1
+    entries.remove(e)
+    entries.insert(to_place - 1, e)
+    # Renumber the open entries after the last position handed out, keeping positions unique.
+    base = wl.next_position
+    for k, x in enumerate(entries):
+        x.position = base + k
+    wl.next_position = base + len(entries)
+    session.flush()
+    audit.record(session, actor, "waitlist.move", f"player:{e.player_id}",
+                 before={"place": before}, after={"place": to_place, "reason": reason.strip(), "entry": e.id})
+    _publish(session, e.game_id)
+    return e
+
+
+def _to_end(wl: WaitingList, e: WaitlistEntry) -> None:
+    e.position = wl.next_position
+    wl.next_position += 1
+
+
+# --- Proposals: who gets the next open seat -----------------------------------------------------------
+
+@dataclass
+class Proposal:
+    table_id: int
+    table: int
+    seat: int
+    kind: str                   # "table_change" | "list"
+    player_id: int
+    player_name: str
+    game_id: int
+    entry_id: int | None = None
+    request_id: int | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _list_tables(session: Session, game_id: int | None = None) -> list[Table]:
+    """Open poker tables that take players from the list (not those a must-move table fills)."""
+    from floor import mustmove
+    fed = set()
+    for chain in mustmove.chains(session):
+        fed.update(chain.tables[:-1])
+    q = select(Table).where(Table.kind == "poker", Table.status == "open").order_by(Table.number)
+    if game_id is not None:
+        q = q.where(Table.game_id == game_id)
+    return [t for t in session.execute(q).scalars() if t.id not in fed]
+
+
+def proposals(session: Session, settings: HouseSettings, now: datetime | None = None,
+              game_id: int | None = None) -> list[Proposal]:
+    """For every free seat (nobody sits, no call holds it) at a table taking players from the list:
+    first the table-change requests for that table, in order, then the first eligible player of the
+    game's list (not banned, not seated in that game, not cooling off for that table, not called)."""
+    now = _now(now)
+    called = set(session.execute(select(WaitlistEntry.player_id).join(ListCall, ListCall.entry_id == WaitlistEntry.id)
+                                 .where(ListCall.closed_at.is_(None))).scalars())
+    out: list[Proposal] = []
+    used_entries: set[int] = set()
+    used_players: set[int] = set(called)
+    cache: dict[tuple[int, int], bool] = {}
+    for table in _list_tables(session, game_id):
+        free = seating.free_seats(session, table)
+        if not free:
+            continue
+        candidates = []
+        for r in seating.open_table_changes(session, table.id):
+            frm = session.execute(select(SeatAssignment).where(
+                SeatAssignment.player_id == r.player_id, SeatAssignment.table_id == r.from_table_id,
+                SeatAssignment.left_at.is_(None))).scalar_one_or_none()
+            if frm is not None and seating.refusal(session, settings, table, r.player_id, now, "table_change", frm) is None:
+                candidates.append(("table_change", r.player_id, r.player.name, None, r.id))
+        for e in open_entries(session, table.game_id):
+            if e.status == "waiting":
+                candidates.append(("list", e.player_id, e.player.name, e.id, None))
+        for seat in free:
+            while candidates:
+                kind, pid, name, entry_id, req_id = candidates.pop(0)
+                if pid in used_players or (entry_id is not None and entry_id in used_entries):
+                    continue
+                if kind == "list":
+                    key = (table.id, pid)
+                    if key not in cache:
+                        cache[key] = seating.refusal(session, settings, table, pid, now) is None
+                    if not cache[key]:
+                        continue
+                    used_entries.add(entry_id)
+                used_players.add(pid)
+                out.append(Proposal(table.id, table.number, seat, kind, pid, name, table.game_id, entry_id, req_id))
+                break
+    return out
+
+
+def _check_in_turn(session: Session, settings: HouseSettings, table: Table, e: WaitlistEntry, now: datetime,
+                   reason: str | None) -> None:
+    """Calling or seating someone other than the proposed player needs a reason from the floor."""
+    props = [p for p in proposals(session, settings, now, table.game_id) if p.table_id == table.id]
+    if any(p.entry_id == e.id for p in props) or (reason or "").strip():
+        return
+    if props:
+        first = props[0]
+        raise Conflict(f"{first.player_name} comes first for table {table.number}"
+                       f"{' (table change)' if first.kind == 'table_change' else ''}; give a reason to call "
+                       f"{e.player.name} before him", code="not_first")
+
+
+# --- Calling -------------------------------------------------------------------------------------------
+
+def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int, table: Table,
+         seat_number: int | None = None, now: datetime | None = None, reason: str | None = None) -> ListCall:
+    """Call a player for a seat: the seat is held for him and his response timer starts."""
+    now = _now(now)
+    session.info["house_settings"] = settings
+    wl, e = _lock_entry(session, entry_id)
+    if e.closed_at is not None:
+        raise Conflict(_closed_reason(session, e), code="entry_closed")
+    if e.status == "called":
+        c = _open_call(session, e.id)
+        raise Conflict(f"{e.player.name} was already called by {c.called_by_name} at {c.called_at:%H:%M} UTC "
+                       f"(table {session.get(Table, c.table_id).number}, seat {c.seat_number})", code="already_called")
+    if table.game_id != e.game_id:
+        raise BadInput(f"table {table.number} does not play this list's game", field="table_number")
+    if table.status != "open":
+        raise InvalidState(f"table {table.number} is {table.status}")
+    other = session.execute(select(ListCall).join(WaitlistEntry, WaitlistEntry.id == ListCall.entry_id).where(
+        WaitlistEntry.player_id == e.player_id, ListCall.closed_at.is_(None))).scalar_one_or_none()
+    if other is not None:
+        raise Conflict(f"{e.player.name} is already called to table {session.get(Table, other.table_id).number}",
+                       code="already_called")
+    if table.id not in {t.id for t in _list_tables(session, table.game_id)}:
+        raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the list",
+                       code="mustmove_fed")
+    seating.check_may_sit(session, settings, table, e.player_id, now)
+    _check_in_turn(session, settings, table, e, now, reason)
+    seat_number = seating.pick_seat(session, table, seat_number)
+    seating.check_seat_free(session, table, seat_number)
+    c = ListCall(entry_id=e.id, table_id=table.id, seat_number=seat_number, called_at=now,
+                 expires_at=now + timedelta(minutes=settings.call_response_minutes),
+                 called_by=actor.staff_id, called_by_name=actor.name,
+                 expiry_action=settings.call_expiry_first if e.expiries == 0 else settings.call_expiry_second)
+    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(c)
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"seat {seat_number} at table {table.number} was just taken by another call",
+                       code="seat_held") from None
+    e.status = "called"
+    session.flush()
+    timers.set_timer(session, f"call-{c.id}", "waitlist.call_expired", c.expires_at, c.id)
+    audit.record(session, actor, "waitlist.call", f"player:{e.player_id}",
+                 after={"entry": e.id, "call": c.id, "table": table.number, "seat": seat_number,
+                        "expires_at": c.expires_at.isoformat(), "reason": reason})
+    _publish(session, e.game_id)
+    notify.publish(session, "tables.changed", {"table_id": table.id}, "floor", notify.table_room(table.id))
+    return c
+
+
+def _close_call(session: Session, c: ListCall, outcome: str, now: datetime) -> None:
+    c.outcome, c.closed_at = outcome, now
+    timers.cancel_timer(session, f"call-{c.id}")
+    notify.publish(session, "tables.changed", {"table_id": c.table_id}, "floor", notify.table_room(c.table_id))
+
+
+def _lock_call(session: Session, call_id: int) -> tuple[WaitingList, ListCall]:
+    c = session.get(ListCall, call_id)
+    if c is None:
+        raise NotFound(f"no call {call_id}")
+    wl = lock_list(session, c.entry.game_id)
+    c = session.execute(select(ListCall).where(ListCall.id == call_id)
+                        .execution_options(populate_existing=True)).scalar_one()
+    session.execute(select(WaitlistEntry).where(WaitlistEntry.id == c.entry_id)
+                    .execution_options(populate_existing=True)).scalar_one()
+    return wl, c
+
+
+def _call_closed(c: ListCall) -> Conflict:
+    return Conflict(f"the call of {c.entry.player.name} is already over ({c.outcome} at {c.closed_at:%H:%M} UTC)",
+                    code="call_closed")
+
+
+def cancel_call(session: Session, actor: Actor, call_id: int, now: datetime | None = None,
+                reason: str | None = None) -> WaitlistEntry:
+    """Take the call back: he keeps his place on the list, the seat is free again."""
+    now = _now(now)
+    _wl, c = _lock_call(session, call_id)
+    if c.closed_at is not None:
+        raise _call_closed(c)
+    _close_call(session, c, "cancelled", now)
+    e = c.entry
+    e.status = "waiting"
+    session.flush()
+    audit.record(session, actor, "waitlist.call_cancel", f"player:{e.player_id}", after={"call": c.id, "reason": reason})
+    _publish(session, e.game_id)
+    return e
+
+
+def expire_call(session: Session, call_id: int, now: datetime | None = None) -> ListCall | None:
+    """The response time ran out: to the end of the list (the first time) or off it (the second),
+    as fixed when he was called. Does nothing if the call was answered or is not due yet."""
+    now = _now(now)
+    c = session.get(ListCall, call_id)
+    if c is None:
+        return None
+    wl, c = _lock_call(session, call_id)
+    if c.closed_at is not None or now < c.expires_at:
+        return None
+    actor = Actor.system("scheduler")
+    c.outcome, c.closed_at = "expired", now
+    e = c.entry
+    e.expiries += 1
+    if c.expiry_action == "remove":
+        e.status, e.closed_at, e.closed_reason = "removed", now, "no_response"
+    else:
+        e.status = "waiting"
+        _to_end(wl, e)
+    session.flush()
+    audit.record(session, actor, "waitlist.call_expired", f"player:{e.player_id}",
+                 after={"call": c.id, "entry": e.id, "action": c.expiry_action, "expiries": e.expiries})
+    _publish(session, e.game_id)
+    notify.publish(session, "tables.changed", {"table_id": c.table_id}, "floor", notify.table_room(c.table_id))
+    return c
+
+
+# --- Seating from the list -----------------------------------------------------------------------------
+
+@dataclass
+class Seated:
+    assignment: SeatAssignment
+    entry: WaitlistEntry
+    other_entries: list[WaitlistEntry]      # his other lists, kept unless the floor dropped them
+    dropped: list[WaitlistEntry]
+
+
+def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int, buy_in: int,
+         table: Table | None = None, seat_number: int | None = None, now: datetime | None = None,
+         drop_other_lists: bool = False, reason: str | None = None) -> Seated:
+    """Seat a listed player (called or not): checks the house rules and the buy-in, takes him off
+    that game's list and keeps (or drops) his other lists."""
+    now = _now(now)
+    session.info["house_settings"] = settings
+    if drop_other_lists:   # all his lists, in game order, before this one (no lock-order deadlock)
+        pre = session.get(WaitlistEntry, entry_id)
+        if pre is not None:
+            lock_player_lists(session, pre.player_id)
+    _wl, e = _lock_entry(session, entry_id)
+    if e.closed_at is not None:
+        raise Conflict(_closed_reason(session, e), code="entry_closed")
+    c = _open_call(session, e.id)
+    if c is not None:
+        if table is None:
+            table = session.get(Table, c.table_id)
+        if seat_number is None and table.id == c.table_id:
+            seat_number = c.seat_number
+    elif table is None:
+        raise BadInput("say at which table he sits", field="table_number")
+    if table.game_id != e.game_id:
+        raise BadInput(f"table {table.number} does not play this list's game", field="table_number")
+    if table.id not in {t.id for t in _list_tables(session, table.game_id)}:
+        raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the list",
+                       code="mustmove_fed")
+    if c is None:
+        _check_in_turn(session, settings, table, e, now, reason)
+    if seat_number is None:
+        seat_number = seating.pick_seat(session, table, None)
+    hold = c if (c is not None and c.table_id == table.id) else None
+    # Check everything before changing anything (a refused seat leaves the call as it was).
+    seating.check_may_sit(session, settings, table, e.player_id, now)
+    seating.check_seat_free(session, table, seat_number, hold)
+    seating.check_buy_in(seating.buy_in_limits(session, settings, table, e.player_id, now), buy_in)
+    if c is not None:
+        _close_call(session, c, "seated", now)
+        session.flush()
+    a = seating.seat_player(session, actor, settings, table, seat_number, e.player_id, buy_in, now, for_call=hold)
+    e.status, e.closed_at, e.closed_reason = "seated", now, "seated"
+    session.flush()
+    audit.record(session, actor, "waitlist.seat", f"player:{e.player_id}",
+                 after={"entry": e.id, "table": table.number, "seat": seat_number, "buy_in": buy_in,
+                        "drop_other_lists": drop_other_lists})
+    _publish(session, e.game_id)
+    others = [x for x in session.execute(select(WaitlistEntry).where(
+        WaitlistEntry.player_id == e.player_id, WaitlistEntry.closed_at.is_(None))).scalars()]
+    dropped = []
+    if drop_other_lists:
+        for x in others:
+            dropped.append(remove(session, actor, x.id, "seated elsewhere", now))
+        others = []
+    return Seated(a, e, others, dropped)
+
+
+def walk_up(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int | None,
+            player_id: int, buy_in: int, now: datetime | None = None, reason: str | None = None) -> SeatAssignment:
+    """Seat a player who is on no list: only when nobody eligible waits for that seat (or with a reason)."""
+    now = _now(now)
+    if table.kind != "poker":
+        raise InvalidState(f"table {table.number} is not a poker table")
+    lock_list(session, table.game_id)
+    if table.id not in {t.id for t in _list_tables(session, table.game_id)}:
+        raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the floor",
+                       code="mustmove_fed")
+    props = [p for p in proposals(session, settings, now, table.game_id) if p.table_id == table.id]
+    if props and props[0].player_id != player_id and not (reason or "").strip():
+        raise Conflict(f"{props[0].player_name} waits for table {table.number}: seat him first, or give a reason",
+                       code="list_waiting")
+    seat_number = seating.pick_seat(session, table, seat_number)
+    a = seating.seat_player(session, actor, settings, table, seat_number, player_id, buy_in, now)
+    for e in session.execute(select(WaitlistEntry).where(WaitlistEntry.player_id == player_id,
+                                                         WaitlistEntry.game_id == table.game_id,
+                                                         WaitlistEntry.closed_at.is_(None))).scalars().all():
+        c = _open_call(session, e.id)
+        if c is not None:
+            _close_call(session, c, "seated", now)
+        e.status, e.closed_at, e.closed_reason = "seated", now, "seated"
+        _publish(session, e.game_id)
+    if reason:
+        audit.record(session, actor, "seat.walk_up", f"player:{player_id}", after={"table": table.number, "reason": reason})
+    return a
+
+
+# --- Views: the floor's lists, the public board ----------------------------------------------------
+
+def estimate_wait(place: int, openings: int, window_minutes: int) -> int | None:
+    """Minutes until the player at ``place`` (1 = first) is likely seated, from the seats that opened
+    for this game over the last ``window_minutes``: one opening every window/openings minutes.
+    None when no seat opened in the window (no basis for an estimate)."""
+    if place < 1 or window_minutes <= 0:
+        raise ValueError("place starts at 1 and the window is positive")
+    if openings <= 0:
+        return None
+    return math.ceil(place * window_minutes / openings)
+
+
+# Leaving a seat without leaving the game does not open a seat for the list.
+_NOT_AN_OPENING = ("seat_change", "table_change", "must_move")
+
+
+def seat_openings(session: Session, game_id: int, since: datetime) -> int:
+    return session.execute(select(func.count(SeatAssignment.id)).join(Table, Table.id == SeatAssignment.table_id)
+                           .where(Table.game_id == game_id, SeatAssignment.left_at >= since,
+                                  SeatAssignment.reason_left.not_in(_NOT_AN_OPENING))).scalar()
+
+
+def lists_view(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[dict]:
+    """Every poker game's list with its open entries in order, each with its place and estimated wait."""
+    now = _now(now)
+    window = settings.board_wait_window_hours * 60
+    out = []
+    for game in session.execute(select(Game).where(Game.kind == "poker").order_by(Game.id)).scalars():
+        entries = open_entries(session, game.id)
+        calls = {c.entry_id: c for c in session.execute(select(ListCall).where(
+            ListCall.closed_at.is_(None), ListCall.entry_id.in_([e.id for e in entries]))).scalars()} if entries else {}
+        openings = seat_openings(session, game.id, now - timedelta(minutes=window))
+        rows = []
+        for place, e in enumerate(entries, start=1):
+            row = entry_json(session, e, calls.get(e.id))
+            row["place"] = place
+            row["estimated_wait_minutes"] = None if e.status == "called" else estimate_wait(place, openings, window)
+            rows.append(row)
+        tables = session.execute(select(Table.number).where(Table.game_id == game.id, Table.status == "open")
+                                 .order_by(Table.number)).scalars().all()
+        out.append({"game": {"id": game.id, "name": game.name, "structure": game.structure,
+                             "small_blind": game.small_blind, "big_blind": game.big_blind},
+                    "open_tables": list(tables), "entries": rows, "seat_openings": openings,
+                    "window_minutes": window})
+    return out
+
+
+def format_name(name: str, card_number: str, fmt: str) -> str:
+    """A player's name as the public board shows it (house setting board_name_format)."""
+    parts = [p for p in (name or "").split() if p]
+    if fmt == "full":
+        return " ".join(parts)
+    if fmt == "initials":
+        return " ".join(f"{p[0]}." for p in parts)
+    if fmt == "card_tail":
+        return f"…{card_number[-4:]}"
+    if fmt == "first_initial":
+        if not parts:
+            return "?"
+        return parts[0] if len(parts) == 1 else f"{parts[0]} {parts[-1][0]}."
+    raise ValueError(f"unknown board name format {fmt!r}")
+
+
+def board_view(session: Session, settings: HouseSettings, now: datetime | None = None) -> dict:
+    """What the public TV shows: lists by game and limit, called players highlighted, estimated waits,
+    names only as the house setting says; open tables with seat counts (no names)."""
+    now = _now(now)
+    fmt = settings.board_name_format
+    lists = []
+    for lst in lists_view(session, settings, now):
+        lists.append({"game": lst["game"], "open_tables": lst["open_tables"], "entries": [
+            {"place": r["place"], "name": format_name(r["player"]["name"], r["player"]["card_number"], fmt),
+             "called": r["status"] == "called", "table": r["call"]["table"] if r["call"] else None,
+             "estimated_wait_minutes": r["estimated_wait_minutes"]} for r in lst["entries"]]})
+    tables = []
+    for t in session.execute(select(Table).where(Table.status == "open").order_by(Table.number)).scalars():
+        seated = session.execute(select(func.count(SeatAssignment.id)).where(
+            SeatAssignment.table_id == t.id, SeatAssignment.left_at.is_(None))).scalar()
+        tables.append({"number": t.number, "name": t.name, "kind": t.kind, "game": t.game.name,
+                       "seat_count": t.seat_count, "occupied": seated})
+    return {"lists": lists, "tables": tables, "at": now.isoformat()}
+
+
+__all__ = ["add", "remove", "move", "call", "cancel_call", "expire_call", "seat", "walk_up", "proposals",
+           "estimate_wait", "format_name", "lists_view", "board_view", "Player"]

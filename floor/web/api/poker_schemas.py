@@ -1,0 +1,353 @@
+"""Schemas of the poker room floor API (waiting lists, seating, must-move, the board)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from floor.web.api.schemas import AlertSchema, GameSchema, Strict
+
+Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
+
+
+class PlayerRefSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    card_number = fields.String()
+
+
+class CallSchema(Schema):
+    id = fields.Integer()
+    entry_id = fields.Integer()
+    player = fields.Nested(PlayerRefSchema)
+    game_id = fields.Integer()
+    table_id = fields.Integer()
+    table = fields.Integer(metadata={"description": "table number"})
+    seat = fields.Integer()
+    called_at = fields.String()
+    expires_at = fields.String(metadata={"description": "the response timer runs out at this time"})
+    called_by = fields.String()
+    expiry_action = fields.String(metadata={"description": "end_of_list | remove, fixed when called"})
+    outcome = fields.String(allow_none=True)
+    closed_at = fields.String(allow_none=True)
+
+
+class EntrySchema(Schema):
+    id = fields.Integer()
+    game_id = fields.Integer()
+    position = fields.Integer()
+    place = fields.Integer(metadata={"description": "1 = first on the list"})
+    status = fields.String(metadata={"description": "waiting | called | seated | removed"})
+    player = fields.Nested(PlayerRefSchema)
+    added_at = fields.String()
+    added_by = fields.String()
+    added_terminal = fields.String()
+    note = fields.String(allow_none=True)
+    expiries = fields.Integer()
+    closed_at = fields.String(allow_none=True)
+    closed_reason = fields.String(allow_none=True)
+    call = fields.Nested(CallSchema, allow_none=True)
+    estimated_wait_minutes = fields.Integer(allow_none=True)
+
+
+class ListSchema(Schema):
+    game = fields.Nested(GameSchema)
+    open_tables = fields.List(fields.Integer())
+    entries = fields.List(fields.Nested(EntrySchema))
+    seat_openings = fields.Integer(metadata={"description": "seats opened for the list in the window"})
+    window_minutes = fields.Integer()
+
+
+class ProposalSchema(Schema):
+    table_id = fields.Integer()
+    table = fields.Integer()
+    seat = fields.Integer()
+    kind = fields.String(metadata={"description": "table_change | list"})
+    player_id = fields.Integer()
+    player_name = fields.String()
+    game_id = fields.Integer()
+    entry_id = fields.Integer(allow_none=True)
+    request_id = fields.Integer(allow_none=True)
+
+
+class DueMoveSchema(Schema):
+    game_id = fields.Integer()
+    from_table_id = fields.Integer()
+    from_table = fields.Integer()
+    to_table_id = fields.Integer()
+    to_table = fields.Integer()
+    assignment_id = fields.Integer()
+    player_id = fields.Integer()
+    player_name = fields.String()
+    from_seat = fields.Integer()
+    order = fields.Integer()
+
+
+class OrderRowSchema(Schema):
+    order = fields.Integer()
+    player_id = fields.Integer()
+    name = fields.String()
+    seat = fields.Integer()
+    sat_at = fields.String()
+    due = fields.Boolean()
+
+
+class ChainTableSchema(Schema):
+    table_id = fields.Integer()
+    table = fields.Integer()
+    role = fields.String(metadata={"description": "main | mm1 | mm2 ..."})
+    order = fields.List(fields.Nested(OrderRowSchema))
+
+
+class BreakPromptSchema(Schema):
+    table_id = fields.Integer()
+    table = fields.Integer()
+    into_table = fields.Integer()
+    players = fields.Integer()
+    message = fields.String()
+
+
+class ChainSchema(Schema):
+    game_id = fields.Integer()
+    tables = fields.List(fields.Nested(ChainTableSchema))
+    due = fields.List(fields.Nested(DueMoveSchema))
+    # "break" is a Python keyword: the attribute is read from the dict key.
+    break_ = fields.List(fields.Nested(BreakPromptSchema), data_key="break", attribute="break")
+
+
+class TableMustMoveSchema(Schema):
+    role = fields.String()
+    chain_main = fields.Integer()
+    feeds = fields.Integer(allow_none=True)
+
+
+class FloorSeatSchema(Schema):
+    number = fields.Integer()
+    player = fields.Dict(allow_none=True)
+    sat_at = fields.String(allow_none=True)
+    arrival = fields.String(allow_none=True)
+    away_since = fields.String(allow_none=True)
+    mm_order = fields.Integer(allow_none=True)
+    due_to = fields.Integer(allow_none=True, metadata={"description": "table he must move to now"})
+    call = fields.Nested(CallSchema, allow_none=True)
+
+
+class FloorTableSchema(Schema):
+    id = fields.Integer()
+    number = fields.Integer()
+    name = fields.String()
+    kind = fields.String()
+    status = fields.String()
+    seat_count = fields.Integer()
+    occupied = fields.Integer()
+    game = fields.Nested(GameSchema)
+    seats = fields.List(fields.Nested(FloorSeatSchema))
+    mustmove = fields.Nested(TableMustMoveSchema, allow_none=True)
+
+
+class OpenPromptSchema(Schema):
+    game_id = fields.Integer()
+    table_id = fields.Integer()
+    table = fields.Integer()
+    must_move = fields.Boolean()
+    waiting = fields.Integer()
+    message = fields.String()
+
+
+class PickupSchema(Schema):
+    table_id = fields.Integer()
+    table = fields.Integer()
+    seat = fields.Integer()
+    player = fields.Dict()
+    away_since = fields.String()
+    waiting = fields.Integer()
+
+
+class TableChangeSchema(Schema):
+    id = fields.Integer()
+    player = fields.Dict()
+    game_id = fields.Integer()
+    from_table = fields.Integer()
+    to_table = fields.Integer()
+    requested_at = fields.String()
+    outcome = fields.String(allow_none=True)
+
+
+class FloorStateSchema(Schema):
+    now = fields.String()
+    call_response_minutes = fields.Integer()
+    tables = fields.List(fields.Nested(FloorTableSchema))
+    lists = fields.List(fields.Nested(ListSchema))
+    proposals = fields.List(fields.Nested(ProposalSchema))
+    mustmove = fields.List(fields.Nested(ChainSchema))
+    due = fields.List(fields.Nested(DueMoveSchema))
+    open_prompts = fields.List(fields.Nested(OpenPromptSchema))
+    pickups = fields.List(fields.Nested(PickupSchema))
+    table_changes = fields.List(fields.Nested(TableChangeSchema))
+    alerts = fields.List(fields.Nested(AlertSchema))
+
+
+class AssignmentSchema(Schema):
+    id = fields.Integer()
+    table = fields.Integer()
+    seat = fields.Integer()
+    player_id = fields.Integer()
+    arrival = fields.String(metadata={"description": "new | must_move | table_change | seat_change"})
+    buy_in = Cents()
+    sat_at = fields.String()
+    left_at = fields.String(allow_none=True)
+    reason_left = fields.String(allow_none=True)
+    chips_out = Cents(allow_none=True)
+
+
+class SeatedSchema(Schema):
+    assignment = fields.Nested(AssignmentSchema)
+    entry = fields.Nested(EntrySchema)
+    other_entries = fields.List(fields.Nested(EntrySchema), metadata={"description": "his other lists, kept"})
+    dropped = fields.List(fields.Nested(EntrySchema))
+
+
+class BustResultSchema(Schema):
+    busts = fields.Integer()
+    outcome = fields.String(metadata={"description": "rebought | may_rebuy | left | listed | sat_again"})
+    assignment = fields.Nested(AssignmentSchema)
+    entry_id = fields.Integer(allow_none=True)
+
+
+class BuyInSchema(Schema):
+    minimum = Cents()
+    maximum = Cents(allow_none=True)
+    rathole_minimum = Cents(allow_none=True)
+    note = fields.String()
+
+
+class TableStatusSchema(Schema):
+    table = fields.Integer()
+    status = fields.String()
+    feeds_table = fields.Integer(allow_none=True)
+
+
+class BoardEntrySchema(Schema):
+    place = fields.Integer()
+    name = fields.String(metadata={"description": "as house setting board_name_format says"})
+    called = fields.Boolean()
+    table = fields.Integer(allow_none=True)
+    estimated_wait_minutes = fields.Integer(allow_none=True)
+
+
+class BoardListSchema(Schema):
+    game = fields.Nested(GameSchema)
+    open_tables = fields.List(fields.Integer())
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class BoardTableSchema(Schema):
+    number = fields.Integer()
+    name = fields.String()
+    kind = fields.String()
+    game = fields.String()
+    seat_count = fields.Integer()
+    occupied = fields.Integer()
+
+
+class BoardSchema(Schema):
+    lists = fields.List(fields.Nested(BoardListSchema))
+    tables = fields.List(fields.Nested(BoardTableSchema))
+    at = fields.String()
+
+
+class TableMustMoveStateSchema(Schema):
+    table = fields.Integer()
+    role = fields.String(allow_none=True)
+    due = fields.List(fields.Nested(DueMoveSchema), metadata={"description": "moves from or to this table"})
+
+
+# --- Requests ---------------------------------------------------------------------------------------
+
+Reason = lambda: fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))  # noqa: E731
+
+
+class AddEntryArgs(Strict):
+    player_id = fields.Integer(required=True, strict=True)
+    note = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+
+
+class MoveEntryArgs(Strict):
+    to_place = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class ReasonArgs(Strict):
+    reason = Reason()
+
+
+class CallArgs(Strict):
+    table_number = fields.Integer(required=True, strict=True)
+    seat_number = fields.Integer(load_default=None, allow_none=True, strict=True)
+    reason = Reason()
+
+
+class SeatEntryArgs(Strict):
+    buy_in = Cents(required=True, strict=True)
+    table_number = fields.Integer(load_default=None, allow_none=True, strict=True)
+    seat_number = fields.Integer(load_default=None, allow_none=True, strict=True)
+    drop_other_lists = fields.Boolean(load_default=False)
+    reason = Reason()
+
+
+class WalkUpArgs(Strict):
+    player_id = fields.Integer(required=True, strict=True)
+    buy_in = Cents(required=True, strict=True)
+    reason = Reason()
+
+
+class LeaveArgs(Strict):
+    chips_out = Cents(load_default=None, allow_none=True, strict=True)
+    reason = fields.String(load_default="left", validate=validate.OneOf(
+        ["left", "busted", "forfeit", "missed_blinds", "warnings", "banned", "closing"]))
+
+
+class ChangeSeatArgs(Strict):
+    to_seat = fields.Integer(required=True, strict=True)
+
+
+class PickupArgs(Strict):
+    chips_out = Cents(load_default=None, allow_none=True, strict=True)
+
+
+class BustArgs(Strict):
+    rebuy = Cents(load_default=None, allow_none=True, strict=True)
+    play_on = fields.Boolean(load_default=False)
+    buy_in = Cents(load_default=None, allow_none=True, strict=True)
+
+
+class BuyInQuery(Strict):
+    player_id = fields.Integer(required=True)
+
+
+class TableChangeArgs(Strict):
+    player_id = fields.Integer(required=True, strict=True)
+    to_table = fields.Integer(required=True, strict=True, metadata={"description": "table number"})
+
+
+class HonourArgs(Strict):
+    seat_number = fields.Integer(load_default=None, allow_none=True, strict=True)
+    reason = Reason()
+
+
+class OpenTableArgs(Strict):
+    must_move = fields.Boolean(load_default=None, allow_none=True,
+                               metadata={"description": "default: yes when the game has another open table"})
+    feeds_table = fields.Integer(load_default=None, allow_none=True, strict=True)
+
+
+class Empty(Strict):
+    pass
+
+
+class MoveArgs(Strict):
+    player_id = fields.Integer(required=True, strict=True)
+    seat_number = fields.Integer(load_default=None, allow_none=True, strict=True)
+
+
+class RefuseArgs(Strict):
+    player_id = fields.Integer(required=True, strict=True)
+    reason = Reason()

@@ -1,0 +1,114 @@
+"""Waiting lists: add in person, move with a reason, remove, call (response timer), seat."""
+from __future__ import annotations
+
+from flask import current_app
+from flask_smorest import Blueprint
+
+from floor import tables as tables_svc
+from floor import waitlist as wl
+from floor.web.api.floor import house
+from floor.web.api.poker_schemas import (AddEntryArgs, CallArgs, CallSchema, EntrySchema, ListSchema, MoveEntryArgs,
+                                         ProposalSchema, ReasonArgs, SeatedSchema, SeatEntryArgs)
+from floor.web.api.seating import assignment_json
+from floor.web.extensions import db
+from floor.web.policy import actor, allow
+
+blp = Blueprint("api_waitlists", __name__, url_prefix="/api/waitlists",
+                description="Waiting lists: one per game and limit")
+MANAGE = ("floor_manager", "admin")
+READ = ("floor_manager", "admin", "pit_boss")
+
+
+def _entry(e) -> dict:
+    return wl.entry_json(db.session, e)
+
+
+@blp.route("")
+@allow(*READ)
+@blp.response(200, ListSchema(many=True))
+def lists():
+    """Every poker game's list, in order, with calls and estimated waits."""
+    return wl.lists_view(db.session, house())
+
+
+@blp.route("/proposals")
+@allow(*READ)
+@blp.response(200, ProposalSchema(many=True))
+def proposals():
+    """Who gets each free seat: table-change requests first, then the first eligible listed player."""
+    return [p.as_dict() for p in wl.proposals(db.session, house())]
+
+
+@blp.route("/<int:game_id>/entries", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(AddEntryArgs)
+@blp.response(201, EntrySchema)
+def add(args, game_id: int):
+    """Put a player who presents himself at the floor at the end of a game's list."""
+    e = wl.add(db.session, actor(), game_id, args["player_id"], note=args["note"])
+    db.session.commit()
+    return _entry(e)
+
+
+@blp.route("/entries/<int:entry_id>/move", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(MoveEntryArgs)
+@blp.response(200, EntrySchema)
+def move(args, entry_id: int):
+    """Put an entry at another place on its list (1 = first); the reason is audited."""
+    e = wl.move(db.session, actor(), entry_id, args["to_place"], args["reason"])
+    db.session.commit()
+    return _entry(e)
+
+
+@blp.route("/entries/<int:entry_id>/remove", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(ReasonArgs)
+@blp.response(200, EntrySchema)
+def remove(args, entry_id: int):
+    """Take a player off a list (his open call, if any, is cancelled)."""
+    e = wl.remove(db.session, actor(), entry_id, args["reason"] or "removed")
+    db.session.commit()
+    return _entry(e)
+
+
+@blp.route("/entries/<int:entry_id>/call", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(CallArgs)
+@blp.response(201, CallSchema)
+def call(args, entry_id: int):
+    """Call a player for a seat: the seat is held and his response timer starts. Calling someone other
+    than the proposed player needs a reason."""
+    table = tables_svc.table_by_number(db.session, args["table_number"])
+    c = wl.call(db.session, actor(), house(), entry_id, table, args["seat_number"], reason=args["reason"])
+    db.session.commit()
+    return wl.call_json(db.session, c)
+
+
+@blp.route("/calls/<int:call_id>/cancel", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(ReasonArgs)
+@blp.response(200, EntrySchema)
+def cancel_call(args, call_id: int):
+    """Take a call back: he keeps his place, the seat is free again."""
+    e = wl.cancel_call(db.session, actor(), call_id, reason=args["reason"])
+    db.session.commit()
+    return _entry(e)
+
+
+@blp.route("/entries/<int:entry_id>/seat", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(SeatEntryArgs)
+@blp.response(201, SeatedSchema)
+def seat(args, entry_id: int):
+    """Seat a listed player (at his call's seat by default) with a buy-in within the table's limits;
+    he leaves that game's list; his other lists are kept unless drop_other_lists."""
+    table = tables_svc.table_by_number(db.session, args["table_number"]) if args["table_number"] else None
+    done = wl.seat(db.session, actor(), house(), entry_id, args["buy_in"], table, args["seat_number"],
+                   drop_other_lists=args["drop_other_lists"], reason=args["reason"])
+    db.session.commit()
+    return {"assignment": assignment_json(done.assignment), "entry": _entry(done.entry),
+            "other_entries": [_entry(x) for x in done.other_entries], "dropped": [_entry(x) for x in done.dropped]}
+
+
+__all__ = ["blp", "current_app"]

@@ -1,0 +1,342 @@
+// The floor manager's tablet: tables and seats, waiting lists, calls with live countdowns, must-move
+// queues, prompts and alerts. One read (/api/floor/state) re-rendered on every live change; every
+// action is one tap (plus a sheet when it needs an amount or a reason).
+import { api, connect, el, money, toast } from "./live.js";
+
+let state = null;
+let clockOffset = 0;                 // server time - browser time, for the countdowns
+let root = null;
+const $ = sel => root.querySelector(sel);
+
+// ---------- helpers ----------
+const serverNow = () => Date.now() + clockOffset;
+const mmss = ms => { const s = Math.max(0, Math.round(ms / 1000)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+const since = iso => Math.max(0, Math.floor((serverNow() - Date.parse(iso)) / 60000));
+const short = name => { const p = (name || "").split(" "); return p.length > 1 ? `${p[0]} ${p[p.length - 1][0]}.` : name; };
+const btn = (label, cls, onclick, attrs = {}) => el("button", { class: `btn ${cls || ""}`, type: "button", onclick, ...attrs }, label);
+const gameName = id => (state.lists.find(l => l.game.id === id) || { game: { name: `game ${id}` } }).game.name;
+
+async function act(method, url, body, okMessage) {
+  try {
+    const res = await api(method, url, body);
+    if (okMessage) toast(okMessage, "info");
+    await refresh();
+    return res;
+  } catch (e) {
+    toast(e.message, e.status === 409 ? "warning" : "error");
+    await refresh();
+    throw e;
+  }
+}
+
+// ---------- the sheet (modal) ----------
+function sheet(title, ...body) {
+  const dlg = document.getElementById("fl-sheet");
+  const box = dlg.querySelector(".fl-sheet-body");
+  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": "close" })), ...body);
+  if (!dlg.open) dlg.showModal();
+  return dlg;
+}
+const closeSheet = () => { const d = document.getElementById("fl-sheet"); if (d.open) d.close(); };
+
+function askReason(title, placeholder, onOk, label = "Confirm") {
+  const input = el("textarea", { rows: 2, placeholder, name: "reason" });
+  sheet(title, input, el("div", { class: "sheet-actions" },
+    btn(label, "primary big", async () => {
+      if (!input.value.trim()) { input.focus(); return; }
+      try { await onOk(input.value.trim()); closeSheet(); } catch (e) { /* toast shown */ }
+    })));
+  input.focus();
+}
+
+async function buyInSheet(title, tableNumber, playerId, onSeat, otherLists = []) {
+  let limits = null;
+  try { limits = await api("GET", `/api/seating/tables/${tableNumber}/buy-in?player_id=${playerId}`); } catch (e) { toast(e.message, "error"); return; }
+  const input = el("input", { type: "number", inputmode: "decimal", step: "1", min: limits.minimum / 100, name: "buy_in",
+    value: limits.minimum / 100, class: "amount" });
+  const presets = [limits.minimum, ...(limits.maximum ? [Math.round((limits.minimum + limits.maximum) / 2), limits.maximum] : [limits.minimum * 2, limits.minimum * 5])];
+  const cents = () => Math.round(parseFloat(input.value || "0") * 100);
+  const go = drop => async () => { try { await onSeat(cents(), drop); closeSheet(); } catch (e) { /* toast shown */ } };
+  sheet(title,
+    el("p", { class: "hint" }, `Buy-in ${money(limits.minimum)}${limits.maximum ? ` – ${money(limits.maximum)}` : " or more"}`),
+    limits.rathole_minimum ? el("p", { class: "warn-note" }, `Anti-ratholing: ${limits.note}`) : null,
+    el("div", { class: "presets" }, presets.map(p => btn(money(p), "", () => { input.value = p / 100; }))),
+    el("label", {}, "Buy-in", input),
+    otherLists.length ? el("p", { class: "hint" }, `Also on: ${otherLists.join(", ")}`) : null,
+    el("div", { class: "sheet-actions" },
+      otherLists.length ? [btn("Seat · keep other lists", "primary big", go(false), { "data-action": "seat-keep" }),
+                           btn("Seat · drop other lists", "big", go(true), { "data-action": "seat-drop" })]
+                        : btn("Seat", "primary big", go(false), { "data-action": "seat-confirm" })));
+  input.select();
+}
+
+// ---------- prompts: due moves, breaks, openings, pickups ----------
+function renderPrompts() {
+  const cards = [];
+  for (const d of state.due) {
+    cards.push(el("div", { class: "prompt due", "data-due": d.player_id },
+      el("div", { class: "prompt-text" }, el("strong", {}, "Must move: "),
+        `${d.player_name} (table ${d.from_table}, seat ${d.from_seat}) → table ${d.to_table}`),
+      btn("Move now", "primary", () => act("POST", `/api/mustmove/tables/${d.from_table}/move`, { player_id: d.player_id },
+        `${d.player_name} moved to table ${d.to_table}`), { "data-action": "mm-move" }),
+      btn("Refused", "danger", () => askReason(`${d.player_name} refuses to move`, "What did he say? (he stops for the gaming day)",
+        r => act("POST", `/api/mustmove/tables/${d.from_table}/refuse`, { player_id: d.player_id, reason: r }, `${d.player_name} stops for today`),
+        "Ban for today"), { "data-action": "mm-refuse" })));
+  }
+  for (const ch of state.mustmove) for (const b of ch.break) {
+    cards.push(el("div", { class: "prompt break" }, el("div", { class: "prompt-text" }, b.message),
+      btn(`Break table ${b.table}`, "primary", () => act("POST", `/api/floor/tables/${b.table}/break`, {}, `Table ${b.table} broken`))));
+  }
+  for (const o of state.open_prompts) {
+    cards.push(el("div", { class: "prompt open" }, el("div", { class: "prompt-text" }, o.message),
+      btn(`Open table ${o.table}`, "primary", () => act("POST", `/api/floor/tables/${o.table}/open`, { must_move: o.must_move }, `Table ${o.table} open`))));
+  }
+  for (const p of state.pickups) {
+    cards.push(el("div", { class: "prompt pickup" },
+      el("div", { class: "prompt-text" }, `Chip pickup: table ${p.table} seat ${p.seat}, ${p.player.name} away ${since(p.away_since)} min, ${p.waiting} waiting`),
+      btn("Pick up", "primary", () => pickupSheet(p.table, p.seat, p.player.name))));
+  }
+  $("#fl-prompts").replaceChildren(...cards);
+  $("#fl-prompts").classList.toggle("empty", cards.length === 0);
+}
+
+function pickupSheet(table, seat, name) {
+  const input = el("input", { type: "number", inputmode: "decimal", name: "chips_out", placeholder: "chips counted" });
+  sheet(`Pick up ${name}'s chips (table ${table}, seat ${seat})`, el("label", {}, "Chips counted", input),
+    el("div", { class: "sheet-actions" }, btn("Confirm pickup", "primary big", async () => {
+      const v = input.value ? Math.round(parseFloat(input.value) * 100) : null;
+      try { await act("POST", `/api/seating/tables/${table}/seats/${seat}/pickup`, { chips_out: v }, "Chips picked up"); closeSheet(); } catch (e) { /* shown */ }
+    })));
+}
+
+// ---------- tables ----------
+function proposalFor(tableNumber, seat) {
+  return state.proposals.find(p => p.table === tableNumber && p.seat === seat);
+}
+
+function seatTile(t, s) {
+  const attrs = { "data-seat": s.number };
+  if (s.player) {
+    const badges = [];
+    if (s.mm_order) badges.push(el("span", { class: "badge mm" }, `MM ${s.mm_order}`));
+    if (s.due_to) badges.push(el("span", { class: "badge due" }, `→ ${s.due_to}`));
+    if (s.away_since) badges.push(el("span", { class: "badge away", "data-away": s.away_since }, `away ${since(s.away_since)}′`));
+    return el("button", { ...attrs, type: "button", class: `fl-seat taken${s.due_to ? " due" : ""}${s.away_since ? " away" : ""}`,
+      onclick: () => seatSheet(t, s) },
+      el("span", { class: "seat-no" }, s.number), el("span", { class: "seat-name" }, short(s.player.name)), el("span", { class: "badges" }, badges));
+  }
+  if (s.call) {
+    return el("div", { ...attrs, class: "fl-seat held" },
+      el("span", { class: "seat-no" }, s.number),
+      el("span", { class: "seat-name" }, short(s.call.player.name)),
+      el("span", { class: "countdown", "data-expires": s.call.expires_at }, ""),
+      el("span", { class: "seat-actions" },
+        btn("Seat", "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
+        btn("✕", "small", () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, "Call cancelled"), { "aria-label": "cancel call" })));
+  }
+  const p = t.status === "open" ? proposalFor(t.number, s.number) : null;
+  if (p) {
+    return el("div", { ...attrs, class: "fl-seat free proposed" },
+      el("span", { class: "seat-no" }, s.number),
+      el("span", { class: "seat-name" }, short(p.player_name), p.kind === "table_change" ? el("small", {}, " (change)") : ""),
+      p.kind === "list"
+        ? btn("Call", "primary small", () => act("POST", `/api/waitlists/entries/${p.entry_id}/call`, { table_number: t.number, seat_number: s.number },
+            `${p.player_name} called to table ${t.number}`), { "data-action": "call" })
+        : btn("Move", "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
+            `${p.player_name} changed to table ${t.number}`), { "data-action": "honour" }));
+  }
+  const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number));
+  return el("div", { ...attrs, class: `fl-seat free${fed ? " fed" : ""}` }, el("span", { class: "seat-no" }, s.number),
+    el("span", { class: "seat-name" }, t.status !== "open" ? "" : fed ? "must-move" : "free"));
+}
+
+function tableCard(t) {
+  const mm = t.mustmove;
+  const head = el("header", {},
+    el("h2", {}, `${t.number} · ${t.name}`),
+    mm ? el("span", { class: `badge role ${mm.role}` }, mm.role === "main" ? "MAIN" : `${mm.role.toUpperCase()} → ${mm.feeds}`) : null,
+    el("span", { class: `status ${t.status}` }, t.status));
+  const actions = [];
+  if (t.status === "closed") actions.push(btn("Open", "small", () => openTable(t), { "data-action": "open-table" }));
+  else if (t.occupied === 0) actions.push(btn("Close", "small", () => act("POST", `/api/floor/tables/${t.number}/close`, {}, `Table ${t.number} closed`)));
+  const body = t.kind === "poker"
+    ? el("div", { class: `fl-seats n${t.seat_count}` }, t.seats.map(s => seatTile(t, s)))
+    : el("p", { class: "hint" }, `${t.occupied}/${t.seat_count} players`);
+  return el("article", { class: `fl-table ${t.status} ${t.kind}`, "data-table": t.number },
+    head, el("p", { class: "game" }, `${t.game.name} — ${t.occupied}/${t.seat_count}`, el("span", { class: "t-actions" }, actions)), body);
+}
+
+function openTable(t) {
+  const others = state.tables.filter(x => x.game.id === t.game.id && x.status === "open" && x.number !== t.number);
+  if (t.kind !== "poker" || others.length === 0) return act("POST", `/api/floor/tables/${t.number}/open`, {}, `Table ${t.number} open`);
+  sheet(`Open table ${t.number}`,
+    el("p", { class: "hint" }, `${t.game.name} is already played at table ${others.map(o => o.number).join(", ")}.`),
+    el("div", { class: "sheet-actions" },
+      btn("As a must-move table", "primary big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: true }, `Table ${t.number} open (must-move)`); closeSheet(); } catch (e) { /* shown */ } }),
+      btn("As an independent table", "big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: false }, `Table ${t.number} open`); closeSheet(); } catch (e) { /* shown */ } })));
+}
+
+function seatSheet(t, s) {
+  const base = `/api/seating/tables/${t.number}/seats/${s.number}`;
+  const name = s.player.name;
+  const free = t.seats.filter(x => !x.player && !x.call).map(x => x.number);
+  const sameGame = state.tables.filter(x => x.game.id === t.game.id && x.status === "open" && x.number !== t.number);
+  const chipsIn = el("input", { type: "number", inputmode: "decimal", name: "chips_out", placeholder: "chips he takes (for anti-ratholing)" });
+  const chips = () => chipsIn.value ? Math.round(parseFloat(chipsIn.value) * 100) : null;
+  const due = state.due.find(d => d.player_id === s.player.id);
+  sheet(`Table ${t.number}, seat ${s.number}: ${name}`,
+    el("p", { class: "hint" }, `Sat ${new Date(s.sat_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` +
+      `${s.arrival && s.arrival !== "new" ? ` · ${s.arrival.replace("_", " ")}` : ""}${s.mm_order ? ` · must-move order ${s.mm_order}` : ""}`),
+    due ? el("div", { class: "sheet-actions" },
+      btn(`Move to table ${due.to_table}`, "primary big", async () => { try { await act("POST", `/api/mustmove/tables/${t.number}/move`, { player_id: s.player.id }, `${name} moved`); closeSheet(); } catch (e) { /* shown */ } })) : null,
+    el("label", {}, "Leaving with", chipsIn),
+    el("div", { class: "sheet-actions" },
+      btn("Leaves", "big", async () => { try { await act("POST", `${base}/leave`, { chips_out: chips(), reason: "left" }, `${name} left`); closeSheet(); } catch (e) { /* shown */ } }, { "data-action": "leave" }),
+      s.away_since
+        ? btn("Back at the table", "big", async () => { try { await act("POST", `${base}/back`, {}); closeSheet(); } catch (e) { /* shown */ } })
+        : btn("Away from table", "big", async () => { try { await act("POST", `${base}/away`, {}); closeSheet(); } catch (e) { /* shown */ } })),
+    free.length ? el("div", {}, el("h3", {}, "Seat change"), el("div", { class: "presets" },
+      free.map(n => btn(`Seat ${n}`, "", async () => { try { await act("POST", `${base}/change`, { to_seat: n }, `${name} to seat ${n}`); closeSheet(); } catch (e) { /* shown */ } })))) : null,
+    sameGame.length ? el("div", {}, el("h3", {}, "Table change request"), el("div", { class: "presets" },
+      sameGame.map(x => btn(`Table ${x.number}`, "", async () => { try { await act("POST", "/api/seating/table-changes", { player_id: s.player.id, to_table: x.number }, `${name} asks for table ${x.number}`); closeSheet(); } catch (e) { /* shown */ } })))) : null,
+    el("div", {}, el("h3", {}, "All-in and lost"), el("div", { class: "presets" },
+      btn("Busted", "", async () => bustSheet(t, s)))));
+}
+
+function bustSheet(t, s) {
+  const base = `/api/seating/tables/${t.number}/seats/${s.number}/bust`;
+  const amount = el("input", { type: "number", inputmode: "decimal", name: "rebuy", placeholder: "rebuy / new buy-in" });
+  const cents = () => amount.value ? Math.round(parseFloat(amount.value) * 100) : null;
+  const run = body => async () => {
+    try {
+      const r = await act("POST", base, body);
+      toast({ rebought: "Rebuy recorded", may_rebuy: "First bust recorded: one rebuy allowed", left: `${s.player.name} leaves the game`,
+              listed: `${s.player.name} goes to the end of the list`, sat_again: `${s.player.name} sits again` }[r.outcome] || r.outcome);
+      closeSheet();
+    } catch (e) { /* shown */ }
+  };
+  sheet(`${s.player.name} busted`, el("p", { class: "hint" }, "First bust: one rebuy, even under the minimum. Second bust: his game ends; to play on he goes to the end of the list (or sits again with a full buy-in when nobody waits)."),
+    el("label", {}, "Amount", amount),
+    el("div", { class: "sheet-actions" },
+      btn("First bust · rebuy", "primary big", () => run({ rebuy: cents() })()),
+      btn("Second bust · leaves", "big", run({})),
+      btn("Second bust · plays on", "big", () => run({ play_on: true, buy_in: cents() })())));
+}
+
+// ---------- lists ----------
+function seatCalled(call) {
+  const others = state.lists.filter(l => l.game.id !== call.game_id && l.entries.some(e => e.player.id === call.player.id)).map(l => l.game.name);
+  buyInSheet(`Seat ${call.player.name} at table ${call.table}, seat ${call.seat}`, call.table, call.player.id,
+    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, `${call.player.name} seated`), others);
+}
+
+function entryRow(lst, e) {
+  const proposal = state.proposals.find(p => p.entry_id === e.id);
+  const actions = [];
+  if (e.status === "called") {
+    actions.push(btn("Seat", "primary", () => seatCalled({ ...e.call, player: e.player }), { "data-action": "seat-called" }));
+  } else if (proposal) {
+    actions.push(btn(`Call → ${proposal.table}`, "primary", () => act("POST", `/api/waitlists/entries/${e.id}/call`,
+      { table_number: proposal.table, seat_number: proposal.seat }, `${e.player.name} called to table ${proposal.table}`), { "data-action": "call" }));
+  }
+  if (e.place > 1) actions.push(btn("↑", "", () => askReason(`Move ${e.player.name} up`, "Why? (audited)",
+    r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": "move up" }));
+  actions.push(btn("✕", "", () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, `${e.player.name} off the list`),
+    { "aria-label": "remove", "data-action": "remove" }));
+  return el("li", { class: `fl-entry ${e.status}`, "data-entry": e.id, "data-player": e.player.id },
+    el("span", { class: "place" }, e.place),
+    el("span", { class: "who" }, el("span", { class: "name" }, e.player.name),
+      el("small", {}, e.status === "called"
+        ? el("span", {}, `called · T${e.call.table} S${e.call.seat} · `, el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""))
+        : `${e.estimated_wait_minutes != null ? `~${e.estimated_wait_minutes} min · ` : ""}added ${since(e.added_at)} min ago by ${e.added_by}${e.note ? ` · ${e.note}` : ""}`)),
+    el("span", { class: "entry-actions" }, actions));
+}
+
+function addPlayerSheet(lst) {
+  const q = el("input", { type: "search", placeholder: "name or card number", name: "q", autocomplete: "off" });
+  const results = el("ul", { class: "search-results" });
+  let timer = null;
+  const search = async () => {
+    try {
+      const players = await api("GET", `/api/players?q=${encodeURIComponent(q.value)}`);
+      const listed = new Set(lst.entries.map(e => e.player.id));
+      results.replaceChildren(...players.map(p => el("li", {},
+        btn(`${p.name} · ${p.card_number}`, `big${listed.has(p.id) ? " listed" : ""}`, async () => {
+          try { await act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, `${p.name} added to ${lst.game.name}`); closeSheet(); } catch (e) { /* shown */ }
+        }, { "data-player": p.id, disabled: listed.has(p.id) }))));
+    } catch (e) { toast(e.message, "error"); }
+  };
+  q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 150); });
+  sheet(`Add to ${lst.game.name}`, el("p", { class: "hint" }, "The player is here in person."), q, results);
+  q.focus();
+  search();
+}
+
+function renderLists() {
+  $("#fl-lists").replaceChildren(...state.lists.map(lst => el("section", { class: "fl-list", "data-game": lst.game.id },
+    el("header", {}, el("h2", {}, lst.game.name), el("span", { class: "count" }, `${lst.entries.length} waiting`),
+      btn("+ Add player", "primary small", () => addPlayerSheet(lst), { "data-action": "add-player" })),
+    lst.entries.length ? el("ol", { class: "fl-entries" }, lst.entries.map(e => entryRow(lst, e)))
+                       : el("p", { class: "hint" }, "Nobody waiting."))));
+  const changes = state.table_changes;
+  $("#fl-changes").replaceChildren(...(changes.length ? [el("h2", {}, "Table changes"), el("ol", { class: "fl-entries" }, changes.map(r =>
+    el("li", { class: "fl-entry" }, el("span", { class: "who" }, el("span", { class: "name" }, r.player.name), el("small", {}, `table ${r.from_table} → ${r.to_table}`)),
+      el("span", { class: "entry-actions" }, btn("✕", "", () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {}), { "aria-label": "cancel request" })))))] : []));
+}
+
+function renderMustMove() {
+  $("#fl-mustmove").replaceChildren(...state.mustmove.map(ch => el("section", { class: "fl-chain", "data-game": ch.game_id },
+    el("h2", {}, `Must-move · ${gameName(ch.game_id)}`),
+    el("p", { class: "chain" }, ch.tables.map(t => `${t.role === "main" ? "Main" : t.role.toUpperCase()} ${t.table}`).join(" ← ")),
+    ch.tables.filter(t => t.role !== "main").map(t => el("div", { class: "mm-queue" }, el("h3", {}, `Table ${t.table} order`),
+      el("ol", {}, t.order.map(o => el("li", { class: o.due ? "due" : "" }, `${o.name} · seat ${o.seat}`, o.due ? el("b", {}, " · moves now") : ""))))))));
+}
+
+function renderAlerts() {
+  $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
+    el("span", {}, a.message),
+    btn("OK", "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
+}
+
+function render() {
+  renderPrompts();
+  $("#fl-tables").replaceChildren(...state.tables.map(tableCard));
+  renderLists();
+  renderMustMove();
+  renderAlerts();
+  tick();
+}
+
+function tick() {
+  for (const node of root.querySelectorAll("[data-expires]")) {
+    const left = Date.parse(node.dataset.expires) - serverNow();
+    node.textContent = left > 0 ? mmss(left) : "time up";
+    node.classList.toggle("late", left < 60_000);
+  }
+}
+
+let pending = null;
+async function refresh() {
+  try {
+    const s = await api("GET", "/api/floor/state");
+    clockOffset = Date.parse(s.now) - Date.now();
+    state = s;
+    render();
+  } catch (e) { toast(e.message, "error"); }
+}
+function soon() { clearTimeout(pending); pending = setTimeout(refresh, 50); }
+
+export function start(appRoot) {
+  root = appRoot;
+  const initial = JSON.parse(document.getElementById("initial-data").textContent);
+  state = { tables: initial.tables.map(t => ({ ...t, seats: t.seats.map(s => ({ ...s })) })), lists: [], proposals: [], mustmove: [],
+            due: [], open_prompts: [], pickups: [], table_changes: [], alerts: initial.alerts || [], now: new Date().toISOString() };
+  render();
+  refresh();
+  const socket = connect();
+  for (const ev of ["tables.changed", "lists.changed", "mustmove.due", "alert.acknowledged", "bans.changed", "connect"]) socket.on(ev, soon);
+  socket.on("alert", a => { toast(a.message, a.severity); soon(); });
+  setInterval(tick, 1000);
+  setInterval(soon, 60_000);     // waits, away minutes and pickups age with time
+  return socket;
+}
