@@ -24,3 +24,6 @@ def job(name: str):
 def heartbeat(session: Session) -> None:
     """Tells /healthz (in any process) that the scheduler is alive."""
     health.beat(session, "scheduler")
+
+
+import floor.rounds.jobs  # noqa: E402,F401  (the live rounds' timer jobs register themselves)

@@ -6,3 +6,5 @@ from floor.models.audit import AuditRecord  # noqa: F401
 from floor.models.alerts import Alert  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
+from floor.models.ledger import ACCOUNT_KINDS, Account, Transfer  # noqa: F401
+from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
