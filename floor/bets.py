@@ -107,7 +107,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
             select(Bet).where(Bet.round_id == r.id, Bet.account_id == account, Bet.spot == spot)).scalars()
             if (b.numbers or None) == numbers)
     else:
-        already = session.execute(same_spot).scalar_one()
+        already = int(session.execute(same_spot).scalar_one())
     if table.kind in ("blackjack", "casino_holdem"):
         _check_seat(session, r, table, seat, account, spot)
     if game.max_bet and already + amount > game.max_bet:
