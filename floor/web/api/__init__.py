@@ -7,8 +7,8 @@ from floor.web.extensions import api
 
 
 def register(app: Flask) -> None:
-    from floor.web.api import alerts, players, tables
+    from floor.web.api import alerts, bets, cashier, players, rounds, tables
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
-    for module in (tables, players, alerts):
+    for module in (tables, players, alerts, rounds, bets, cashier):
         api.register_blueprint(module.blp)
