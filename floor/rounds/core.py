@@ -134,10 +134,29 @@ def round_json(session: Session, r: Round, *, bets: bool = True, cards: bool = T
         out["bets"] = [dict(b) for b in rows]
         out["staked"] = sum(b["amount"] for b in rows)
     s = session.execute(select(Settlement).where(Settlement.round_id == r.id)).scalar_one_or_none()
+    if s is not None and bets:
+        paid = _paid(session, r.id)
+        for b in out["bets"]:
+            b["paid"] = paid.get(b["id"], 0)
     out["settlement"] = None if s is None else {
         "outcome": s.outcome, "bets": s.bets, "staked": s.staked, "returned": s.returned,
         "commission": s.commission, "at": s.at.isoformat(), "actor": s.actor, "reason": s.reason}
     return out
+
+
+def _paid(session: Session, round_id: int) -> dict[int, int]:
+    """What each bet of a settled or voided round handed back to its account (net of commission)."""
+    from floor.models import Transfer
+    paid: dict[int, int] = {}
+    rows = session.execute(select(Transfer.bet_id, Transfer.kind, Transfer.amount, Transfer.to_account_id,
+                                  Bet.account_id).join(Bet, Bet.id == Transfer.bet_id)
+                           .where(Transfer.round_id == round_id, Transfer.kind != "stake")).all()
+    for bet_id, kind, amount, to, acc in rows:
+        if kind == "commission":
+            paid[bet_id] = paid.get(bet_id, 0) - amount
+        elif to == acc:
+            paid[bet_id] = paid.get(bet_id, 0) + amount
+    return paid
 
 
 def public_result(r: Round) -> dict | None:
