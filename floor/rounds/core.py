@@ -244,7 +244,8 @@ def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, da
     set_status(session, r, "held", at, actor, data={"reason": reason, **(data or {})})
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")
-    alerts.raise_alert(session, actor, "round_held", f"Table round {r.number} held: {reason}",
+    table = session.get(Table, r.table_id)
+    alerts.raise_alert(session, actor, "round_held", f"Table {table.number} round {r.number} held: {reason}",
                        severity="critical", table_id=r.table_id, data={"round_id": r.id, "reason": reason})
     publish(session, r, "round.held")
     notify.publish(session, "round.held", {"id": r.id, "table_id": r.table_id, "reason": reason},

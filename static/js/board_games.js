@@ -11,8 +11,8 @@ function roulettePanel(t) {
     el("h2", {}, `${t.name} · table ${t.number}`),
     el("div", { class: "last-numbers" }, t.last.length ? t.last.map(n => ball(n.number)) : el("span", { class: "empty" }, "No spins yet")),
     el("div", { class: "hotcold" },
-      el("div", {}, el("h3", {}, "Hot"), el("div", { class: "row hot" }, t.hot.filter(h => h.count).map(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)]))),
-      el("div", {}, el("h3", {}, "Cold"), el("div", { class: "row cold" }, t.cold.map(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)])))),
+      el("div", {}, el("h3", {}, "Hot"), el("div", { class: "row hot" }, t.hot.filter(h => h.count).flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)]))),
+      el("div", {}, el("h3", {}, "Cold"), el("div", { class: "row cold" }, t.cold.flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)])))),
     el("p", { class: "empty" }, `last ${t.spins} spins`));
 }
 

@@ -143,7 +143,7 @@ function render() {
   if (r && r.status === "held") held.textContent = `Held for the pit boss: ${r.held_reason}`;
   const bets = (r && r.bets) || [];
   document.getElementById("bets").replaceChildren(...bets.map(b => el("tr", { "data-bet": b.id },
-    el("td", {}, b.seat ? `Seat ${b.seat}` : "", b.player_id ? ` · player ${b.player_id}` : ""),
+    el("td", {}, [b.seat ? `Seat ${b.seat}` : "", b.player_id ? `player ${b.player_id}` : ""].filter(Boolean).join(" · ")),
     el("td", {}, label(b.spot), b.numbers && b.numbers.length < 7 ? ` ${b.numbers.join("-")}` : "", b.hand > 1 ? ` (hand ${b.hand})` : ""),
     el("td", { class: "num" }, money(b.amount)),
     el("td", { class: `num ${b.paid > 0 ? "won" : ""}` }, b.paid === undefined ? "" : money(b.paid)))));

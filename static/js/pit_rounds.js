@@ -36,7 +36,7 @@ function heldItem(r, canSettle, reload) {
     el("header", {}, el("h2", {}, `Table ${r.table.number} · ${r.table.name} · round ${r.number}`),
       el("span", { class: "round-status held" }, "held")),
     el("p", { class: "reason" }, r.held_reason || ""),
-    el("p", { class: "facts" }, `${(r.bets || []).length} bets · ${money(staked)} at stake`,
+    el("p", { class: "facts" }, `${(r.bets || []).length} bet${(r.bets || []).length === 1 ? "" : "s"} · ${money(staked)} at stake`,
       r.spin ? ` · spin ${r.spin}` : "", r.coup ? ` · coup ${r.coup}` : ""),
     cards.length ? el("div", { class: "cards" }, cards.map(c => cardEl(c.card))) : null,
     canSettle ? settleForm(r, reload) : el("p", { class: "empty" }, "A pit boss settles or voids it."));

@@ -137,6 +137,10 @@ def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
     assert login.post(f"/api/rounds/{rid}/void", json={"reason": "wheel closed"}).get_json()["status"] == "voided"
     assert client.get("/api/cashier/players/4").get_json()["balance"] == 11_000
     assert client.get("/api/rounds/held").get_json() == []
+    games = client.get("/api/board/games")
+    assert games.status_code == 200
+    roulette_board = [g for g in games.get_json() if g["number"] == 12][0]
+    assert [n["number"] for n in roulette_board["last"]] == [2]   # the voided spin is not history
 
 
 def test_the_openapi_document_lists_the_round_routes(client):

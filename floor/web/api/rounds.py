@@ -20,8 +20,6 @@ RUNS_TABLE = ("dealer", "pit_boss", "admin")
 
 
 class RoundSchema(Schema):
-    class Meta:
-        unknown = "include"
     id = fields.Integer()
     table_id = fields.Integer()
     number = fields.Integer()
@@ -33,7 +31,17 @@ class RoundSchema(Schema):
     cards = fields.List(fields.Dict())
     bets = fields.List(fields.Dict())
     settlement = fields.Dict(allow_none=True)
-    flow = fields.Dict()
+    flow = fields.Dict(metadata={"description": "blackjack / Casino Hold'em: hands, whose decision, the options"})
+    table = fields.Dict()
+    spin = fields.Integer(allow_none=True)
+    coup = fields.Integer(allow_none=True)
+    shoe_id = fields.Integer(allow_none=True)
+    opened_at = fields.String(allow_none=True)
+    locked_at = fields.String(allow_none=True)
+    result_at = fields.String(allow_none=True)
+    ended_at = fields.String(allow_none=True)
+    decision_until = fields.String(metadata={"description": "when the decision timer answers for the player"})
+    staked = fields.Integer()
 
 
 class TableStateSchema(Schema):
@@ -64,6 +72,21 @@ class SettleSchema(Strict):
 
 class VoidSchema(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class BoardGameSchema(Schema):
+    id = fields.Integer()
+    number = fields.Integer()
+    name = fields.String()
+    kind = fields.String()
+    last = fields.List(fields.Dict(), metadata={"description": "roulette: the last 20 numbers, newest first"})
+    hot = fields.List(fields.Dict())
+    cold = fields.List(fields.Dict())
+    spins = fields.Integer()
+    shoe = fields.Dict(allow_none=True)
+    beads = fields.List(fields.Dict(), metadata={"description": "baccarat: bead plate of the current shoe"})
+    big_road = fields.List(fields.List(fields.Dict()))
+    counts = fields.Dict()
 
 
 class Empty(Strict):
@@ -201,7 +224,7 @@ def void(args, round_id: int):
 
 @blp.route("/board/games")
 @allow("display", "floor_manager", "pit_boss", "admin")
-@blp.response(200, fields.List(fields.Dict()))
+@blp.response(200, BoardGameSchema(many=True))
 def board_games():
     """Roulette history (last 20, hot and cold) and baccarat roads of the current shoe."""
     return rounds.board_games(db.session)
