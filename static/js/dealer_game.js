@@ -34,7 +34,10 @@ document.getElementById("btn-shoe")?.addEventListener("click", () => call("POST"
 document.getElementById("card-form")?.addEventListener("submit", async ev => {
   ev.preventDefault();
   const input = ev.target.elements.card;
-  try { await call("POST", `/api/tables/${tableNo}/round/card`, { card: input.value.trim() }); input.value = ""; } catch (e) { /* shown */ }
+  const card = input.value.trim();
+  input.value = "";          // cleared at once: the next card may be typed while this one is sent
+  if (!card) return;
+  try { await call("POST", `/api/tables/${tableNo}/round/card`, { card }); } catch (e) { if (!input.value) input.value = card; }
   input.focus();
 });
 
