@@ -40,8 +40,13 @@ def no_ball_job(session: Session, round_id: int, spin: int | None, now: datetime
 
 @job("rounds.settle")
 def settle_job(session: Session, round_id: int, now: datetime | None = None) -> None:
+    """Settle a round that got its result (a no-op when already settled, or held meanwhile)."""
+    from floor.errors import InvalidState
     from floor.rounds import core
-    core.settle(session, round_id, at=now, house=_house(session))
+    try:
+        core.settle(session, round_id, at=now, house=_house(session))
+    except InvalidState:
+        pass
 
 
 @job("rounds.recover")
