@@ -38,3 +38,6 @@ def pickup_due(session: Session, away_id: int, now=None) -> None:
     """A player has been away long enough for a chip pickup: alert the floor if a list waits."""
     from floor import seating
     seating.pickup_alert(session, away_id, now)
+
+
+import floor.rounds.jobs  # noqa: E402,F401  (the live rounds' timer jobs register themselves)

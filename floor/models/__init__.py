@@ -12,3 +12,5 @@ from floor.models.poker_table import (MissedBlindTicket, PlayerWarning, PokerBut
                                       PokerEntryChoice, PokerHand, PokerHandSeat, PokerPosting, PokerSitOut)
 from floor.models.poker_room import (  # noqa: F401
     Bust, ListCall, MustMoveLink, SeatAway, TableChangeRequest, WaitingList, WaitlistEntry)
+from floor.models.ledger import ACCOUNT_KINDS, Account, Transfer  # noqa: F401
+from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401

@@ -1,13 +1,21 @@
 """The dealer terminal of a live game table (betting, device feed, seat bets, decisions)."""
 from __future__ import annotations
 
-from flask import render_template
+from flask import current_app, render_template
 
-from floor import tables as tables_svc
+from floor import rounds
+from floor.games import roulette
 from floor.models import Table
 from floor.web.extensions import db
 
 
 def render_terminal(table: Table):
-    seated = tables_svc.occupants(db.session, [table.id])
-    return render_template("dealer.html", table=tables_svc.table_json(table, seated))
+    state = rounds.table_state(db.session, table.id)
+    house = current_app.config["HOUSE"]
+    layout = {}
+    if table.kind == "roulette":
+        for b in roulette.all_bets():
+            layout.setdefault(b.kind, []).append(list(b.numbers))
+    return render_template("dealer_game.html", table=state["table"], state=state, layout=layout,
+                           settings={"betting_seconds": house.betting_seconds,
+                                     "decision_seconds": house.decision_seconds})

@@ -16,7 +16,7 @@ def test_pit_boss_lays_out_a_hand_and_records_a_ruling(page_as):
     assert page.locator("#pots li").all_inner_texts() == ["Main pot: 300.00 — seats 1, 2, 3", "Side pot 1: 400.00 — seats 2, 3"]
     assert "300.00" in page.locator("#won li[data-seat='1']").inner_text()
     assert "400.00" in page.locator("#won li[data-seat='2']").inner_text()
-    assert page.locator("#won li[data-seat='1'] .card-tile").count() == 2
+    assert page.locator("#won li[data-seat='1'] .pcard").count() == 2
     page.fill("#reason", "side pot pushed to the wrong seat")
     page.click("#record")
     page.wait_for_selector("#rulings li[data-ruling]")

@@ -1,0 +1,194 @@
+"""Placing bets on a live round: remote players' bets from their balance (JSON API) and seat bets
+the dealer enters for the chips on the table. Each stake is a ledger transfer into the table's
+"in play" account, in the same transaction as the bet row.
+
+Refusals (HOUSE_RULES §2): after "no more bets" (409 ``betting_closed`` / ``late``), a closed table
+(409 ``table_closed``), outside the table's minimum or maximum per spot (409 ``below_minimum`` /
+``over_maximum``; Casino Hold'em cuts a bet over the maximum down to it, seed 003), more than the
+player's balance (409 ``insufficient_balance``). An idempotency key makes a retried bet count once.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from floor import audit, ledger, notify
+from floor.actors import Actor
+from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.games import baccarat, roulette
+from floor.models import Bet, Player, Round, Table
+from floor.rounds.core import active_round, get_table
+
+SPOTS = {
+    "roulette": roulette.KINDS,
+    "baccarat": baccarat.SPOTS,
+    "blackjack": ("bet",),
+    "casino_holdem": ("ante", "aa_bonus"),
+}
+
+
+def bet_json(b: Bet) -> dict:
+    return {"id": b.id, "round_id": b.round_id, "table_id": b.table_id, "player_id": b.player_id, "seat": b.seat,
+            "hand": b.hand, "spot": b.spot, "numbers": b.numbers, "amount": b.amount, "requested": b.requested,
+            "source": b.source, "idempotency_key": b.idempotency_key,
+            "placed_at": b.placed_at.isoformat() if b.placed_at else None}
+
+
+def _check_amount(amount) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise BadInput("a bet is a positive whole number of cents", field="amount")
+    return amount
+
+
+def _normalise(table: Table, spot: str, numbers, seat: int | None) -> tuple[str, list | None]:
+    kinds = SPOTS.get(table.kind)
+    if kinds is None:
+        raise InvalidState(f"table {table.number} takes no bets ({table.kind})", code="wrong_game")
+    if spot not in kinds:
+        raise BadInput(f"no spot {spot!r} at {table.kind} (one of {', '.join(kinds)})", field="spot")
+    if table.kind == "roulette":
+        return spot, list(roulette.bet(spot, numbers).numbers)
+    if numbers:
+        raise BadInput(f"{table.kind} bets cover no numbers", field="numbers")
+    if table.kind in ("blackjack", "casino_holdem"):
+        if seat is None:
+            raise BadInput(f"a {table.kind} bet is for a seat", field="seat")
+        if not 1 <= seat <= table.seat_count:
+            raise BadInput(f"table {table.number} has seats 1 to {table.seat_count}", field="seat")
+    return spot, None
+
+
+def _same(b: Bet, spot: str, numbers, amount: int, seat, round_id: int) -> bool:
+    return (b.spot == spot and (b.numbers or None) == (numbers or None) and b.requested == amount
+            and b.seat == seat and b.round_id == round_id)
+
+
+def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: int, player_id: int | None = None,
+          seat: int | None = None, numbers=None, idempotency_key: str | None = None, source: str = "api",
+          at: datetime | None = None) -> tuple[Bet, bool]:
+    """Place a bet on the table's open round. Returns (bet, created): a retry with the same
+    idempotency key returns the first bet and False."""
+    at = at or datetime.now(timezone.utc)
+    amount = _check_amount(amount)
+    table = get_table(session, table_id)
+    if player_id is not None:
+        if session.get(Player, player_id) is None:
+            raise NotFound(f"no player {player_id}")
+        account = ledger.player_account(session, player_id)
+    elif seat is not None:
+        account = ledger.table_account(session, table_id, "chips")
+    else:
+        raise BadInput("a bet is for a player (his balance) or a seat (the chips on the table)", field="player_id")
+    if idempotency_key is not None:
+        idempotency_key = str(idempotency_key).strip()[:100] or None
+    if idempotency_key:
+        earlier = session.execute(select(Bet).where(Bet.account_id == account, Bet.idempotency_key == idempotency_key)
+                                  ).scalar_one_or_none()
+        if earlier is not None:
+            return _replay(earlier, spot, numbers, amount, seat, table)
+    if table.status != "open":
+        raise Conflict(f"table {table.number} is {table.status}: no bets", code="table_closed")
+    spot, numbers = _normalise(table, spot, numbers, seat)
+    r = active_round(session, table_id)
+    if r is None or r.status != "betting":
+        raise Conflict(f"no more bets at table {table.number}" + ("" if r is None else f" (round {r.number} is {r.status})"),
+                       code="betting_closed")
+    if r.closes_at is not None and at > r.closes_at:
+        raise Conflict(f"no more bets at table {table.number}: betting closed at {r.closes_at:%H:%M:%S}", code="late")
+    requested = amount
+    game = table.game
+    same_spot = select(func.coalesce(func.sum(Bet.amount), 0)).where(
+        Bet.round_id == r.id, Bet.account_id == account, Bet.spot == spot, Bet.seat.is_(seat) if seat is None else Bet.seat == seat)
+    if table.kind == "roulette":
+        already = sum(b.amount for b in session.execute(
+            select(Bet).where(Bet.round_id == r.id, Bet.account_id == account, Bet.spot == spot)).scalars()
+            if (b.numbers or None) == numbers)
+    else:
+        already = int(session.execute(same_spot).scalar_one())
+    if table.kind in ("blackjack", "casino_holdem"):
+        _check_seat(session, r, table, seat, account, spot)
+    if game.max_bet and already + amount > game.max_bet:
+        if table.kind == "casino_holdem":
+            amount = game.max_bet - already     # seed 003: a bet over the limit is cut down to the maximum
+            if amount <= 0:
+                raise Conflict(f"this spot already holds the table maximum ({game.max_bet} cents)", code="over_maximum")
+        else:
+            raise Conflict(f"the table maximum per spot is {game.max_bet} cents ({already} already on it)",
+                           code="over_maximum")
+    if game.min_bet and already + amount < game.min_bet:
+        raise Conflict(f"the table minimum per spot is {game.min_bet} cents", code="below_minimum")
+    bet = Bet(round_id=r.id, table_id=table_id, account_id=account, player_id=player_id, seat=seat, hand=1, spot=spot,
+              numbers=numbers, amount=amount, requested=requested, source=source, idempotency_key=idempotency_key,
+              placed_at=at, placed_by=actor.name)
+    session.add(bet)
+    try:
+        with session.begin_nested():
+            session.flush()
+    except IntegrityError:
+        # the same key raced in from another request: the first one counts
+        earlier = session.execute(select(Bet).where(Bet.account_id == account, Bet.idempotency_key == idempotency_key)
+                                  ).scalar_one_or_none()
+        if earlier is None:
+            raise
+        return _replay(earlier, spot, numbers, requested, seat, table)
+    in_play = ledger.table_account(session, table_id, "in_play")
+    ledger.transfer(session, account, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
+    audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_json(bet), at=at)
+    notify.publish(session, "bet.placed", {"round_id": r.id, "table_id": table_id, "bet": bet_json(bet)},
+                   notify.table_room(table_id), "floor")
+    return bet, True
+
+
+def _replay(earlier: Bet, spot, numbers, amount, seat, table: Table) -> tuple[Bet, bool]:
+    if table.kind == "roulette":
+        try:
+            numbers = list(roulette.bet(spot, numbers).numbers)
+        except Exception:
+            pass
+    else:
+        numbers = None
+    if not _same(earlier, spot, numbers, amount, seat, earlier.round_id):
+        raise Conflict("this idempotency key was used for a different bet", code="idempotency_mismatch")
+    return earlier, False
+
+
+def _check_seat(session: Session, r: Round, table: Table, seat: int, account: int, spot: str) -> None:
+    """One box per seat: the account that placed the seat's main bet owns it (and its decisions)."""
+    main = "bet" if table.kind == "blackjack" else "ante"
+    owner = session.execute(select(Bet.account_id).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
+                            .limit(1)).scalar()
+    if owner is not None and owner != account:
+        raise Conflict(f"seat {seat} is taken this round", code="seat_taken")
+    if spot != main and owner is None:
+        raise Conflict(f"place the {main} on seat {seat} first", code="main_bet_first")
+
+
+def place_extra(session: Session, actor: Actor, r: Round, seat: int, spot: str, amount: int, hand: int,
+                at: datetime) -> Bet:
+    """A bet a decision adds (double, split, insurance, call), funded like the seat's main bet."""
+    main = "bet" if r.kind == "blackjack" else "ante"
+    owner = session.execute(select(Bet).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
+                            .order_by(Bet.id).limit(1)).scalar_one_or_none()
+    if owner is None:
+        raise Conflict(f"seat {seat} has no bet this round", code="no_bet")
+    bet = Bet(round_id=r.id, table_id=r.table_id, account_id=owner.account_id, player_id=owner.player_id, seat=seat,
+              hand=hand, spot=spot, amount=amount, requested=amount, source="decision", placed_at=at,
+              placed_by=actor.name)
+    session.add(bet)
+    session.flush()
+    in_play = ledger.table_account(session, r.table_id, "in_play")
+    ledger.transfer(session, owner.account_id, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
+    return bet
+
+
+def round_bets(session: Session, round_id: int) -> list[Bet]:
+    return list(session.execute(select(Bet).where(Bet.round_id == round_id).order_by(Bet.id)).scalars())
+
+
+def seat_owner(session: Session, r: Round, seat: int) -> Bet | None:
+    main = "bet" if r.kind == "blackjack" else "ante"
+    return session.execute(select(Bet).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
+                           .order_by(Bet.id).limit(1)).scalar_one_or_none()

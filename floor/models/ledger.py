@@ -1,0 +1,60 @@
+"""Double-entry ledger: accounts with a running balance, and transfers between two of them.
+
+Every movement of money is one Transfer row (never edited) that takes ``amount`` from one account
+and gives it to another, and moves both running balances in the same transaction. So the balances
+always sum to zero, and a player's balance is held at or above zero by the database itself (the
+CHECK below, on a row the UPDATE locks).
+
+Accounts are named by a unique key: ``player:<id>`` (a remote player's balance), ``cage`` (money
+coming in and going out through the cashier: its balance is minus what players hold),
+``tray:<table>`` (the table's chip tray: pays winners, takes losers), ``in_play:<table>`` (stakes
+on the layout until the round is settled or voided), ``commission:<table>`` (the house's
+commission, e.g. 5 % on baccarat banker wins) and ``chips:<table>`` (chips in front of the seated
+players, what the dealer terminal's seat bets are funded by).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from floor.models.base import Base, utcnow
+
+ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips")
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+    __table_args__ = (
+        CheckConstraint("kind <> 'player' OR balance >= 0", name="player_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(40), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)   # cents, kept by ledger.post only
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Transfer(Base):
+    """``amount`` cents from one account to another. Never updated, never deleted."""
+
+    __tablename__ = "transfers"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("from_account_id <> to_account_id", name="two_accounts"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    from_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    to_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    # deposit | withdrawal | stake | refund | return | win | lose | commission
+    kind: Mapped[str] = mapped_column(String(20))
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), index=True)
+    bet_id: Mapped[int | None] = mapped_column(ForeignKey("bets.id"), index=True)
+    memo: Mapped[str | None] = mapped_column(String(200))

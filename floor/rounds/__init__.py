@@ -1,0 +1,25 @@
+"""Live rounds of the table games: one state machine per table, settled from the devices.
+
+Entry points for the device bridge (plain values; one DB session per event; the caller commits,
+then, when ``Outcome.settle`` is set, calls ``settle(session, outcome.settle)`` in a new
+transaction and commits again; ``Outcome.command`` is bytes-to-be for the device, e.g. ``*R``):
+
+    wheel_status(session, table_id, state, spin, flags, at, *, winning=None, raw=None, device=None)
+    wheel_number(session, table_id, spin, number, at, *, raw=None, device=None)
+    card(session, table_id, card, source, target=None, at=None, *, index=None, raw=None, device=None)
+    shoe_result(session, table_id, winner, player_pair, banker_pair, at=None, *, raw=None, device=None)
+    coup_start(session, table_id, at=None, *, raw=None, device=None)
+    cut_card(session, table_id, at=None, *, raw=None, device=None)
+    device_fault(session, table_id, reason, at=None, *, raw=None, device=None)
+    device_frame(session, table_id, device, raw, summary="", at=None)
+    settle(session, round_id, at=None) / recover(session, at=None)
+"""
+from floor.rounds.cards import (build_flow, card, cut_card, decide, decision_timeout, new_shoe,  # noqa: F401
+                                shoe_result)
+from floor.rounds.core import (Outcome, active_round, current_shoe, device_frame, get_round, last_round,  # noqa: F401
+                               recover, round_json, settle, void)
+from floor.rounds.table import (baccarat_roads, board_games, close_betting, coup_start, device_fault,  # noqa: F401
+                                held_rounds, open_betting, roulette_history, settle_held, table_state,
+                                terminal_json, void_round)
+from floor.rounds.wheel import no_ball_due, wheel_number, wheel_status  # noqa: F401
+from floor.rounds import jobs  # noqa: F401,E402  (registers the timer jobs)

@@ -1,0 +1,381 @@
+"""The round state machine shared by every live game: open betting, no more bets, result, hold,
+settle exactly once, void exactly once, recover after a restart.
+
+Exactly once, in the database: settling or voiding a round inserts its one Settlement row (unique
+round_id) in the same transaction as the round's transfers and its status change, after locking
+the round row. A repeated result, a second process or a replay after a crash finds the status
+already moved (or loses the unique insert) and does nothing. A crash mid-settle rolls the whole
+transaction back: the round is still at "result" and ``recover`` (or the stored timer) settles it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from floor import alerts, audit, ledger, notify, timers
+from floor.actors import Actor
+from floor.errors import Conflict, InvalidState, NotFound
+from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table
+from floor.models.rounds import ACTIVE
+from floor.settings import HouseSettings
+
+DEFAULT_HOUSE = HouseSettings()
+SYSTEM = Actor.system("rounds")
+BET_COLUMNS = (Bet.id, Bet.account_id, Bet.spot, Bet.numbers, Bet.amount, Bet.seat, Bet.hand, Bet.player_id)
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Outcome:
+    """What a device event did. After committing, the bridge calls ``rounds.settle(session,
+    outcome.settle)`` in a new transaction when it is set, and writes ``command`` to the device."""
+
+    round_id: int | None = None
+    status: str | None = None
+    settle: int | None = None
+    command: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> "Outcome":
+        self.notes.append(text)
+        return self
+
+
+# --- finding rounds ------------------------------------------------------------------------------
+
+def get_table(session: Session, table_id: int) -> Table:
+    table = session.get(Table, table_id)
+    if table is None:
+        raise NotFound(f"no table {table_id}")
+    return table
+
+
+def active_round(session: Session, table_id: int, lock: bool = True) -> Round | None:
+    q = select(Round).where(Round.table_id == table_id, Round.status.in_(ACTIVE))
+    if lock:
+        q = q.with_for_update()
+    return session.execute(q.execution_options(populate_existing=True)).scalar_one_or_none()
+
+
+def last_round(session: Session, table_id: int) -> Round | None:
+    return session.execute(select(Round).where(Round.table_id == table_id).order_by(Round.number.desc())
+                           .limit(1)).scalar_one_or_none()
+
+
+def get_round(session: Session, round_id: int, lock: bool = False) -> Round:
+    q = select(Round).where(Round.id == round_id)
+    if lock:
+        q = q.with_for_update()
+    r = session.execute(q.execution_options(populate_existing=True)).scalar_one_or_none()
+    if r is None:
+        raise NotFound(f"no round {round_id}")
+    return r
+
+
+def current_shoe(session: Session, table_id: int) -> Shoe | None:
+    return session.execute(select(Shoe).where(Shoe.table_id == table_id).order_by(Shoe.number.desc())
+                           .limit(1)).scalar_one_or_none()
+
+
+# --- rows that tell the story ----------------------------------------------------------------------
+
+def event(session: Session, r: Round | None, table_id: int, kind: str, at: datetime, actor: Actor,
+          data: dict | None = None, status_from: str | None = None, status_to: str | None = None,
+          step: int | None = None) -> RoundEvent:
+    ev = RoundEvent(round_id=r.id if r is not None else None, table_id=table_id, at=at, kind=kind,
+                    status_from=status_from, status_to=status_to, data=data, step=step, actor=actor.name)
+    session.add(ev)
+    return ev
+
+
+def frame(session: Session, device: str | None, table_id: int | None, raw: bytes | None, summary: str,
+          at: datetime, round_id: int | None) -> None:
+    """File a raw device frame against its round (the pit boss timeline and replays read these)."""
+    if raw is None:
+        return
+    session.add(DeviceFrame(device=device or "unknown", table_id=table_id, arrived_at=at, raw=bytes(raw),
+                            summary=summary[:200], round_id=round_id))
+
+
+def device_frame(session: Session, table_id: int | None, device: str, raw: bytes, summary: str = "",
+                 at: datetime | None = None) -> None:
+    """Store a frame that is not an event for the round (a heartbeat, a reply, a frame error)."""
+    at = at or now_utc()
+    r = active_round(session, table_id, lock=False) if table_id is not None else None
+    frame(session, device, table_id, raw, summary, at, r.id if r else None)
+
+
+def round_json(session: Session, r: Round, *, bets: bool = True, cards: bool = True) -> dict:
+    out = {
+        "id": r.id, "table_id": r.table_id, "number": r.number, "kind": r.kind, "status": r.status,
+        "coup": r.coup, "spin": r.spin, "shoe_id": r.shoe_id,
+        "opened_at": r.opened_at.isoformat() if r.opened_at else None,
+        "closes_at": r.closes_at.isoformat() if r.closes_at else None,
+        "locked_at": r.locked_at.isoformat() if r.locked_at else None,
+        "result_at": r.result_at.isoformat() if r.result_at else None,
+        "ended_at": r.ended_at.isoformat() if r.ended_at else None,
+        "result": public_result(r), "held_reason": r.held_reason,
+    }
+    if cards:
+        out["cards"] = [{"card": c.card, "target": c.target, "source": c.source, "accepted": c.accepted,
+                         "reason": c.reason, "at": c.at.isoformat()}
+                        for c in session.execute(select(RoundCard).where(RoundCard.round_id == r.id)
+                                                 .order_by(RoundCard.id)).scalars()]
+    if bets:
+        rows = session.execute(select(*BET_COLUMNS, Bet.requested, Bet.source).where(Bet.round_id == r.id)
+                               .order_by(Bet.id)).mappings().all()
+        out["bets"] = [dict(b) for b in rows]
+        out["staked"] = sum(b["amount"] for b in rows)
+    s = session.execute(select(Settlement).where(Settlement.round_id == r.id)).scalar_one_or_none()
+    if s is not None and bets:
+        paid = _paid(session, r.id)
+        for b in out["bets"]:
+            b["paid"] = paid.get(b["id"], 0)
+    out["settlement"] = None if s is None else {
+        "outcome": s.outcome, "bets": s.bets, "staked": s.staked, "returned": s.returned,
+        "commission": s.commission, "at": s.at.isoformat(), "actor": s.actor, "reason": s.reason}
+    return out
+
+
+def _paid(session: Session, round_id: int) -> dict[int, int]:
+    """What each bet of a settled or voided round handed back to its account (net of commission)."""
+    from floor.models import Transfer
+    paid: dict[int, int] = {}
+    rows = session.execute(select(Transfer.bet_id, Transfer.kind, Transfer.amount, Transfer.to_account_id,
+                                  Bet.account_id).join(Bet, Bet.id == Transfer.bet_id)
+                           .where(Transfer.round_id == round_id, Transfer.kind != "stake")).all()
+    for bet_id, kind, amount, to, acc in rows:
+        if kind == "commission":
+            paid[bet_id] = paid.get(bet_id, 0) - amount
+        elif to == acc:
+            paid[bet_id] = paid.get(bet_id, 0) + amount
+    return paid
+
+
+def public_result(r: Round) -> dict | None:
+    """The result without anything a player must not see before it is shown (nothing hidden after
+    the result; during a blackjack round the hole card is left out)."""
+    if r.result is None:
+        return None
+    res = dict(r.result)
+    res.pop("flow", None)
+    return res
+
+
+def publish(session: Session, r: Round, name: str = "round.changed") -> None:
+    payload = {"id": r.id, "table_id": r.table_id, "number": r.number, "kind": r.kind, "status": r.status,
+               "closes_at": r.closes_at.isoformat() if r.closes_at else None, "result": public_result(r),
+               "held_reason": r.held_reason, "spin": r.spin, "coup": r.coup}
+    notify.publish(session, name, payload, notify.table_room(r.table_id), "floor", "board")
+
+
+# --- moving the state machine ----------------------------------------------------------------------
+
+def set_status(session: Session, r: Round, to: str, at: datetime, actor: Actor, kind: str = "status",
+               data: dict | None = None) -> None:
+    before = r.status
+    r.status = to
+    if to in ("locked", "dealing") and r.locked_at is None:
+        r.locked_at = at
+    if to == "result":
+        r.result_at = at
+    if to in ("settled", "voided"):
+        r.ended_at = at
+    event(session, r, r.table_id, kind, at, actor, data, status_from=before, status_to=to)
+    session.flush()   # the version check runs here: a concurrent change makes this one fail
+    audit.record(session, actor, f"round.{to}", f"round:{r.id}", before={"status": before},
+                 after={"status": to, **({"data": data} if data else {})}, at=at)
+    publish(session, r)
+
+
+def open_round(session: Session, actor: Actor, table: Table, at: datetime, house: HouseSettings,
+               *, status: str = "betting", timed: bool = True, spin: int | None = None) -> Round:
+    """Start a round at ``table``: betting (with its timer), or straight to "locked" when a wheel
+    says "no more bets" for a round the host never saw open."""
+    if table.status != "open":
+        raise InvalidState(f"table {table.number} is {table.status}", code="table_closed")
+    if table.kind == "poker":
+        raise InvalidState("poker tables have no live rounds", code="wrong_game")
+    number = (session.execute(select(func.max(Round.number)).where(Round.table_id == table.id)).scalar() or 0) + 1
+    shoe_id = coup = None
+    if table.kind == "baccarat":
+        shoe = current_shoe(session, table.id)
+        if shoe is None or shoe.status == "finished":
+            raise InvalidState("the shoe is finished: the dealer must confirm a new shoe", code="new_shoe_needed")
+        coup = (session.execute(select(func.max(Round.coup)).where(Round.shoe_id == shoe.id)).scalar() or 0) + 1
+        if shoe.status == "last_coup":
+            if shoe.last_coup is None:
+                shoe.last_coup = coup
+            elif coup > shoe.last_coup:
+                raise InvalidState("the cut card is out: the dealer must confirm a new shoe", code="new_shoe_needed")
+        shoe_id = shoe.id
+    closes_at = at + timedelta(seconds=house.betting_seconds) if timed and status == "betting" else None
+    r = Round(table_id=table.id, number=number, kind=table.kind, status=status, shoe_id=shoe_id, coup=coup,
+              spin=spin, opened_at=at, closes_at=closes_at, locked_at=at if status != "betting" else None,
+              device={}, steps=0)
+    session.add(r)
+    try:
+        with session.begin_nested():
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"table {table.number} already has a round running", code="round_running") from None
+    event(session, r, table.id, "status", at, actor, {"closes_at": closes_at.isoformat() if closes_at else None},
+          status_to=status)
+    audit.record(session, actor, "round.open", f"round:{r.id}",
+                 after={"table_id": table.id, "number": number, "status": status, "coup": coup}, at=at)
+    if closes_at is not None:
+        timers.set_timer(session, f"round:{r.id}:betting", "rounds.close_betting", closes_at, r.id)
+    publish(session, r)
+    return r
+
+
+def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, data: dict | None = None) -> Round:
+    """Stop the round for the pit boss: nothing settles until he settles or voids it."""
+    if r.status not in ACTIVE:
+        return r
+    r.held_reason = reason[:200]
+    set_status(session, r, "held", at, actor, data={"reason": reason, **(data or {})})
+    timers.cancel_timer(session, f"round:{r.id}:betting")
+    timers.cancel_timer(session, f"round:{r.id}:decision")
+    table = session.get(Table, r.table_id)
+    alerts.raise_alert(session, actor, "round_held", f"Table {table.number} round {r.number} held: {reason}",
+                       severity="critical", table_id=r.table_id, data={"round_id": r.id, "reason": reason})
+    publish(session, r, "round.held")
+    notify.publish(session, "round.held", {"id": r.id, "table_id": r.table_id, "reason": reason},
+                   "role:pit_boss")
+    return r
+
+
+def stray(session: Session, actor: Actor, table_id: int, kind: str, message: str, at: datetime,
+          data: dict | None = None, r: Round | None = None) -> None:
+    """Something a device sent that fits no round: recorded, alerted, never settled."""
+    event(session, r, table_id, kind, at, actor, data)
+    alerts.raise_alert(session, actor, kind, message, severity="warning", table_id=table_id, data=data)
+
+
+def record_result(session: Session, actor: Actor, r: Round, result: dict, at: datetime) -> Outcome:
+    """The round has its result: it is stored (and committed by the caller) before settling, so a
+    crash while settling leaves a round that ``recover`` settles."""
+    r.result = result
+    set_status(session, r, "result", at, actor, data=public_result(r))
+    timers.cancel_timer(session, f"round:{r.id}:decision")
+    timers.set_timer(session, f"round:{r.id}:settle", "rounds.settle", at, r.id)
+    publish(session, r, "round.result")
+    return Outcome(r.id, r.status, settle=r.id)
+
+
+# --- settlement ------------------------------------------------------------------------------------
+
+def _bets(session: Session, round_id: int) -> list[dict]:
+    return [dict(b) for b in session.execute(select(*BET_COLUMNS).where(Bet.round_id == round_id)
+                                             .order_by(Bet.id)).mappings()]
+
+
+def _claim(session: Session, r: Round, outcome: str, actor: Actor, at: datetime, reason: str | None) -> Settlement | None:
+    """Insert the round's one settlement row; None when another transaction already has it."""
+    s = Settlement(round_id=r.id, at=at, outcome=outcome, actor=actor.name, reason=reason)
+    try:
+        with session.begin_nested():
+            session.add(s)
+            session.flush()
+    except IntegrityError:
+        return None
+    return s
+
+
+def _after_end(session: Session, r: Round, at: datetime) -> None:
+    """A baccarat round that was the shoe's last coup finishes the shoe."""
+    if r.shoe_id is None:
+        return
+    shoe = session.get(Shoe, r.shoe_id)
+    if shoe is not None and shoe.status == "last_coup" and shoe.last_coup is not None and r.coup >= shoe.last_coup:
+        shoe.status = "finished"
+        shoe.finished_at = at
+        notify.publish(session, "shoe.changed", {"table_id": r.table_id, "shoe": shoe.number, "status": "finished"},
+                       notify.table_room(r.table_id), "floor", "board")
+
+
+def settle(session: Session, round_id: int, at: datetime | None = None, actor: Actor = SYSTEM,
+           house: HouseSettings = DEFAULT_HOUSE) -> Settlement | None:
+    """Settle a round at "result": every bet paid or collected by ledger transfers. Exactly once:
+    a second call (same process, another process, a replay after a restart) returns None."""
+    from floor.rounds.payouts import payouts
+    at = at or now_utc()
+    r = get_round(session, round_id, lock=True)
+    if r.status in ("settled", "voided"):
+        return None
+    if r.status != "result":
+        raise InvalidState(f"round {r.id} is {r.status}, not waiting to be settled", code="not_settleable")
+    s = _claim(session, r, "settled", actor, at, None)
+    if s is None:
+        return None
+    acc = ledger.table_accounts(session, r.table_id)
+    bets = _bets(session, r.id)
+    results = payouts(r.kind, r.result, bets, house)
+    rows, staked, returned, commission = [], 0, 0, 0
+    for b, (back, comm) in zip(bets, results):
+        stake, fund, bid = b["amount"], b["account_id"], b["id"]
+        gross = back + comm
+        staked += stake
+        returned += back
+        commission += comm
+        if gross == 0:
+            rows.append(ledger.row(acc.in_play, acc.tray, stake, "lose", at=at, round_id=r.id, bet_id=bid))
+        elif gross >= stake:
+            rows.append(ledger.row(acc.in_play, fund, stake, "return", at=at, round_id=r.id, bet_id=bid))
+            if gross > stake:
+                rows.append(ledger.row(acc.tray, fund, gross - stake, "win", at=at, round_id=r.id, bet_id=bid))
+            if comm:
+                rows.append(ledger.row(fund, acc.commission, comm, "commission", at=at, round_id=r.id, bet_id=bid))
+        else:
+            rows.append(ledger.row(acc.in_play, fund, gross, "return", at=at, round_id=r.id, bet_id=bid))
+            rows.append(ledger.row(acc.in_play, acc.tray, stake - gross, "lose", at=at, round_id=r.id, bet_id=bid))
+    ledger.post(session, rows, guard_players=False)   # settling only credits players (net)
+    s.bets, s.staked, s.returned, s.commission = len(bets), staked, returned, commission
+    set_status(session, r, "settled", at, actor, data={"bets": len(bets), "staked": staked,
+                                                        "returned": returned, "commission": commission})
+    _after_end(session, r, at)
+    publish(session, r, "round.settled")
+    return s
+
+
+def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetime | None = None) -> Settlement | None:
+    """Void a round: every bet comes back. Exactly once, like ``settle`` (a settled round cannot be
+    voided, nor a voided one settled)."""
+    at = at or now_utc()
+    r = get_round(session, round_id, lock=True)
+    if r.status in ("settled", "voided"):
+        raise InvalidState(f"round {r.id} is already {r.status}", code="already_ended")
+    s = _claim(session, r, "voided", actor, at, reason)
+    if s is None:
+        raise InvalidState(f"round {r.id} is already settled or voided", code="already_ended")
+    acc = ledger.table_accounts(session, r.table_id)
+    bets = _bets(session, r.id)
+    rows = [ledger.row(acc.in_play, b["account_id"], b["amount"], "refund", at=at, round_id=r.id, bet_id=b["id"])
+            for b in bets]
+    ledger.post(session, rows, guard_players=False)
+    total = sum(b["amount"] for b in bets)
+    s.bets, s.staked, s.returned = len(bets), total, total
+    timers.cancel_timer(session, f"round:{r.id}:betting")
+    timers.cancel_timer(session, f"round:{r.id}:decision")
+    set_status(session, r, "voided", at, actor, data={"reason": reason, "bets": len(bets), "refunded": total})
+    _after_end(session, r, at)
+    publish(session, r, "round.voided")
+    return s
+
+
+def recover(session: Session, at: datetime | None = None, house: HouseSettings = DEFAULT_HOUSE) -> list[int]:
+    """Settle every round left at "result" (a restart in the middle of settling). The caller commits."""
+    ids = list(session.execute(select(Round.id).where(Round.status == "result").order_by(Round.id)).scalars())
+    done = []
+    for rid in ids:
+        if settle(session, rid, at=at, house=house) is not None:
+            done.append(rid)
+    return done

@@ -1,0 +1,238 @@
+"""The dealer's and the pit boss's moves on a round, device faults, and what the pages show."""
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from floor import audit, timers
+from floor.actors import Actor
+from floor.errors import BadInput, Conflict, InvalidState
+from floor.games import baccarat, roulette
+from floor.games.cards import Card
+from floor.models import Bet, Round, Settlement
+from floor.rounds import core
+from floor.rounds.cards import build_flow, flow_view
+from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold
+from floor.settings import HouseSettings
+
+
+def open_betting(session: Session, actor: Actor, table_id: int, at: datetime | None = None,
+                 house: HouseSettings = core.DEFAULT_HOUSE) -> Round:
+    """The dealer opens betting; it closes by itself after ``betting_seconds``."""
+    at = at or core.now_utc()
+    return core.open_round(session, actor, get_table(session, table_id), at, house)
+
+
+def close_betting(session: Session, actor: Actor, table_id: int, at: datetime | None = None, *,
+                  round_id: int | None = None) -> Round | None:
+    """"No more bets": roulette rounds lock (the wheel then spins), card rounds start dealing. A
+    blackjack or Casino Hold'em round with no bet has nothing to deal and ends void."""
+    at = at or core.now_utc()
+    r = active_round(session, table_id)
+    if r is None or r.status != "betting" or (round_id is not None and r.id != round_id):
+        if round_id is not None:
+            return None   # the betting timer of a round already closed
+        raise InvalidState("no round is taking bets", code="not_betting")
+    timers.cancel_timer(session, f"round:{r.id}:betting")
+    if r.kind == "roulette":
+        core.set_status(session, r, "locked", at, actor, kind="no_more_bets")
+        return r
+    if r.kind in ("blackjack", "casino_holdem"):
+        main = "bet" if r.kind == "blackjack" else "ante"
+        has = session.execute(select(Bet.id).where(Bet.round_id == r.id, Bet.spot == main).limit(1)).first()
+        if has is None:
+            core.void(session, actor, r.id, "no bets", at)
+            return r
+    core.set_status(session, r, "dealing", at, actor, kind="no_more_bets")
+    if r.kind in ("blackjack", "casino_holdem"):
+        core.publish(session, r, "round.decision")
+    return r
+
+
+def coup_start(session: Session, table_id: int, at: datetime | None = None, *, raw: bytes | None = None,
+               device: str | None = None) -> Outcome:
+    """The shoe's ``S``: the dealer started the coup, so betting is closed if it was still open."""
+    at = at or core.now_utc()
+    r = active_round(session, table_id)
+    if r is not None and r.status == "betting":
+        close_betting(session, Actor.device(device or "shoe", table_id), table_id, at)
+    core.frame(session, device, table_id, raw, "coup start", at, r.id if r else None)
+    return Outcome(r.id if r else None, r.status if r else None)
+
+
+def device_fault(session: Session, table_id: int, reason: str, at: datetime | None = None, *,
+                 raw: bytes | None = None, device: str | None = None) -> Outcome:
+    """A fault the device reports, a fall to "closed", or the line lost mid-round: hold the round."""
+    at = at or core.now_utc()
+    actor = Actor.device(device or "device", table_id)
+    r = active_round(session, table_id)
+    if r is not None and r.status in ("betting", "locked", "dealing"):
+        hold(session, actor, r, f"device: {reason}", at)
+    elif r is None:
+        table = get_table(session, table_id)
+        from floor import alerts
+        alerts.raise_alert(session, actor, "device_fault", f"Table {table.number}: {reason}", severity="warning",
+                           table_id=table_id)
+    core.frame(session, device, table_id, raw, f"fault: {reason}", at, r.id if r else None)
+    return Outcome(r.id if r else None, r.status if r else None)
+
+
+def settle_held(session: Session, actor: Actor, round_id: int, result: dict | None = None,
+                at: datetime | None = None, house: HouseSettings = core.DEFAULT_HOUSE) -> Settlement | None:
+    """The pit boss settles a held round: from a result he gives (roulette ``{"number": n}``,
+    baccarat ``{"cards": [...]}`` in shoe order) or, without one, from the cards as recorded."""
+    at = at or core.now_utc()
+    r = core.get_round(session, round_id, lock=True)
+    if r.status != "held":
+        raise InvalidState(f"round {r.id} is {r.status}; only a held round is settled by hand", code="not_held")
+    result = dict(result or {})
+    if r.kind == "roulette":
+        number = result.get("number")
+        if number is None:
+            dev = r.device or {}
+            number = dev.get("bare") if dev.get("bare") is not None and dev.get("bare") == dev.get("five") else None
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
+            raise BadInput("give the winning number (0-36)", field="number")
+        fixed = {"number": number, "spin": r.spin, "by_hand": True}
+    elif r.kind == "baccarat":
+        from floor.rounds.cards import _accepted
+        cards = result.get("cards") or [c.card for c in _accepted(session, r.id)]
+        coup = baccarat.play(cards)   # GameInputError (400) when the cards do not make a coup
+        fixed = {"cards": [str(Card.parse(c)) if isinstance(c, str) else str(c) for c in cards][:coup.cards_used],
+                 "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
+                 "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,
+                 "player_pair": coup.player_pair, "banker_pair": coup.banker_pair, "natural": coup.natural,
+                 "by_hand": True}
+    else:
+        if result:
+            raise BadInput("blackjack and Casino Hold'em rounds settle from the cards as recorded", field="result")
+        try:
+            flow = build_flow(session, r)
+        except Exception as exc:
+            raise Conflict(f"the recorded cards do not make a round ({exc}); void it", code="incomplete") from None
+        if flow.expecting()[0] != "done":
+            raise Conflict("the round is not complete; void it", code="incomplete")
+        fixed = {**flow.result(), "by_hand": True}
+    r.result = fixed
+    core.set_status(session, r, "result", at, actor, data={"by_hand": True})
+    return core.settle(session, r.id, at=at, actor=actor, house=house)
+
+
+def void_round(session: Session, actor: Actor, round_id: int, reason: str, at: datetime | None = None) -> Settlement:
+    reason = (reason or "").strip()
+    if not reason:
+        raise BadInput("say why the round is voided", field="reason")
+    return core.void(session, actor, round_id, reason, at)
+
+
+# --- what pages show -----------------------------------------------------------------------------
+
+def held_rounds(session: Session) -> list[dict]:
+    rows = session.execute(select(Round).where(Round.status == "held").order_by(Round.id)).scalars().all()
+    return [terminal_json(session, r) for r in rows]
+
+
+def terminal_json(session: Session, r: Round) -> dict:
+    out = core.round_json(session, r)
+    view = flow_view(session, r)
+    if view is not None:
+        out["flow"] = view
+    if r.status == "dealing" and r.kind == "blackjack" and r.result is None:
+        # never show the hole card before the dealer turns it over
+        for c in out.get("cards", []):
+            if c["target"] == "dealer":
+                pass
+        dealer_cards = [c for c in out.get("cards", []) if c["target"] == "dealer" and c["accepted"]]
+        if len(dealer_cards) >= 2 and view and view["dealer"][1:2] == ["??"]:
+            dealer_cards[1]["card"] = "??"
+    if r.kind == "casino_holdem" and r.status == "dealing":
+        for c in out.get("cards", []):
+            if c["target"] == "dealer":
+                c["card"] = "??"
+    dev = r.device or {}
+    if dev.get("decision_until") and r.status == "dealing":
+        out["decision_until"] = dev["decision_until"]
+    out["table"] = {"id": r.table_id}
+    t = get_table(session, r.table_id)
+    out["table"] = {"id": t.id, "number": t.number, "name": t.name, "kind": t.kind}
+    return out
+
+
+def table_state(session: Session, table_id: int) -> dict:
+    """What the dealer terminal shows: the live round (or the last one) and the shoe."""
+    table = get_table(session, table_id)
+    r = active_round(session, table_id, lock=False) or core.last_round(session, table_id)
+    shoe = current_shoe(session, table_id) if table.kind == "baccarat" else None
+    return {"table": {"id": table.id, "number": table.number, "name": table.name, "kind": table.kind,
+                      "status": table.status, "min_bet": table.game.min_bet, "max_bet": table.game.max_bet,
+                      "seat_count": table.seat_count},
+            "round": terminal_json(session, r) if r is not None else None,
+            "shoe": None if shoe is None else {"number": shoe.number, "status": shoe.status, "decks": shoe.decks,
+                                               "last_coup": shoe.last_coup}}
+
+
+def roulette_history(session: Session, table_id: int, limit: int = 20, stats_over: int = 200) -> dict:
+    rows = session.execute(select(Round.result).where(Round.table_id == table_id, Round.kind == "roulette",
+                                                      Round.status == "settled")
+                           .order_by(Round.number.desc()).limit(stats_over)).scalars().all()
+    numbers = [r["number"] for r in rows if r and "number" in r]
+    counts = Counter(numbers)
+    ranked = sorted(range(37), key=lambda n: (-counts[n], n))
+    cold = sorted(range(37), key=lambda n: (counts[n], n))
+    colour = lambda n: "green" if n == 0 else ("red" if n in roulette.RED else "black")  # noqa: E731
+    return {"last": [{"number": n, "colour": colour(n)} for n in numbers[:limit]],
+            "hot": [{"number": n, "colour": colour(n), "count": counts[n]} for n in ranked[:5]],
+            "cold": [{"number": n, "colour": colour(n), "count": counts[n]} for n in cold[:5]],
+            "spins": len(numbers)}
+
+
+def baccarat_roads(session: Session, table_id: int) -> dict:
+    """Bead plate and big road of the current shoe."""
+    shoe = current_shoe(session, table_id)
+    if shoe is None:
+        return {"shoe": None, "beads": [], "big_road": [], "counts": {}}
+    rows = session.execute(select(Round.coup, Round.result).where(Round.shoe_id == shoe.id, Round.status == "settled")
+                           .order_by(Round.coup)).all()
+    beads = [{"coup": c, "winner": res["winner"], "player_pair": res.get("player_pair", False),
+              "banker_pair": res.get("banker_pair", False), "total": max(res.get("player_total", 0), res.get("banker_total", 0))}
+             for c, res in rows if res and "winner" in res]
+    # big road: a new column each time the winner changes (ties mark the last cell), 6 rows then tail right
+    columns: list[list[dict]] = []
+    last = None
+    for b in beads:
+        if b["winner"] == "tie":
+            if columns:
+                columns[-1][-1]["ties"] = columns[-1][-1].get("ties", 0) + 1
+            else:
+                columns.append([{"winner": None, "ties": 1}])
+            continue
+        if last is not None and b["winner"] == last and columns:
+            columns[-1].append({"winner": b["winner"], "ties": 0})
+        elif columns and columns[-1][0]["winner"] is None:
+            columns[-1][0]["winner"] = b["winner"]
+        else:
+            columns.append([{"winner": b["winner"], "ties": 0}])
+        last = b["winner"]
+    counts = Counter(b["winner"] for b in beads)
+    return {"shoe": {"number": shoe.number, "status": shoe.status}, "beads": beads, "big_road": columns,
+            "counts": {"player": counts["player"], "banker": counts["banker"], "tie": counts["tie"]}}
+
+
+def board_games(session: Session) -> list[dict]:
+    """Every open roulette and baccarat table with its history, for the TV board."""
+    from floor.models import Table
+    out = []
+    for t in session.execute(select(Table).where(Table.kind.in_(("roulette", "baccarat")), Table.status == "open")
+                             .order_by(Table.number)).scalars():
+        item = {"id": t.id, "number": t.number, "name": t.name, "kind": t.kind}
+        item.update(roulette_history(session, t.id) if t.kind == "roulette" else baccarat_roads(session, t.id))
+        out.append(item)
+    return out
+
+
+__all__ = ["open_betting", "close_betting", "coup_start", "device_fault", "settle_held", "void_round",
+           "held_rounds", "terminal_json", "table_state", "roulette_history", "baccarat_roads", "board_games",
+           "audit"]

@@ -1,0 +1,230 @@
+"""Live rounds: the table's round, the dealer's moves, decisions, cards typed by hand, the pit boss's
+settle and void of held rounds, and the board's history."""
+from __future__ import annotations
+
+from flask import current_app
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from floor import rounds
+from floor import tables as tables_svc
+from floor.actors import Actor
+from floor.web.api.schemas import Strict
+from floor.web.extensions import db
+from floor.web.policy import actor, allow
+
+blp = Blueprint("api_rounds", __name__, url_prefix="/api", description="Live rounds of the table games")
+
+TABLE_STAFF = ("dealer", "pit_boss", "floor_manager", "admin", "cashier")
+RUNS_TABLE = ("dealer", "pit_boss", "admin")
+
+
+class RoundSchema(Schema):
+    id = fields.Integer()
+    table_id = fields.Integer()
+    number = fields.Integer()
+    kind = fields.String()
+    status = fields.String(metadata={"description": "betting | locked | dealing | result | held | settled | voided"})
+    result = fields.Dict(allow_none=True)
+    held_reason = fields.String(allow_none=True)
+    closes_at = fields.String(allow_none=True)
+    cards = fields.List(fields.Dict())
+    bets = fields.List(fields.Dict())
+    settlement = fields.Dict(allow_none=True)
+    flow = fields.Dict(metadata={"description": "blackjack / Casino Hold'em: hands, whose decision, the options"})
+    table = fields.Dict()
+    spin = fields.Integer(allow_none=True)
+    coup = fields.Integer(allow_none=True)
+    shoe_id = fields.Integer(allow_none=True)
+    opened_at = fields.String(allow_none=True)
+    locked_at = fields.String(allow_none=True)
+    result_at = fields.String(allow_none=True)
+    ended_at = fields.String(allow_none=True)
+    decision_until = fields.String(metadata={"description": "when the decision timer answers for the player"})
+    staked = fields.Integer()
+
+
+class TableStateSchema(Schema):
+    table = fields.Dict()
+    round = fields.Nested(RoundSchema, allow_none=True)
+    shoe = fields.Dict(allow_none=True)
+
+
+class CardSchema(Strict):
+    card = fields.String(required=True, metadata={"description": "rank then suit, e.g. AS, TD, 9H"})
+
+
+class DecisionSchema(Strict):
+    seat = fields.Integer(required=True)
+    action = fields.String(required=True, validate=validate.OneOf(
+        ["hit", "stand", "double", "split", "insurance", "no_insurance", "call", "fold"]))
+    hand = fields.Integer(load_default=None, allow_none=True)
+    amount = fields.Integer(load_default=None, allow_none=True, metadata={"description": "cents (double, insurance)"})
+    player_id = fields.Integer(load_default=None, allow_none=True,
+                               metadata={"description": "a remote player deciding for his own seat"})
+
+
+class SettleSchema(Strict):
+    number = fields.Integer(load_default=None, allow_none=True, metadata={"description": "roulette"})
+    cards = fields.List(fields.String(), load_default=None, allow_none=True,
+                        metadata={"description": "baccarat: the coup's cards in shoe order"})
+
+
+class VoidSchema(Strict):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class BoardGameSchema(Schema):
+    id = fields.Integer()
+    number = fields.Integer()
+    name = fields.String()
+    kind = fields.String()
+    last = fields.List(fields.Dict(), metadata={"description": "roulette: the last 20 numbers, newest first"})
+    hot = fields.List(fields.Dict())
+    cold = fields.List(fields.Dict())
+    spins = fields.Integer()
+    shoe = fields.Dict(allow_none=True)
+    beads = fields.List(fields.Dict(), metadata={"description": "baccarat: bead plate of the current shoe"})
+    big_road = fields.List(fields.List(fields.Dict()))
+    counts = fields.Dict()
+
+
+class Empty(Strict):
+    pass
+
+
+def house():
+    return current_app.config["HOUSE"]
+
+
+def _table(number: int):
+    return tables_svc.table_by_number(db.session, number)
+
+
+def commit_and_settle(out) -> None:
+    """Commit the event, then settle in its own transaction when the round got its result."""
+    db.session.commit()
+    if out is not None and getattr(out, "settle", None):
+        rounds.settle(db.session, out.settle, actor=Actor.system("rounds"), house=house())
+        db.session.commit()
+
+
+def _state(table_id: int) -> dict:
+    return rounds.table_state(db.session, table_id)
+
+
+@blp.route("/tables/<int:table_number>/round")
+@allow(*TABLE_STAFF, table_arg="table_number")
+@blp.response(200, TableStateSchema)
+def table_round(table_number: int):
+    """The table's live round (or its last one), what the dealer terminal shows."""
+    return _state(_table(table_number).id)
+
+
+@blp.route("/tables/<int:table_number>/round/open", methods=["POST"])
+@allow(*RUNS_TABLE, table_arg="table_number")
+@blp.arguments(Empty)
+@blp.response(201, TableStateSchema)
+def open_round(_args, table_number: int):
+    """Open betting; it closes by itself after the house's betting time."""
+    t = _table(table_number)
+    rounds.open_betting(db.session, actor(), t.id, house=house())
+    db.session.commit()
+    return _state(t.id)
+
+
+@blp.route("/tables/<int:table_number>/round/close", methods=["POST"])
+@allow(*RUNS_TABLE, table_arg="table_number")
+@blp.arguments(Empty)
+@blp.response(200, TableStateSchema)
+def close_round(_args, table_number: int):
+    """"No more bets"."""
+    t = _table(table_number)
+    rounds.close_betting(db.session, actor(), t.id)
+    db.session.commit()
+    return _state(t.id)
+
+
+@blp.route("/tables/<int:table_number>/round/card", methods=["POST"])
+@allow(*RUNS_TABLE, table_arg="table_number")
+@blp.arguments(CardSchema)
+@blp.response(200, TableStateSchema)
+def enter_card(args, table_number: int):
+    """A card typed at the terminal when the scanner cannot read it (goes where the deal says)."""
+    t = _table(table_number)
+    out = rounds.card(db.session, t.id, args["card"], "dealer", None, actor=actor(), house=house())
+    commit_and_settle(out)
+    return _state(t.id)
+
+
+@blp.route("/tables/<int:table_number>/round/decision", methods=["POST"])
+@allow(*RUNS_TABLE, table_arg="table_number")
+@blp.arguments(DecisionSchema)
+@blp.response(200, TableStateSchema)
+def decision(args, table_number: int):
+    """A player's decision: hit, stand, double, split, insurance (blackjack); call, fold (Casino Hold'em)."""
+    t = _table(table_number)
+    out = rounds.decide(db.session, actor(), t.id, args["seat"], args["action"], hand=args["hand"],
+                        amount=args["amount"], player_id=args["player_id"], house=house())
+    commit_and_settle(out)
+    return _state(t.id)
+
+
+@blp.route("/tables/<int:table_number>/shoe", methods=["POST"])
+@allow(*RUNS_TABLE, table_arg="table_number")
+@blp.arguments(Empty)
+@blp.response(201, TableStateSchema)
+def confirm_shoe(_args, table_number: int):
+    """The dealer confirms a new baccarat shoe."""
+    t = _table(table_number)
+    rounds.new_shoe(db.session, actor(), t.id, house=house())
+    db.session.commit()
+    return _state(t.id)
+
+
+@blp.route("/rounds/held")
+@allow("pit_boss", "admin", "floor_manager", "cashier")
+@blp.response(200, RoundSchema(many=True))
+def held():
+    """Rounds waiting for the pit boss."""
+    return rounds.held_rounds(db.session)
+
+
+@blp.route("/rounds/<int:round_id>")
+@allow("pit_boss", "admin", "floor_manager", "cashier")
+@blp.response(200, RoundSchema)
+def get_round(round_id: int):
+    """One round with its bets, cards and settlement."""
+    return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
+
+
+@blp.route("/rounds/<int:round_id>/settle", methods=["POST"])
+@allow("pit_boss", "admin")
+@blp.arguments(SettleSchema)
+@blp.response(200, RoundSchema)
+def settle_held(args, round_id: int):
+    """Settle a held round: roulette with the number, baccarat with the cards laid out again, or
+    from the cards as recorded."""
+    result = {k: v for k, v in args.items() if v is not None}
+    rounds.settle_held(db.session, actor(), round_id, result, house=house())
+    db.session.commit()
+    return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
+
+
+@blp.route("/rounds/<int:round_id>/void", methods=["POST"])
+@allow("pit_boss", "admin")
+@blp.arguments(VoidSchema)
+@blp.response(200, RoundSchema)
+def void(args, round_id: int):
+    """Void a round: every bet is returned."""
+    rounds.void_round(db.session, actor(), round_id, args["reason"])
+    db.session.commit()
+    return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
+
+
+@blp.route("/board/games")
+@allow("display", "floor_manager", "pit_boss", "admin")
+@blp.response(200, BoardGameSchema(many=True))
+def board_games():
+    """Roulette history (last 20, hot and cold) and baccarat roads of the current shoe."""
+    return rounds.board_games(db.session)

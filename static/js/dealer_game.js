@@ -1,0 +1,183 @@
+// The dealer terminal of a live game: the round, its timer, cards as they are read, decisions, seat bets.
+import { api, connect, el, money, toast } from "./live.js";
+import { ball, cardEl } from "./cards.js";
+
+const root = document.getElementById("terminal");
+const tableNo = root.dataset.table;
+const kind = root.dataset.kind;
+const initial = JSON.parse(document.getElementById("initial-data").textContent);
+let state = initial.state;
+const layout = initial.layout || {};
+
+const SPOTS = {
+  roulette: Object.keys(layout),
+  baccarat: ["player", "banker", "tie", "player_pair", "banker_pair"],
+  blackjack: ["bet"],
+  casino_holdem: ["ante", "aa_bonus"],
+};
+const LABEL = { player_pair: "player pair", banker_pair: "banker pair", aa_bonus: "AA bonus", six_line: "six line",
+  first_four: "first four" };
+const label = s => LABEL[s] || s.replace("_", " ");
+
+async function call(method, url, body) {
+  try {
+    const out = await api(method, url, body);
+    if (out && out.round !== undefined) { state = out; render(); }
+    return out;
+  } catch (e) { toast(e.message, "error"); throw e; }
+}
+
+// --- controls ---
+document.getElementById("btn-open").addEventListener("click", () => call("POST", `/api/tables/${tableNo}/round/open`, {}));
+document.getElementById("btn-close").addEventListener("click", () => call("POST", `/api/tables/${tableNo}/round/close`, {}));
+document.getElementById("btn-shoe")?.addEventListener("click", () => call("POST", `/api/tables/${tableNo}/shoe`, {}));
+document.getElementById("card-form")?.addEventListener("submit", async ev => {
+  ev.preventDefault();
+  const input = ev.target.elements.card;
+  const card = input.value.trim();
+  input.value = "";          // cleared at once: the next card may be typed while this one is sent
+  if (!card) return;
+  try { await call("POST", `/api/tables/${tableNo}/round/card`, { card }); } catch (e) { if (!input.value) input.value = card; }
+  input.focus();
+});
+
+const spotSel = document.getElementById("spot-select");
+const numSel = document.getElementById("numbers-select");
+spotSel.replaceChildren(...SPOTS[kind].map(s => el("option", { value: s }, label(s))));
+function fillNumbers() {
+  if (!numSel) return;
+  const sets = layout[spotSel.value] || [];
+  numSel.replaceChildren(...sets.map((nums, i) => el("option", { value: i }, nums.length > 6 ? `${nums[0]}…${nums[nums.length - 1]}` : nums.join("-"))));
+  numSel.disabled = sets.length <= 1;
+}
+spotSel.addEventListener("change", fillNumbers);
+fillNumbers();
+document.getElementById("bet-form").addEventListener("submit", async ev => {
+  ev.preventDefault();
+  const f = ev.target.elements;
+  const body = { spot: f.spot.value, seat: Number(f.seat.value), amount: Math.round(Number(f.amount.value) * 100),
+    idempotency_key: `${tableNo}-${Date.now()}-${Math.random().toString(36).slice(2)}` };
+  if (numSel && !numSel.disabled) body.numbers = layout[f.spot.value][Number(f.numbers.value)];
+  try { await api("POST", `/api/tables/${tableNo}/bets`, body); await refresh(); toast(`Seat ${body.seat}: ${label(body.spot)} ${money(body.amount)}`); }
+  catch (e) { toast(e.message, "error"); }
+});
+
+// --- rendering ---
+function timerText(until) {
+  const left = Math.max(0, Math.ceil((new Date(until) - Date.now()) / 1000));
+  return `${left}s`;
+}
+
+function cardsFor(r, target) {
+  return (r.cards || []).filter(c => c.accepted && c.target === target).map(c => cardEl(c.card));
+}
+
+function roundView(r) {
+  if (!r) return [el("p", { class: "hint" }, "No round yet. Open betting to start one.")];
+  const res = r.result || {};
+  if (kind === "roulette") {
+    return [el("div", { class: "wheel-result" },
+      res.number !== undefined ? ball(res.number, "big") : el("span", { class: "ball pending big" }, "–"),
+      el("div", {}, el("p", {}, r.spin ? `Spin ${r.spin}` : "Waiting for the wheel"),
+        res.number !== undefined ? el("p", { class: "result-line" }, `Winning number ${res.number}`) : null))];
+  }
+  if (kind === "baccarat") {
+    const side = (name, cls) => el("div", { class: `bac-hand ${cls} ${res.winner === name ? "won" : ""}` },
+      el("h3", {}, name === "player" ? "Player" : "Banker",
+        res[`${name}_total`] !== undefined ? el("span", { class: "total" }, res[`${name}_total`]) : null),
+      el("div", { class: "cards" }, cardsFor(r, name)));
+    return [el("div", { class: "bac-table" }, side("player", "p"), side("banker", "b")),
+      res.winner ? el("p", { class: `result-line ${res.winner}` }, `${res.winner === "tie" ? "Tie" : res.winner === "player" ? "Player wins" : "Banker wins"}`
+        + (res.player_pair ? " · player pair" : "") + (res.banker_pair ? " · banker pair" : "")) : null];
+  }
+  const flow = r.flow;
+  if (!flow) return [el("p", { class: "hint" }, r.status === "betting" ? "Bets are open." : "")];
+  const exp = flow.expecting || [];
+  const seats = Object.entries(flow.seats).map(([seat, s]) => {
+    const active = (exp[0] === "decision" || exp[0] === "insurance") && (Array.isArray(exp[1]) ? exp[1].includes(Number(seat)) : exp[1] === Number(seat));
+    const hands = kind === "blackjack"
+      ? s.hands.map((h, i) => el("div", { class: `bj-hand ${active && exp[2] === i + 1 ? "turn" : ""}` },
+          el("div", { class: "cards" }, h.cards.map(cardEl)),
+          el("span", { class: "total" }, h.total ? (h.total > 21 ? `${h.total} bust` : h.total) : ""),
+          h.doubled ? el("span", { class: "tag" }, "doubled") : null))
+      : [el("div", { class: "cards" }, s.cards.map(cardEl)), s.decision ? el("span", { class: `tag ${s.decision}` }, s.decision) : null];
+    return el("div", { class: `seat-box ${active ? "active" : ""}`, "data-seat": seat },
+      el("h3", {}, `Seat ${seat}`, active ? el("span", { class: "turn-tag" }, "to act") : null), ...hands,
+      s.insurance ? el("span", { class: "tag" }, `insured ${money(s.insurance)}`) : null);
+  });
+  const dealer = el("div", { class: "dealer-box" }, el("h3", {}, "Dealer"), el("div", { class: "cards" }, (flow.dealer || []).map(cardEl)),
+    kind === "casino_holdem" ? el("div", {}, el("h3", {}, "Board"), el("div", { class: "cards" }, (flow.board || []).map(cardEl))) : null);
+  const waiting = exp[0] === "card" ? `Next card: ${exp[1].replace("seat:", "seat ").replace(/:(\d)$/, " hand $1")}`
+    : exp[0] === "decision" ? (kind === "blackjack" ? `Seat ${exp[1]} to decide` : `Call or fold: seats ${exp[1].join(", ")}`)
+    : exp[0] === "insurance" ? `Seat ${exp[1]}: insurance?` : "Round complete";
+  return [dealer, el("div", { class: "seats-row" }, seats), el("p", { class: "next-line" }, waiting)];
+}
+
+function decisionButtons(r) {
+  const flow = r && r.flow;
+  if (!flow || r.status !== "dealing") return [];
+  const exp = flow.expecting || [];
+  const go = (seat, action, hand) => call("POST", `/api/tables/${tableNo}/round/decision`, { seat, action, hand: hand ?? null });
+  if (kind === "blackjack" && (exp[0] === "decision" || exp[0] === "insurance")) {
+    return [el("p", {}, `Seat ${exp[1]}${exp[2] ? ` · hand ${exp[2]}` : ""}:`),
+      ...flow.options.map(o => el("button", { class: `btn big-ish ${o === "stand" || o === "no_insurance" ? "" : "primary"}`,
+        "data-action": o, onclick: () => go(exp[1], o, exp[0] === "decision" ? exp[2] : null) }, o.replace("_", " ")))];
+  }
+  if (kind === "casino_holdem" && exp[0] === "decision") {
+    return exp[1].map(seat => el("div", { class: "che-decide" }, el("span", {}, `Seat ${seat}`),
+      el("button", { class: "btn primary", "data-action": "call", onclick: () => go(seat, "call") }, "Call"),
+      el("button", { class: "btn", "data-action": "fold", onclick: () => go(seat, "fold") }, "Fold")));
+  }
+  return [];
+}
+
+function render() {
+  const r = state.round;
+  document.getElementById("round-no").textContent = r ? `Round ${r.number}${r.coup ? ` · coup ${r.coup}` : ""}` : "";
+  const st = document.getElementById("round-status");
+  st.textContent = r ? r.status.replace("_", " ") : "idle";
+  st.className = `round-status ${r ? r.status : "idle"}`;
+  const shoe = document.getElementById("shoe-info");
+  if (shoe) shoe.textContent = state.shoe ? `Shoe ${state.shoe.number} · ${state.shoe.status.replace("_", " ")}` : "No shoe confirmed";
+  document.getElementById("round-view").replaceChildren(...roundView(r));
+  document.getElementById("decisions").replaceChildren(...decisionButtons(r));
+  const held = document.getElementById("held");
+  held.hidden = !(r && r.status === "held");
+  if (r && r.status === "held") held.textContent = `Held for the pit boss: ${r.held_reason}`;
+  const bets = (r && r.bets) || [];
+  document.getElementById("bets").replaceChildren(...bets.map(b => el("tr", { "data-bet": b.id },
+    el("td", {}, [b.seat ? `Seat ${b.seat}` : "", b.player_id ? `player ${b.player_id}` : ""].filter(Boolean).join(" · ")),
+    el("td", {}, label(b.spot), b.numbers && b.numbers.length < 7 ? ` ${b.numbers.join("-")}` : "", b.hand > 1 ? ` (hand ${b.hand})` : ""),
+    el("td", { class: "num" }, money(b.amount)),
+    el("td", { class: `num ${b.paid > 0 ? "won" : ""}` }, b.paid === undefined ? "" : money(b.paid)))));
+  document.getElementById("bets-total").textContent = money(bets.reduce((a, b) => a + b.amount, 0));
+  const settled = r && r.settlement;
+  document.getElementById("paid-total").textContent = settled ? money(settled.returned) : "";
+  tick();
+}
+
+function tick() {
+  const r = state.round;
+  const t = document.getElementById("timer");
+  const until = r && (r.status === "betting" ? r.closes_at : r.status === "dealing" ? r.decision_until : null);
+  if (until && new Date(until) > Date.now()) {
+    t.hidden = false;
+    t.textContent = timerText(until);
+  } else {
+    t.hidden = true;
+  }
+}
+setInterval(tick, 500);
+
+async function refresh() {
+  try { state = await api("GET", `/api/tables/${tableNo}/round`); render(); } catch (e) { toast(e.message, "error"); }
+}
+
+render();
+const socket = connect(s => s.emit("join_table", { table_id: state.table.id }));
+for (const ev of ["round.changed", "round.card", "round.result", "round.settled", "round.voided", "round.held",
+  "round.decision", "bet.placed", "shoe.changed"]) {
+  socket.on(ev, msg => { if (!msg || msg.table_id === undefined || msg.table_id === state.table.id) refresh(); });
+}
+socket.on("connect", refresh);
+window.__terminal = { refresh, state: () => state };

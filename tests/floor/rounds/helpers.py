@@ -1,0 +1,53 @@
+"""Shared arrangements for round tests: table ids, a funded player, one event per transaction."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import func, select
+
+from floor import ledger, rounds
+from floor.actors import Actor
+from floor.models import Transfer
+from floor.tables import table_by_number
+
+T0 = datetime(2024, 5, 1, 20, 0, tzinfo=timezone.utc)
+CASHIER = Actor("Cleo Cashier", "cashier", "cage-1")
+DEALER = Actor("Dan Dealer", "dealer", "table-terminal")
+PIT = Actor("Paul Pitboss", "pit_boss", "pit-1")
+
+
+def tid(session, number: int) -> int:
+    return table_by_number(session, number).id
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+def fund(session, player_id: int, amount: int) -> None:
+    ledger.credit(session, CASHIER, player_id, amount, "test deposit", at=T0)
+    session.commit()
+
+
+def event(session, fn, *args, **kw):
+    """Run one device event in its own transaction, then settle in the next one when it asks."""
+    out = fn(session, *args, **kw)
+    session.commit()
+    if out is not None and getattr(out, "settle", None):
+        rounds.settle(session, out.settle, at=kw.get("at") if "at" in kw else None)
+        session.commit()
+    return out
+
+
+def bet_returns(session, bet_id: int, account_id: int) -> int:
+    """What a bet handed back to its account (stake included), from the ledger alone."""
+    back = session.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
+        Transfer.bet_id == bet_id, Transfer.to_account_id == account_id)).scalar_one()
+    out = session.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
+        Transfer.bet_id == bet_id, Transfer.from_account_id == account_id, Transfer.kind != "stake")).scalar_one()
+    return back - out
+
+
+def books_balance(session) -> None:
+    check = ledger.check(session)
+    assert check.ok, check

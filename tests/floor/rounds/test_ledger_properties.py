@@ -1,0 +1,92 @@
+"""Property: whatever bets, results, voids and restarts happen, the books balance (the sum over all
+accounts is zero, every balance matches its transfers) and every player's balance is his deposits
+minus his stakes plus what the rules return."""
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from floor import bets, ledger, rounds
+from floor.errors import Conflict
+from floor.games import roulette
+from tests.floor.rounds.helpers import DEALER, at, fund, tid
+
+LAYOUT = roulette.all_bets()
+PLAYERS = (14, 15, 16)
+_spins = itertools.count(100)
+
+bet_st = st.tuples(st.sampled_from(PLAYERS), st.integers(0, len(LAYOUT) - 1), st.sampled_from((500, 1_000, 5_000, 20_000)))
+round_st = st.fixed_dictionaries({
+    "bets": st.lists(bet_st, max_size=6),
+    "fate": st.sampled_from(["result", "crash_then_recover", "void", "misspin_then_result", "hold_then_settle"]),
+    "number": st.integers(0, 36),
+    "deposit": st.sampled_from((0, 0, 3_000, 10_000)),
+})
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(plays=st.lists(round_st, min_size=1, max_size=4))
+def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(session, plays):
+    table = tid(session, 12)
+    start = {p: ledger.player_balance(session, p) for p in PLAYERS}
+    expected = dict(start)
+    for play in plays:
+        spin = next(_spins) % 256 + 1
+        t = spin * 100
+        for p in PLAYERS:
+            if play["deposit"]:
+                fund(session, p, play["deposit"])
+                expected[p] += play["deposit"]
+        rounds.wheel_status(session, table, 2, spin, 0, at(t))
+        session.commit()
+        accepted = []
+        for player, idx, stake in play["bets"]:
+            b = LAYOUT[idx]
+            try:
+                bets.place(session, DEALER, table, spot=b.kind, numbers=list(b.numbers), amount=stake,
+                           player_id=player, at=at(t + 1))
+                session.commit()
+                accepted.append((player, b, stake))
+                expected[player] -= stake
+            except Conflict:      # more than the balance, or over the spot's maximum: refused, nothing moves
+                session.rollback()
+        fate, number = play["fate"], play["number"]
+        if fate == "misspin_then_result":
+            rounds.wheel_status(session, table, 3, spin, 2, at(t + 3))
+            session.commit()
+        rounds.wheel_status(session, table, 4, spin, 0, at(t + 5))
+        session.commit()
+        if fate == "void":
+            rounds.device_fault(session, table, "sensor fault", at(t + 6))
+            session.commit()
+            rounds.void_round(session, DEALER, rounds.last_round(session, table).id, "fault", at(t + 7))
+            session.commit()
+            for player, _, stake in accepted:
+                expected[player] += stake
+            continue
+        if fate == "hold_then_settle":
+            rounds.wheel_status(session, table, 6, spin, 0, at(t + 6))
+            session.commit()
+            rounds.settle_held(session, DEALER, rounds.last_round(session, table).id, {"number": number}, at(t + 9))
+            session.commit()
+        else:
+            rounds.wheel_number(session, table, spin, number, at(t + 9))
+            out = rounds.wheel_status(session, table, 5, spin, 0, at(t + 9.1), winning=number)
+            session.commit()
+            if fate == "crash_then_recover":
+                rounds.settle(session, out.settle, at=at(t + 10))
+                session.rollback()          # the process died before committing
+                session.expunge_all()
+                rounds.recover(session, at(t + 20))
+            else:
+                rounds.settle(session, out.settle, at=at(t + 10))
+                rounds.settle(session, out.settle, at=at(t + 10))   # a repeat does nothing
+            session.commit()
+        for player, b, stake in accepted:
+            expected[player] += roulette.returned(b, stake, number)
+        assert rounds.last_round(session, table).status == "settled"
+    for p in PLAYERS:
+        assert ledger.player_balance(session, p) == expected[p], p
+    check = ledger.check(session)
+    assert check.ok and check.total == 0, check
