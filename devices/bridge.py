@@ -26,11 +26,14 @@ Emit = Callable[[str, dict, str], None]
 
 
 class GameDispatch(Protocol):
-    """Where game events go (the live rounds). One call per event, in the bridge's session."""
+    """Where game events go (the live rounds). One call per event, in the bridge's session; it may
+    return a follow-up to run after that session commits (a settlement in its own transaction)."""
 
-    def event(self, session: Session, table_id: int, device: str, kind: str, event, at: datetime) -> None: ...
+    def event(self, session: Session, table_id: int, device: str, kind: str, event,
+              at: datetime) -> Callable[[], None] | None: ...
 
-    def outcome(self, session: Session, table_id: int, device: str, kind: str, outcome, at: datetime) -> None: ...
+    def outcome(self, session: Session, table_id: int, device: str, kind: str, outcome,
+                at: datetime) -> Callable[[], None] | None: ...
 
 
 def live_payload(event) -> tuple[str, dict] | None:
@@ -67,6 +70,8 @@ class FloorBridge:
     # --- Sink -----------------------------------------------------------------------------
 
     def raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
+        if self.dispatch is not None and hasattr(self.dispatch, "chunk"):
+            self.dispatch.chunk(device, data)
         with self.session_factory() as s:
             s.add(DeviceChunk(device=device, table_id=self.tables.get(device), arrived_at=arrived_at,
                               data=bytes(data)))
@@ -112,8 +117,10 @@ class FloorBridge:
         kind = self.kinds.get(device, "")
         with self.session_factory() as s:
             try:
-                getattr(self.dispatch, what)(s, table_id, device, kind, item, at)
+                follow_up = getattr(self.dispatch, what)(s, table_id, device, kind, item, at)
                 s.commit()
+                if follow_up is not None:
+                    follow_up()
                 return None
             except Exception as exc:
                 # The event is kept in the raw stream; the reader counts the error and keeps reading.

@@ -49,20 +49,12 @@ def start_devices(app: Flask):
         configs += sim_configs
     by_name = {c.name: tables.get(int(c.table), (None, None))[0] if c.table.isdigit() else None for c in configs}
     kinds = {c.name: c.kind for c in configs}
-    dispatch = _game_dispatch()
+    from devices.dispatch import RoundsDispatch
+    dispatch = RoundsDispatch(factory, app.config["HOUSE"])
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
     runtime = DeviceRuntime(configs, sims).start(bridge)
     app.extensions["floor_devices"] = runtime
     return runtime
-
-
-def _game_dispatch():
-    """The live rounds' entry point for device events, when the rounds service is present."""
-    try:
-        from floor.rounds_devices import DeviceDispatch  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return DeviceDispatch()
 
 
 def run_device_process() -> None:

@@ -1,64 +1,24 @@
 """End to end on a pty: the wheel simulator speaks the real protocol, the real reader decodes it,
-and a minimal sink (what the device bridge will do) calls the rounds' entry points, one session per
-event. A bet placed while the wheel asks for bets is settled on the number the wheel announced."""
+and the device bridge hands each event to the rounds' entry points, one session per event. A bet
+placed while the wheel asks for bets is settled on the number the wheel announced."""
 from __future__ import annotations
 
-import threading
 import time
 
 from sqlalchemy import create_engine, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from devices.bridge import FloorBridge
+from devices.dispatch import RoundsDispatch
 from devices.config import DeviceConfig
 from devices.reader import DeviceReader
 from devices.simulate.base import PtyEnd
 from devices.simulate.wheel import WheelSimulator
-from devices.wheel import WheelStatus, WinningNumber
 from floor import bets, ledger, rounds
 from floor.games import roulette
 from floor.models import DeviceFrame, Round
 from floor.tables import table_by_number
 from tests.floor.rounds.helpers import CASHIER, DEALER
-
-
-class RoundsSink:
-    """Events -> floor.rounds, one transaction per event; raw bytes filed with the next event."""
-
-    def __init__(self, engine, table_id: int):
-        self.engine, self.table_id = engine, table_id
-        self.lock = threading.Lock()
-        self.spin = None
-        self.errors: list[Exception] = []
-
-    def raw(self, device, data, arrived_at):
-        pass
-
-    def events(self, device, events, arrived_at):
-        with self.lock, Session(self.engine) as s:
-            for ev in events:
-                try:
-                    if isinstance(ev, WheelStatus):
-                        self.spin = ev.spin
-                        out = rounds.wheel_status(s, self.table_id, ev.state, ev.spin, ev.flags, arrived_at,
-                                                  winning=ev.winning, device=device, raw=repr(ev).encode())
-                    elif isinstance(ev, WinningNumber):
-                        out = rounds.wheel_number(s, self.table_id, self.spin, ev.number, arrived_at, device=device,
-                                                  raw=repr(ev).encode())
-                    else:
-                        continue
-                    s.commit()
-                    if out.settle:
-                        rounds.settle(s, out.settle)
-                        s.commit()
-                except Exception as exc:   # a sink error must not stop the reader; the test reports it
-                    s.rollback()
-                    self.errors.append(exc)
-
-    def outcomes(self, device, outcomes, at):
-        pass
-
-    def health(self, device, snapshot):
-        pass
 
 
 def _wait(predicate, timeout=30.0):
@@ -79,7 +39,8 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
         s.commit()
     end = PtyEnd(link=str(tmp_path / "wheel-12"))
     sim = WheelSimulator(end, seed=3, speed=8.0)
-    sink = RoundsSink(engine, table)
+    factory = sessionmaker(bind=engine, expire_on_commit=False)
+    sink = FloorBridge(factory, {"wheel-12": table}, {"wheel-12": "wheel"}, dispatch=RoundsDispatch(factory))
     reader = DeviceReader(DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path), sink,
                           backoff_initial=0.02, backoff_max=0.2)
     reader.start()
@@ -104,7 +65,7 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
         sim.stop()
         reader.stop()
         end.close()
-    assert sink.errors == []
+    assert reader.health().sink_errors == 0
     assert r.status == "settled", r.held_reason
     number = r.result["number"]
     assert (r.spin, number) in sim.results
