@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from floor import conduct, poker_table as svc
 from floor import tables as tables_svc
 from floor.web.api.conduct import WarningResultSchema, warning_result_json
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import EmptySchema, Strict
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -45,14 +45,14 @@ class NextSeatSchema(Schema):
     total = fields.Integer()
 
 
-class PlayerRefSchema(Schema):
+class SeatPlayerRefSchema(Schema):
     id = fields.Integer()
     name = fields.String()
 
 
 class PokerSeatSchema(Schema):
     number = fields.Integer()
-    player = fields.Nested(PlayerRefSchema, allow_none=True)
+    player = fields.Nested(SeatPlayerRefSchema, allow_none=True)
     assignment_id = fields.Integer()
     arrival = fields.String()
     sat_at = fields.String()
@@ -177,16 +177,12 @@ class BackSchema(Strict):
     wait_for_bb = fields.Boolean(load_default=None, allow_none=True)
 
 
-class EntrySchema(Strict):
+class EntryChoiceSchema(Strict):
     wait_for_bb = fields.Boolean(required=True)
 
 
 class ReasonSchema(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
-
-
-class EmptySchema(Strict):
-    pass
 
 
 class SeatWarningSchema(Strict):
@@ -280,7 +276,7 @@ def back(args, table_number: int, seat: int):
 
 @blp.route("/tables/<int:table_number>/seats/<int:seat>/entry", methods=["POST"])
 @allow(*TERMINAL, table_arg="table_number")
-@blp.arguments(EntrySchema)
+@blp.arguments(EntryChoiceSchema)
 @blp.response(200, TerminalSchema)
 def entry(args, table_number: int, seat: int):
     """A player coming in posts now, or waits for the big blind."""

@@ -6,7 +6,8 @@ from flask_smorest import Blueprint
 
 from floor import floor_state, mustmove
 from floor import tables as tables_svc
-from floor.web.api.poker_schemas import Empty, FloorStateSchema, OpenTableArgs, TableStatusSchema
+from floor.web.api.poker_schemas import FloorStateSchema, OpenTableArgs, TableStatusSchema
+from floor.web.api.schemas import EmptySchema
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -49,7 +50,7 @@ def open_table(args, table_number: int):
 
 @blp.route("/tables/<int:table_number>/close", methods=["POST"])
 @allow("floor_manager", "admin")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(200, TableStatusSchema)
 def close_table(args, table_number: int):
     """Close an empty table."""
@@ -60,7 +61,7 @@ def close_table(args, table_number: int):
 
 @blp.route("/tables/<int:table_number>/break", methods=["POST"])
 @allow("floor_manager", "admin")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(200, TableStatusSchema)
 def break_table(args, table_number: int):
     """Break a must-move table into the table it feeds; its players move in must-move order."""

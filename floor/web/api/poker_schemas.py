@@ -339,10 +339,6 @@ class OpenTableArgs(Strict):
     feeds_table = fields.Integer(load_default=None, allow_none=True, strict=True)
 
 
-class Empty(Strict):
-    pass
-
-
 class MoveArgs(Strict):
     player_id = fields.Integer(required=True, strict=True)
     seat_number = fields.Integer(load_default=None, allow_none=True, strict=True)

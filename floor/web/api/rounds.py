@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from floor import rounds
 from floor import tables as tables_svc
 from floor.actors import Actor
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import EmptySchema, Strict
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -89,10 +89,6 @@ class BoardGameSchema(Schema):
     counts = fields.Dict()
 
 
-class Empty(Strict):
-    pass
-
-
 def house():
     return current_app.config["HOUSE"]
 
@@ -123,7 +119,7 @@ def table_round(table_number: int):
 
 @blp.route("/tables/<int:table_number>/round/open", methods=["POST"])
 @allow(*RUNS_TABLE, table_arg="table_number")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(201, TableStateSchema)
 def open_round(_args, table_number: int):
     """Open betting; it closes by itself after the house's betting time."""
@@ -135,7 +131,7 @@ def open_round(_args, table_number: int):
 
 @blp.route("/tables/<int:table_number>/round/close", methods=["POST"])
 @allow(*RUNS_TABLE, table_arg="table_number")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(200, TableStateSchema)
 def close_round(_args, table_number: int):
     """"No more bets"."""
@@ -172,7 +168,7 @@ def decision(args, table_number: int):
 
 @blp.route("/tables/<int:table_number>/shoe", methods=["POST"])
 @allow(*RUNS_TABLE, table_arg="table_number")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(201, TableStateSchema)
 def confirm_shoe(_args, table_number: int):
     """The dealer confirms a new baccarat shoe."""

@@ -76,3 +76,7 @@ class AlertSchema(Schema):
     message = fields.String()
     data = fields.Dict(allow_none=True)
     acknowledged = fields.Boolean()
+
+
+class EmptySchema(Strict):
+    """A body with no fields (an action): anything sent is refused by name."""

@@ -9,8 +9,9 @@ from floor import tables as tables_svc
 from floor import waitlist as wl
 from floor.web.api.floor import house
 from floor.web.api.poker_schemas import (AssignmentSchema, BustArgs, BustResultSchema, BuyInQuery, BuyInSchema,
-                                         ChangeSeatArgs, Empty, HonourArgs, LeaveArgs, PickupArgs, TableChangeArgs,
+                                         ChangeSeatArgs, HonourArgs, LeaveArgs, PickupArgs, TableChangeArgs,
                                          TableChangeSchema, WalkUpArgs)
+from floor.web.api.schemas import EmptySchema
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -78,7 +79,7 @@ def change(args, table_number: int, seat_number: int):
 
 @blp.route(SEAT + "/away", methods=["POST"])
 @allow(*TABLE, table_arg="table_number")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(200, AssignmentSchema)
 def away(args, table_number: int, seat_number: int):
     """The player left the table for a while: after the house's minutes, with a list waiting, his chips
@@ -91,7 +92,7 @@ def away(args, table_number: int, seat_number: int):
 
 @blp.route(SEAT + "/back", methods=["POST"])
 @allow(*TABLE, table_arg="table_number")
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(200, AssignmentSchema)
 def back(args, table_number: int, seat_number: int):
     table = _table(table_number)
@@ -145,7 +146,7 @@ def request_table_change(args):
 
 @blp.route("/table-changes/<int:request_id>/cancel", methods=["POST"])
 @allow(*MANAGE)
-@blp.arguments(Empty)
+@blp.arguments(EmptySchema)
 @blp.response(200, TableChangeSchema)
 def cancel_table_change(args, request_id: int):
     r = seating.cancel_table_change(db.session, actor(), request_id)
