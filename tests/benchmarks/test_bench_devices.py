@@ -13,7 +13,7 @@ from pathlib import Path
 import socketio
 
 from devices.simulate.base import PtyEnd
-from devices.wheel import encode_number
+from devices.wheel import encode_number, encode_status
 from tests.servers import ROOT, Server, free_port
 
 SPINS = int(__import__("os").environ.get("BENCH_SPINS", 1000))
@@ -93,17 +93,25 @@ class Clients:
 
 
 def _spins(end: PtyEnd, got: threading.Event, arrivals: dict) -> list[float]:
+    """Each spin as the wheel says it: bets open, no more bets, the bare number, the result line.
+    Through Floorman that is a real round per spin (opened, locked, result, settled). A real wheel
+    leaves seconds between these lines; 60 ms is enough for the round's own work to be done, so what
+    is measured is the number's way to the clients, not a backlog no wheel can produce."""
     latencies = []
     for i in range(SPINS):
+        spin, number = i % 256 + 1, i % 37
+        end.write(encode_status(2, spin, None) + encode_status(4, spin, None))
+        time.sleep(0.06)
         got.clear()
-        line = encode_number(i % 37)
+        line = encode_number(number)
         end.write(line[:-1])
         t0 = time.perf_counter()
         end.write(line[-1:])            # the clock starts at the last byte of the line
         if not got.wait(5):
             raise AssertionError(f"spin {i}: no event within 5 s")
         latencies.append((max(arrivals.values()) - t0) * 1000)
-        time.sleep(0.002)
+        end.write(encode_status(5, spin, number))
+        time.sleep(0.06)
     return latencies
 
 
