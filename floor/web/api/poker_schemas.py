@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Strict
+from floor.web.api.schemas import AlertSchema, GameSchema, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -130,15 +130,8 @@ class FloorSeatSchema(Schema):
     call = fields.Nested(CallSchema, allow_none=True)
 
 
-class FloorTableSchema(Schema):
-    id = fields.Integer()
-    number = fields.Integer()
-    name = fields.String()
-    kind = fields.String()
-    status = fields.String()
-    seat_count = fields.Integer()
-    occupied = fields.Integer()
-    game = fields.Nested(GameSchema)
+class FloorTableSchema(TableSchema):
+    """A table as the floor tablet sees it: /api/tables' fields, richer seats, the must-move role."""
     seats = fields.List(fields.Nested(FloorSeatSchema))
     mustmove = fields.Nested(TableMustMoveSchema, allow_none=True)
 
