@@ -365,12 +365,15 @@ def recent(session: Session, limit: int = 30, only_pending: bool = False) -> lis
     return [ruling_json(session, x) for x in rows]
 
 
-def direct_guard(session: Session, round_id: int, amount_kind: str, house: HouseSettings) -> None:
+def direct_guard(session: Session, round_id: int, amount_kind: str, house: HouseSettings,
+                 check_amount: bool = True) -> None:
     """For the older direct settle/void of a held round: refuse when a ruling waits on the round,
     or when the money at stake is above the two-person threshold (the ruling path must be used)."""
     waiting = pending_for_round(session, round_id)
     if waiting is not None:
         raise Conflict(f"ruling {waiting.id} on this round waits for a second pit boss", code="ruling_pending")
+    if not check_amount:
+        return
     staked = session.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
         Transfer.round_id == round_id, Transfer.kind == "stake")).scalar_one()
     if int(staked) > house.dispute_two_person_cents:
