@@ -45,8 +45,9 @@ def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
             "banker_pair": coup.banker_pair, "natural": coup.natural}
 
 
-def _flow(session: Session, r: Round, cards: list[Card]):
-    """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order."""
+def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
+    """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order
+    (``targets``, when given, gets where each card went)."""
     main = "bet" if r.kind == "blackjack" else "ante"
     seats: dict[int, int] = {}
     for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
@@ -59,7 +60,9 @@ def _flow(session: Session, r: Round, cards: list[Card]):
         select(RoundEvent).where(RoundEvent.round_id == r.id, RoundEvent.kind == "decision").order_by(RoundEvent.id)).scalars()]
     for _, what, item in sorted(items, key=lambda x: x[0] or 0):
         if what == "card":
-            flow.apply_card(item)
+            went = flow.apply_card(item)
+            if targets is not None:
+                targets.append(went)
         elif r.kind == "blackjack":
             flow.apply_decision(item["seat"], item["action"], item.get("hand"), item.get("amount"))
         else:
@@ -77,6 +80,16 @@ def _flow_result(session: Session, r: Round, cards: list[Card]) -> dict:
     if flow.expecting()[0] != "done":
         raise BadInput("with these cards the round is not complete: void it instead", field="correction")
     return flow.result()
+
+
+def flow_targets(session: Session, r: Round, cards: list[Card]) -> list[str] | None:
+    """Where each of ``cards`` goes when the round is dealt again with them (None: they do not fit)."""
+    targets: list[str] = []
+    try:
+        _flow(session, r, cards, targets)
+    except Exception:
+        return None
+    return targets
 
 
 def replayed(session: Session, r: Round) -> dict | None:

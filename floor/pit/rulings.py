@@ -35,6 +35,10 @@ from floor.settings import HouseSettings
 DEFAULT_HOUSE = HouseSettings()
 
 
+def _money(cents: int) -> str:
+    return f"{'-' if cents < 0 else ''}{abs(cents) // 100:,}.{abs(cents) % 100:02d}".replace(",", "'")
+
+
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -221,7 +225,7 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
         table = session.get(Table, r.table_id)
         from floor import alerts
         alerts.raise_alert(session, actor, "ruling_pending",
-                           f"Table {table.number} round {r.number}: {kind} of {plan['amount'] / 100:.2f} by "
+                           f"Table {table.number} round {r.number}: {kind} of {_money(plan['amount'])} by "
                            f"{actor.name} needs a second pit boss", severity="warning", table_id=r.table_id,
                            data={"ruling_id": ruling.id, "round_id": r.id})
         return ruling
@@ -377,7 +381,7 @@ def direct_guard(session: Session, round_id: int, amount_kind: str, house: House
     staked = session.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
         Transfer.round_id == round_id, Transfer.kind == "stake")).scalar_one()
     if int(staked) > house.dispute_two_person_cents:
-        raise Conflict(f"{amount_kind} of {int(staked) / 100:.2f} is above the two-person threshold: "
+        raise Conflict(f"{amount_kind} of {_money(int(staked))} is above the two-person threshold: "
                        "rule on it from the pit (a second pit boss approves)", code="two_person_rule")
 
 

@@ -88,24 +88,28 @@ def layout(r: Round, cards: list[dict], decisions: list[dict], result: dict | No
             "dealer_total": _bj_total([c["card"] for c in dealer]) if r.kind == "blackjack" else None}
 
 
-def corrected_cards(cards: list[dict], ruling: RoundRuling) -> list[dict]:
-    """The cards with the ruling's correction applied (marked, with what was read)."""
+def corrected_cards(cards: list[dict], ruling: RoundRuling, retarget=None) -> list[dict]:
+    """The cards with the ruling's correction applied (marked, with what was read). In baccarat a
+    corrected card may change who gets the next ones: the tableau deals the corrected coup again."""
     corr = ruling.correction or {}
-    if corr.get("replace"):
-        repl = {int(k): str(Card.parse(v)) for k, v in corr["replace"].items()}
-        return [{**c, "card": repl[c["step"]], "corrected": True, "was": c["card"]}
-                if c["step"] in repl and repl[c["step"]] != c["card"] else c for c in cards]
-    if corr.get("cards") and ruling.result:
-        order = []
-        res = ruling.result
-        dealt: list[Card] = []
-        for code in res["cards"]:
+    res = ruling.result or {}
+    if res.get("cards"):
+        order, dealt = [], []
+        for i, code in enumerate(res["cards"]):
             target = baccarat.next_target(dealt)
             dealt.append(Card.parse(code))
-            i = len(order)
             was = cards[i]["card"] if i < len(cards) else None
-            order.append({"step": i + 1, "card": code, "target": target, "corrected": was != code, "was": was})
+            order.append({"step": cards[i]["step"] if i < len(cards) else i + 1, "card": code, "target": target,
+                          "corrected": was != code, "was": was})
         return order
+    if corr.get("replace"):
+        repl = {int(k): str(Card.parse(v)) for k, v in corr["replace"].items()}
+        out = [{**c, "card": repl[c["step"]], "corrected": True, "was": c["card"]}
+               if c["step"] in repl and repl[c["step"]] != c["card"] else c for c in cards]
+        targets = retarget([Card.parse(c["card"]) for c in out]) if retarget else None
+        if targets and len(targets) == len(out):   # a corrected card may send the next ones elsewhere
+            out = [{**c, "target": t} for c, t in zip(out, targets)]
+        return out
     return cards
 
 
@@ -236,7 +240,9 @@ def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEF
     return {
         "round": round_out,
         "layout": layout(r, cards, decisions, core.public_result(r)),
-        "corrected_layout": (layout(r, corrected_cards(cards, last_correction), decisions, effective)
+        "corrected_layout": (layout(r, corrected_cards(cards, last_correction,
+                                                       lambda cs: results.flow_targets(session, r, cs)),
+                                       decisions, effective)
                              if last_correction is not None else None),
         "effective_result": effective,
         "replay": rulings.replay_check(session, r, house),

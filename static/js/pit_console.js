@@ -1,6 +1,7 @@
 // The pit boss's console: held rounds, rulings waiting for a second pit boss, the rounds of every
 // table (each opens its timeline), today's figures, alerts and device health. Live, no reloads.
 import { api, connect, el, money, toast } from "./live.js";
+import { ball } from "./cards.js";
 import { renderAlerts } from "./tables.js";
 import { startDevices } from "./devices.js";
 import { startHeld } from "./pit_rounds.js";
@@ -54,7 +55,8 @@ async function loadRounds() {
       el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, GAME[r.kind] || r.kind)),
       el("td", {}, `#${r.number}`, r.coup ? el("span", { class: "muted" }, ` coup ${r.coup}`) : ""),
       el("td", {}, el("span", { class: `round-status ${r.status}` }, r.status), r.rulings ? el("span", { class: "tag" }, `${r.rulings} ruling${r.rulings > 1 ? "s" : ""}`) : ""),
-      el("td", {}, r.result || (r.held_reason ? el("span", { class: "reason" }, r.held_reason) : "")),
+      el("td", {}, r.kind === "roulette" && r.result !== "" ? ball(Number(r.result))
+        : r.result || (r.held_reason ? el("span", { class: "reason" }, r.held_reason) : "")),
       el("td", { class: "num" }, String(r.bets)),
       el("td", { class: "num" }, money(r.staked)),
       el("td", {}, time(r.ended_at)),

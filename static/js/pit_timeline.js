@@ -221,7 +221,7 @@ function details(e) {
 function renderTimeline() {
   const tb = document.querySelector("#timeline-table tbody");
   const group = t => (t === "settlement" ? "transfer" : t === "approval" ? "ruling" : t);
-  tb.replaceChildren(...data.entries.filter(e => !hidden.has(group(e.type))).map(e => el("tr", { class: `tl-${e.type}`, "data-type": e.type },
+  tb.replaceChildren(...data.entries.filter(e => !hidden.has(group(e.type))).map(e => el("tr", { class: `row-${e.type}`, "data-type": e.type },
     el("td", { class: "time" }, time(e.at)),
     el("td", {}, el("span", { class: `tl-type ${e.type}` }, TYPES[e.type] || e.type)),
     el("td", {}, details(e)),

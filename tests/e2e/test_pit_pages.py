@@ -112,10 +112,10 @@ def test_the_timeline_of_a_coup_dealt_by_a_simulated_shoe(page_as, sqlite_url, t
         assert shown == coup[side]
     assert page.locator("#replay-view .verdict.ok").first.inner_text().startswith("✓ Matches")
     # Every frame as received, decoded alongside; bets with who and from where; transfers.
-    frame_rows = page.locator("#timeline-table tr.tl-frame")
+    frame_rows = page.locator("#timeline-table tr.row-frame")
     assert frame_rows.count() >= len(coup["player"]) + len(coup["banker"]) + 2
     assert "<ETX>" in frame_rows.first.locator("code.raw").inner_text()                # control bytes by name
-    assert page.locator("#timeline-table tr.tl-frame:has-text('coup start')").count() == 1
+    assert page.locator("#timeline-table tr.row-frame:has-text('coup start')").count() == 1
     assert page.locator("#bets-table tbody tr").count() == 3
     assert "api:web-front" in page.locator("#bets-table tbody tr").first.inner_text()
     assert page.locator("#transfers-table tbody tr").count() >= 6
@@ -123,7 +123,7 @@ def test_the_timeline_of_a_coup_dealt_by_a_simulated_shoe(page_as, sqlite_url, t
 
     # The filters hide and show a kind of row.
     page.click(".chip[data-filter=frame]")
-    assert page.locator("#timeline-table tr.tl-frame").count() == 0
+    assert page.locator("#timeline-table tr.row-frame").count() == 0
     page.click(".chip[data-filter=frame]")
 
     # A mis-read card: the pit boss taps it, says what it was, and the coup is re-settled.
