@@ -160,8 +160,8 @@ def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEF
     # state changes and decisions
     decisions = []
     for e in session.execute(select(RoundEvent).where(RoundEvent.round_id == r.id).order_by(RoundEvent.id)).scalars():
-        action = {"decision": "round.decision"}.get(e.kind, f"round.{e.status_to}" if e.status_to else
-                                                          ("round.open" if e.kind == "status" else ""))
+        action = {"decision": "round.decision", "correction": "round.corrected"}.get(
+            e.kind, f"round.{e.status_to}" if e.status_to else "pit.ruling" if e.kind == "ruling" else "")
         if e.kind == "status" and e.status_from is None:
             action = "round.open"
         item = {"id": e.id, "at": _iso(e.at), "kind": e.kind, "from": e.status_from, "to": e.status_to,

@@ -3,6 +3,7 @@ the warnings and bans review, and the poker showdown tool."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
+from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Response, current_app, render_template, request
 from sqlalchemy import select
@@ -66,9 +67,12 @@ def shift_report():
     fig = pit.figures(db.session, day, _house(), _table_number())
     tables = db.session.execute(select(Table.number, Table.name).where(Table.kind != "poker")
                                 .order_by(Table.number)).all()
+    zone = ZoneInfo(_house().timezone)
+    local = lambda iso: datetime.fromisoformat(iso).astimezone(zone).strftime("%Y-%m-%d %H:%M")  # noqa: E731
     return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(),
                            tables=[{"number": n, "name": name} for n, name in tables],
-                           printed_at=datetime.now(timezone.utc))
+                           span=(local(fig["from"]), local(fig["to"])),
+                           printed_at=datetime.now(timezone.utc).astimezone(zone).strftime("%Y-%m-%d %H:%M"))
 
 
 @bp.route("/shift.csv")

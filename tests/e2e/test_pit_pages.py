@@ -214,9 +214,9 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     page.goto("/pit/shift")
     row = page.locator("#shift-table tr[data-table='12']")
     cells = row.locator("td").all_inner_texts()
-    assert cells[2] == "2" and cells[3] == "1" and cells[4].startswith("1")     # played, voided, held
-    assert cells[6] == "1'300.00"                                               # drop: 2 x 50 + 3 x 400
-    assert cells[10] == "100.00"                                                # red lost twice (17 is black)
+    assert cells[1] == "2" and cells[2] == "1" and cells[3].startswith("1")     # played, voided, held
+    assert cells[5] == "1'300.00"                                               # drop: 2 x 50 + 3 x 400
+    assert cells[9] == "100.00"                                                # red lost twice (17 is black)
     shot(page, "pit_shift_report")
     page.emulate_media(media="print")
     shot(page, "pit_shift_report_print")
@@ -224,7 +224,25 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     csv = page.request.get("/pit/shift.csv")
     assert csv.ok and "Total" in csv.text()
 
+    from floor import conduct
+    from floor.settings import HouseSettings
+    with Session(engine) as s:
+        from floor.models import Staff
+        staff = s.execute(select(Staff).where(Staff.username == "manager")).scalar_one()
+        manager = Actor(staff.name, staff.role, "floor-tablet-1", staff.id)
+        w = conduct.give_warning(s, manager, 7, "electronic_device", HouseSettings(), note="phone on the table", table_id=1)
+        conduct.give_warning(s, manager, 8, "cards_shown_early", HouseSettings(), table_id=1)
+        conduct.ban_player(s, manager, 9, "abusive to the dealer", datetime.now(timezone.utc) + timedelta(hours=4))
+        s.commit()
+        warning_id = w.warning.id
     page.goto("/pit/conduct")
-    page.wait_for_selector("#bans-table tbody tr")
+    page.wait_for_selector("#bans-table tbody tr[data-ban]")
+    row = page.locator(f"#warnings-table tr[data-warning='{warning_id}']")
+    assert "phone on the table" in row.inner_text()
+    row.locator("button[data-action=lift]").click()
+    row.locator("input[name=lift-reason]").fill("it was his work pager")
+    row.locator("button[data-action=confirm-lift]").click()
+    page.wait_for_selector(f"#warnings-table tr.lifted[data-warning='{warning_id}']")
+    assert "it was his work pager" in page.locator(f"#warnings-table tr[data-warning='{warning_id}']").inner_text()
     shot(page, "pit_conduct")
     engine.dispose()

@@ -2,6 +2,8 @@
 settlement stays), the two-person rule, the replay check, the timeline and the shift figures."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import select
 
@@ -290,3 +292,27 @@ def test_shift_figures_per_table(session):
     assert lines[0].startswith("Gaming day,Table,Name,Game,Rounds played")
     assert any(",10,Baccarat" in line or ",10," in line for line in lines[1:])
     assert lines[-1].split(",")[1] == "Total" and "-184.00" in lines[-1]
+
+
+def test_poker_hands_for_the_showdown_tool_and_rulings_linked_to_them(session):
+    from floor import disputes, poker_table
+    from tests.floor.poker_helpers import T0 as P0, fill, table as poker_table_by_number
+    t = poker_table_by_number(session, 1)
+    fill(session, t, [1, 2, 3, 4], seats=[2, 4, 6, 8])
+    poker_table.place_button(session, boss(session), t, 4, "start", now=P0)
+    hand = poker_table.new_hand(session, boss(session), t, HOUSE, now=P0 + timedelta(minutes=5))
+    session.commit()
+    hands = pit.poker_hands(session, t.id)
+    assert hands[0]["number"] == hand.number and hands[0]["button"] == hand.button_seat
+    order = [s["seat"] for s in hands[0]["seats"]]
+    button = hand.button_seat
+    assert order == sorted(x for x in order if x > button) + sorted(x for x in order if x <= button)
+    posted = {s["seat"]: s["posted"] for s in hands[0]["seats"]}
+    assert posted[hand.small_seat] == 200 and posted[hand.big_seat] == 500
+    seats = [disputes.SeatHand(s, hole, 1_000) for s, hole in zip(order, ("AS AD", "KS KD", "QS QD", "JS JD"))]
+    ruling = disputes.record_ruling(session, boss(session), t, f"#{hand.number}", "holdem", seats,
+                                    ["2C 7D 9H TC 3S"], 0, "chips pushed to the wrong seat")
+    session.commit()
+    linked = pit.ruling_hand(session, ruling)
+    assert linked["number"] == hand.number and [s["player_id"] for s in linked["seats"]] == [s["player_id"] for s in hands[0]["seats"]]
+    assert pit.poker_rulings(session)[0]["hand"]["id"] == hand.id
