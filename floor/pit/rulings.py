@@ -357,6 +357,18 @@ def reject(session: Session, actor: Actor, ruling_id: int, reason: str, at: date
     return ruling
 
 
+def corrected_results(session: Session, round_ids: list[int]) -> dict[int, dict]:
+    """The result of the last applied correction of each of these rounds (those corrected only)."""
+    if not round_ids:
+        return {}
+    approved = select(RulingApproval.id).where(RulingApproval.ruling_id == RoundRuling.id,
+                                               RulingApproval.decision == "approved").exists()
+    rows = session.execute(select(RoundRuling.round_id, RoundRuling.result).where(
+        RoundRuling.round_id.in_(round_ids), RoundRuling.kind == "correct", RoundRuling.result.is_not(None),
+        (RoundRuling.needs_approval.is_(False)) | approved).order_by(RoundRuling.id)).all()
+    return {rid: res for rid, res in rows}
+
+
 def rulings_for_round(session: Session, round_id: int) -> list[dict]:
     rows = session.execute(select(RoundRuling).where(RoundRuling.round_id == round_id).order_by(RoundRuling.id)).scalars()
     return [ruling_json(session, x) for x in rows]
