@@ -184,7 +184,7 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
         rounds.wheel_status(s, table, 4, 40, 4, t + timedelta(seconds=6)); s.commit()
         held = rounds.last_round(s, table).id
     page.evaluate("window.__marker = 1")
-    page.evaluate("window.__pit.reloadHeld()")
+    page.evaluate("window.__pit.reloadHeld(); window.__pit.loadRounds(); window.__pit.loadGlance()")
     page.wait_for_selector(f".held-round[data-round='{held}']")
     assert "1,200.00 at stake" in page.locator(".held-round .facts").inner_text().replace("'", ",")
 
