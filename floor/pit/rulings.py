@@ -45,13 +45,13 @@ def _now() -> datetime:
 
 # --- what the ledger already gave each bet ---------------------------------------------------------
 
-def ledger_by_bet(session: Session, round_id: int) -> dict[int, dict[str, int]]:
+def ledger_by_bet(session: Session, round_id: int, bets: list[dict] | None = None) -> dict[int, dict[str, int]]:
     """Per bet, from the transfers alone (stakes left out): ``back`` what went to its funding account
     net of what came from it, ``commission`` what the commission account kept."""
     acc_kind = dict(session.execute(select(Account.id, Account.kind).where(
         Account.id.in_(select(Transfer.from_account_id).where(Transfer.round_id == round_id).union(
             select(Transfer.to_account_id).where(Transfer.round_id == round_id))))).all())
-    funds = {b["id"]: b["account_id"] for b in results.bet_rows(session, round_id)}
+    funds = {b["id"]: b["account_id"] for b in (bets if bets is not None else results.bet_rows(session, round_id))}
     out: dict[int, dict[str, int]] = defaultdict(lambda: {"back": 0, "commission": 0})
     for bet_id, frm, to, amount, kind in session.execute(
             select(Transfer.bet_id, Transfer.from_account_id, Transfer.to_account_id, Transfer.amount, Transfer.kind)
@@ -399,7 +399,8 @@ def direct_guard(session: Session, round_id: int, amount_kind: str, house: House
 
 # --- the replay check ----------------------------------------------------------------------------------
 
-def replay_check(session: Session, r: Round, house: HouseSettings = DEFAULT_HOUSE) -> dict:
+def replay_check(session: Session, r: Round, house: HouseSettings = DEFAULT_HOUSE,
+                 bets: list[dict] | None = None) -> dict:
     """Recompute the result from the recorded cards (or the wheel's two readings) with floor.games,
     and the payouts from it, and compare with what was settled: result and every bet's money."""
     again = results.replayed(session, r)
@@ -410,13 +411,13 @@ def replay_check(session: Session, r: Round, house: HouseSettings = DEFAULT_HOUS
     out["result_matches"] = results.same_result(r.kind, again, r.result)
     if r.status not in ("settled", "voided"):
         return out
-    bets = results.bet_rows(session, r.id)
+    bets = bets if bets is not None else results.bet_rows(session, r.id)
     try:
         targets = results.pays(r.kind, again, bets, house)
     except Exception:
         return out
-    have = ledger_by_bet(session, r.id)
-    settled_back = _settlement_only(session, r.id)
+    have = ledger_by_bet(session, r.id, bets)
+    settled_back = _settlement_only(session, r.id, bets)
     all_ok = True
     for b, (back, comm) in zip(bets, targets):
         paid = settled_back.get(b["id"], 0)
@@ -429,9 +430,9 @@ def replay_check(session: Session, r: Round, house: HouseSettings = DEFAULT_HOUS
     return out
 
 
-def _settlement_only(session: Session, round_id: int) -> dict[int, int]:
+def _settlement_only(session: Session, round_id: int, bets: list[dict] | None = None) -> dict[int, int]:
     """What the original settlement (not later corrections) handed back to each bet, net of commission."""
-    funds = {b["id"]: b["account_id"] for b in results.bet_rows(session, round_id)}
+    funds = {b["id"]: b["account_id"] for b in (bets if bets is not None else results.bet_rows(session, round_id))}
     out: dict[int, int] = defaultdict(int)
     for bet_id, frm, to, amount in session.execute(
             select(Transfer.bet_id, Transfer.from_account_id, Transfer.to_account_id, Transfer.amount)

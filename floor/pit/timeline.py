@@ -3,8 +3,8 @@ every state change, every bet and decision with who placed it and from which ter
 every ledger transfer, the rulings; the cards as they were dealt; and the replay check."""
 from __future__ import annotations
 
-from sqlalchemy import or_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from floor.games import baccarat, blackjack, roulette
 from floor.games.cards import Card
@@ -172,35 +172,45 @@ def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEF
                               "terminal": item["terminal"]})
         entries.append((e.at, 2, e.id, {"type": "event", **item}))
 
-    # bets: who placed them, from where
-    bets = []
-    for b, player in session.execute(select(Bet, Player.name).outerjoin(Player, Player.id == Bet.player_id)
-                                     .where(Bet.round_id == r.id).order_by(Bet.id)).all():
-        a = by_bet.get(b.id)
-        item = {"id": b.id, "at": _iso(b.placed_at), "spot": b.spot, "numbers": b.numbers, "seat": b.seat, "hand": b.hand,
-                "amount": b.amount, "requested": b.requested, "player_id": b.player_id, "player": player,
-                "source": b.source, "by": a.actor if a else b.placed_by, "role": a.role if a else None,
-                "terminal": a.terminal if a else None}
+    # bets: who placed them, from where (plain rows: a big spin has thousands)
+    bets, bet_rows = [], []
+    for b in session.execute(select(Bet.id, Bet.placed_at, Bet.spot, Bet.numbers, Bet.seat, Bet.hand, Bet.amount,
+                                    Bet.requested, Bet.player_id, Bet.source, Bet.placed_by, Bet.account_id,
+                                    Player.name.label("player")).outerjoin(Player, Player.id == Bet.player_id)
+                             .where(Bet.round_id == r.id).order_by(Bet.id)).mappings():
+        a = by_bet.get(b["id"])
+        item = {"id": b["id"], "at": _iso(b["placed_at"]), "spot": b["spot"], "numbers": b["numbers"], "seat": b["seat"],
+                "hand": b["hand"], "amount": b["amount"], "requested": b["requested"], "player_id": b["player_id"],
+                "player": b["player"], "source": b["source"], "by": a.actor if a else b["placed_by"],
+                "role": a.role if a else None, "terminal": a.terminal if a else None}
         bets.append(item)
-        entries.append((b.placed_at, 3, b.id, {"type": "bet", **item}))
+        bet_rows.append({"id": b["id"], "account_id": b["account_id"], "spot": b["spot"], "numbers": b["numbers"],
+                         "amount": b["amount"], "seat": b["seat"], "hand": b["hand"], "player_id": b["player_id"]})
+        entries.append((item["at"], 3, b["id"], {"type": "bet", **item}))
 
     # every transfer, with the accounts by name
-    src, dst = aliased(Account), aliased(Account)
-    names = dict(session.execute(select(Player.id, Player.name)).all())
+    moves = session.execute(select(Transfer.id, Transfer.at, Transfer.kind, Transfer.amount, Transfer.bet_id,
+                                   Transfer.memo, Transfer.from_account_id, Transfer.to_account_id)
+                            .where(Transfer.round_id == r.id).order_by(Transfer.id)).all()
+    used = {m.from_account_id for m in moves} | {m.to_account_id for m in moves}
+    accounts = {a.id: a for a in session.execute(select(Account.id, Account.key, Account.kind, Account.player_id)
+                                                 .where(Account.id.in_(used))).all()} if used else {}
+    pids = {a.player_id for a in accounts.values() if a.player_id}
+    names = dict(session.execute(select(Player.id, Player.name).where(Player.id.in_(pids))).all()) if pids else {}
+    house_labels = {"tray": "table tray", "in_play": "in play", "commission": "commission", "chips": "seat chips",
+                    "cage": "cage"}
 
-    def label(acc: Account) -> str:
+    def label(acc) -> str:
         if acc.kind == "player":
             return f"{names.get(acc.player_id, 'player')} (player {acc.player_id})"
-        return {"tray": "table tray", "in_play": "in play", "commission": "commission", "chips": "seat chips",
-                "cage": "cage"}.get(acc.kind, acc.key)
+        return house_labels.get(acc.kind, acc.key)
     transfers = []
-    for t, a_from, a_to in session.execute(select(Transfer, src, dst).join(src, src.id == Transfer.from_account_id)
-                                           .join(dst, dst.id == Transfer.to_account_id)
-                                           .where(Transfer.round_id == r.id).order_by(Transfer.id)).all():
-        item = {"id": t.id, "at": _iso(t.at), "kind": t.kind, "amount": t.amount, "bet_id": t.bet_id, "memo": t.memo,
+    for m in moves:
+        a_from, a_to = accounts[m.from_account_id], accounts[m.to_account_id]
+        item = {"id": m.id, "at": _iso(m.at), "kind": m.kind, "amount": m.amount, "bet_id": m.bet_id, "memo": m.memo,
                 "from": a_from.key, "to": a_to.key, "from_label": label(a_from), "to_label": label(a_to)}
         transfers.append(item)
-        entries.append((t.at, 4, t.id, {"type": "transfer", **item}))
+        entries.append((item["at"], 4, m.id, {"type": "transfer", **item}))
 
     settlement = session.execute(select(Settlement).where(Settlement.round_id == r.id)).scalar_one_or_none()
     if settlement is not None:
@@ -222,8 +232,8 @@ def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEF
     entries.sort(key=key)
 
     # the money per bet: staked, what the settlement gave, what corrections added, where it ends
-    per_bet = rulings.ledger_by_bet(session, r.id)
-    first = rulings._settlement_only(session, r.id)
+    per_bet = rulings.ledger_by_bet(session, r.id, bet_rows)
+    first = rulings._settlement_only(session, r.id, bet_rows)
     for b in bets:
         b["settled_returned"] = first.get(b["id"], 0) if settlement is not None else None
         b["returned_now"] = per_bet.get(b["id"], {}).get("back", 0) if settlement is not None else None
@@ -245,7 +255,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEF
                                        decisions, effective)
                              if last_correction is not None else None),
         "effective_result": effective,
-        "replay": rulings.replay_check(session, r, house),
+        "replay": rulings.replay_check(session, r, house, bet_rows),
         "entries": [e[3] for e in entries],
         "frames": frames, "cards": cards, "bets": bets, "transfers": transfers, "decisions": decisions,
         "audit": [{"id": a.id, "at": _iso(a.at), "action": a.action, "by": a.actor, "role": a.role,
@@ -306,4 +316,4 @@ def summary(r: Round) -> str:
     return ""
 
 
-__all__ = ["timeline", "layout", "printable", "find_round", "recent_rounds", "or_"]
+__all__ = ["timeline", "layout", "printable", "find_round", "recent_rounds"]
