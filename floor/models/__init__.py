@@ -14,3 +14,4 @@ from floor.models.poker_room import (  # noqa: F401
     Bust, ListCall, MustMoveLink, SeatAway, TableChangeRequest, WaitingList, WaitlistEntry)
 from floor.models.ledger import ACCOUNT_KINDS, Account, Transfer  # noqa: F401
 from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
+from floor.models.pit import DECISIONS, RULING_KINDS, RoundRuling, RulingApproval  # noqa: F401

@@ -175,9 +175,12 @@ def table_state(session: Session, table_id: int) -> dict:
 
 
 def roulette_history(session: Session, table_id: int, limit: int = 20, stats_over: int = 200) -> dict:
-    rows = session.execute(select(Round.result).where(Round.table_id == table_id, Round.kind == "roulette",
-                                                      Round.status == "settled")
-                           .order_by(Round.number.desc()).limit(stats_over)).scalars().all()
+    rows = session.execute(select(Round.id, Round.result).where(Round.table_id == table_id, Round.kind == "roulette",
+                                                                Round.status == "settled")
+                           .order_by(Round.number.desc()).limit(stats_over)).all()
+    from floor.pit.rulings import corrected_results   # a spin the pit boss corrected shows as corrected
+    fixed = corrected_results(session, [rid for rid, _ in rows])
+    rows = [fixed.get(rid, res) for rid, res in rows]
     numbers = [r["number"] for r in rows if r and "number" in r]
     counts = Counter(numbers)
     ranked = sorted(range(37), key=lambda n: (-counts[n], n))
@@ -194,8 +197,11 @@ def baccarat_roads(session: Session, table_id: int) -> dict:
     shoe = current_shoe(session, table_id)
     if shoe is None:
         return {"shoe": None, "beads": [], "big_road": [], "counts": {}}
-    rows = session.execute(select(Round.coup, Round.result).where(Round.shoe_id == shoe.id, Round.status == "settled")
+    rows = session.execute(select(Round.coup, Round.result, Round.id).where(Round.shoe_id == shoe.id, Round.status == "settled")
                            .order_by(Round.coup)).all()
+    from floor.pit.rulings import corrected_results   # a coup the pit boss corrected shows as corrected
+    fixed = corrected_results(session, [x[2] for x in rows])
+    rows = [(c, fixed.get(rid, res)) for c, res, rid in rows]
     beads = [{"coup": c, "winner": res["winner"], "player_pair": res.get("player_pair", False),
               "banker_pair": res.get("banker_pair", False), "total": max(res.get("player_total", 0), res.get("banker_total", 0))}
              for c, res in rows if res and "winner" in res]

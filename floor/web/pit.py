@@ -1,21 +1,91 @@
-"""Pit boss pages beyond the console: the poker showdown tool."""
+"""Pit boss pages beyond the console (/pit): a round's timeline, the shift report (printable, CSV),
+the warnings and bans review, and the poker showdown tool."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from datetime import date, datetime, timezone
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, Response, current_app, render_template, request
 from sqlalchemy import select
 
-from floor import disputes
+from floor import pit
+from floor.errors import BadInput
 from floor.models import Table
 from floor.web.extensions import db
 from floor.web.policy import allow
 
 bp = Blueprint("pit", __name__, url_prefix="/pit")
 
+VIEW = ("pit_boss", "admin", "floor_manager", "cashier")
+
+
+def _house():
+    return current_app.config["HOUSE"]
+
+
+def _day() -> date:
+    raw = (request.args.get("day") or "").strip()
+    if not raw:
+        return pit.today(_house(), datetime.now(timezone.utc))
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise BadInput("the gaming day is YYYY-MM-DD", field="day") from None
+
+
+def _table_number() -> int | None:
+    raw = (request.args.get("table") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise BadInput("the table is a number", field="table")
+    return int(raw)
+
 
 @bp.route("/showdown")
 @allow("pit_boss", "admin")
 def showdown():
     tables = db.session.execute(select(Table).where(Table.kind == "poker").order_by(Table.number)).scalars().all()
-    return render_template("pit_showdown.html",
+    return render_template("pit_showdown.html", pit_page="showdown",
                            tables=[{"number": t.number, "name": t.name, "variant": t.game.variant} for t in tables],
-                           rulings=[disputes.ruling_json(r) for r in disputes.rulings(db.session, limit=20)])
+                           rulings=pit.poker_rulings(db.session, limit=20))
+
+
+@bp.route("/rounds/<int:round_id>")
+@allow(*VIEW)
+def round_timeline(round_id: int):
+    """A round laid out again, card by card (data from /api/pit/rounds/<id>/timeline)."""
+    tl = pit.timeline(db.session, round_id, _house())
+    return render_template("pit_timeline.html", pit_page="rounds", timeline=tl, round=tl["round"])
+
+
+@bp.route("/shift")
+@allow(*VIEW)
+def shift_report():
+    """The shift report: figures per table for a gaming day, printable."""
+    day = _day()
+    fig = pit.figures(db.session, day, _house(), _table_number())
+    tables = db.session.execute(select(Table.number, Table.name).where(Table.kind != "poker")
+                                .order_by(Table.number)).all()
+    zone = ZoneInfo(_house().timezone)
+    local = lambda iso: datetime.fromisoformat(iso).astimezone(zone).strftime("%Y-%m-%d %H:%M")  # noqa: E731
+    return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(),
+                           tables=[{"number": n, "name": name} for n, name in tables],
+                           span=(local(fig["from"]), local(fig["to"])),
+                           printed_at=datetime.now(timezone.utc).astimezone(zone).strftime("%Y-%m-%d %H:%M"))
+
+
+@bp.route("/shift.csv")
+@allow(*VIEW)
+def shift_csv():
+    day = _day()
+    fig = pit.figures(db.session, day, _house(), _table_number())
+    return Response(pit.to_csv(fig), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="shift-{day.isoformat()}.csv"'})
+
+
+@bp.route("/conduct")
+@allow(*VIEW)
+def conduct_review():
+    """Every warning and ban with who gave it and why; lift with a reason."""
+    return render_template("pit_conduct.html", pit_page="conduct")

@@ -1,57 +1,76 @@
-// Held rounds at the pit: what happened, the bets at stake, and the pit boss's settle or void.
+// Held rounds at the pit: what happened, the bets at stake, and the pit boss's ruling (settle as
+// recorded, settle with the real number or cards, void). Every ruling goes through /api/pit: above the
+// house threshold it waits for a second pit boss, and the round shows that instead of its actions.
 import { api, el, money, toast } from "./live.js";
 import { cardEl } from "./cards.js";
 
+export async function rule(roundId, body, done) {
+  const r = await api("POST", `/api/pit/rounds/${roundId}/rulings`, body);
+  if (r.state === "pending") toast(`${done}: waits for a second pit boss (${money(r.amount)})`, "warning");
+  else toast(done);
+  return r;
+}
+
 function settleForm(r, reload) {
-  const act = async (url, body, done) => {
-    try { await api("POST", url, body); toast(done); reload(); } catch (e) { toast(e.message, "error"); }
+  const reason = el("input", { name: "reason", placeholder: "Reason (required)", maxlength: 200 });
+  const needReason = () => {
+    if (reason.value.trim().length >= 3) return reason.value.trim();
+    toast("Say why (a few words)", "warning"); reason.focus(); return null;
   };
-  const reason = el("input", { name: "reason", placeholder: "Reason to void", maxlength: 200 });
-  const voidBtn = el("button", { class: "btn danger", "data-action": "void", onclick: () => {
-    if (!reason.value.trim()) { toast("Say why the round is voided", "warning"); reason.focus(); return; }
-    act(`/api/rounds/${r.id}/void`, { reason: reason.value.trim() }, `Round ${r.number} voided: every bet returned`);
-  } }, "Void: return every bet");
-  let settle;
+  const act = async (body, done) => {
+    const why = needReason();
+    if (!why) return;
+    try { await rule(r.id, { ...body, reason: why }, done); reload(); } catch (e) { toast(e.message, "error"); }
+  };
+  const voidBtn = el("button", { class: "btn danger", "data-action": "void", onclick: () =>
+    act({ kind: "void" }, `Round ${r.number} voided: every bet returned`) }, "Void: return every bet");
+  const asRecorded = el("button", { class: "btn", "data-action": "confirm", onclick: () =>
+    act({ kind: "confirm" }, `Round ${r.number} settled as recorded`) }, "Settle as recorded");
+  let settle = [];
   if (r.kind === "roulette") {
     const number = el("input", { name: "number", type: "number", min: 0, max: 36, placeholder: "Number 0-36" });
-    settle = [number, el("button", { class: "btn primary", "data-action": "settle", onclick: () =>
-      act(`/api/rounds/${r.id}/settle`, { number: Number(number.value) }, `Round ${r.number} settled on ${number.value}`) }, "Settle on number")];
+    settle = [number, el("button", { class: "btn primary", "data-action": "settle", onclick: () => {
+      if (number.value === "") { toast("Give the winning number", "warning"); number.focus(); return; }
+      act({ kind: "correct", number: Number(number.value) }, `Round ${r.number} settled on ${number.value}`);
+    } }, "Settle on number")];
   } else if (r.kind === "baccarat") {
     const cards = el("input", { name: "cards", placeholder: "Cards in shoe order, e.g. 2H 7S 3D KC 8C" });
     settle = [cards, el("button", { class: "btn primary", "data-action": "settle", onclick: () => {
       const list = cards.value.trim() ? cards.value.trim().split(/[\s,]+/) : null;
-      act(`/api/rounds/${r.id}/settle`, list ? { cards: list } : {}, `Round ${r.number} settled`);
+      if (!list) { toast("Give the cards in shoe order, or settle as recorded", "warning"); cards.focus(); return; }
+      act({ kind: "correct", cards: list }, `Round ${r.number} settled with these cards`);
     } }, "Settle with these cards")];
-  } else {
-    settle = [el("button", { class: "btn primary", "data-action": "settle", onclick: () =>
-      act(`/api/rounds/${r.id}/settle`, {}, `Round ${r.number} settled from the recorded cards`) }, "Settle from recorded cards")];
   }
-  return el("div", { class: "held-actions" }, ...settle, reason, voidBtn);
+  return el("div", { class: "held-actions" }, ...settle, asRecorded, reason, voidBtn);
 }
 
-function heldItem(r, canSettle, reload) {
+function heldItem(r, canSettle, waiting, reload) {
   const staked = (r.bets || []).reduce((a, b) => a + b.amount, 0);
   const cards = (r.cards || []).filter(c => c.accepted);
   return el("li", { class: "held-round", "data-round": r.id },
     el("header", {}, el("h2", {}, `Table ${r.table.number} · ${r.table.name} · round ${r.number}`),
-      el("span", { class: "round-status held" }, "held")),
+      el("span", { class: "held-tools" }, el("a", { class: "btn small", href: `/pit/rounds/${r.id}` }, "Timeline"),
+        el("span", { class: "round-status held" }, "held"))),
     el("p", { class: "reason" }, r.held_reason || ""),
     el("p", { class: "facts" }, `${(r.bets || []).length} bet${(r.bets || []).length === 1 ? "" : "s"} · ${money(staked)} at stake`,
       r.spin ? ` · spin ${r.spin}` : "", r.coup ? ` · coup ${r.coup}` : ""),
     cards.length ? el("div", { class: "cards" }, cards.map(c => cardEl(c.card))) : null,
-    canSettle ? settleForm(r, reload) : el("p", { class: "empty" }, "A pit boss settles or voids it."));
+    waiting ? el("p", { class: "waiting" }, `${waiting.kind} by ${waiting.decided_by_name} waits for a second pit boss (${money(waiting.amount)})`)
+      : canSettle ? settleForm(r, reload) : el("p", { class: "empty" }, "A pit boss settles or voids it."));
 }
 
 export function startHeld(root, socket) {
   const canSettle = root.dataset.canSettle === "yes";
   const reload = async () => {
     try {
-      const held = await api("GET", "/api/rounds/held");
-      root.replaceChildren(...(held.length ? held.map(r => heldItem(r, canSettle, reload))
+      const [held, pending] = await Promise.all([api("GET", "/api/rounds/held"),
+        api("GET", "/api/pit/rulings?pending=true").catch(() => [])]);
+      const waiting = new Map(pending.map(p => [p.round_id, p]));
+      root.replaceChildren(...(held.length ? held.map(r => heldItem(r, canSettle, waiting.get(r.id), reload))
         : [el("li", { class: "empty" }, "No round is held.")]));
     } catch (e) { toast(e.message, "error"); }
   };
   reload();
-  for (const ev of ["round.held", "round.settled", "round.voided", "round.changed"]) socket.on(ev, reload);
+  for (const ev of ["round.held", "round.settled", "round.voided", "round.changed", "ruling.changed"]) socket.on(ev, reload);
   return reload;
 }

@@ -26,6 +26,31 @@ const syncVariant = () => {
 form.table_number.addEventListener("change", syncVariant);
 syncVariant();
 
+// The dealer terminal's hands: pick one to fill the hand number and the seats dealt in, in order
+// from the left of the button, with what each posted before the cards.
+let hands = [];
+const handPick = document.getElementById("hand-pick");
+const clock = iso => new Date(iso).toLocaleTimeString("de-CH", { hour: "2-digit", minute: "2-digit" });
+async function loadHands() {
+  try { hands = await api("GET", `/api/pit/poker/hands?table_number=${form.table_number.value}`); }
+  catch (e) { hands = []; }
+  handPick.replaceChildren(el("option", { value: "" }, hands.length ? "— pick a hand —" : "— no hand on the terminal —"),
+    ...hands.map(h => el("option", { value: h.number }, `#${h.number} · ${clock(h.started_at)} · button ${h.button ?? "–"} · ${h.seats.length} dealt in`)));
+}
+handPick.addEventListener("change", () => {
+  const h = hands.find(x => String(x.number) === handPick.value);
+  if (!h) return;
+  form.hand_ref.value = String(h.number);
+  rows.replaceChildren(...h.seats.map(s => {
+    const tr = seatRow(s.seat);
+    tr.querySelector("[name=put_in]").value = (s.posted / 100).toFixed(2);
+    tr.title = s.player || "";
+    return tr;
+  }));
+});
+form.table_number.addEventListener("change", loadHands);
+loadHands();
+
 function body() {
   const boards = [form.board1.value, form.board2.value].map(s => s.trim()).filter(Boolean);
   const seats = [...rows.querySelectorAll("tr")].map(tr => ({
@@ -57,7 +82,8 @@ form.addEventListener("submit", async e => {
 
 function renderRulings(list) {
   document.getElementById("rulings").replaceChildren(...list.map(r => el("li", { class: "alert info", "data-ruling": r.id },
-    el("span", {}, `Table ${r.table_number}, hand ${r.hand_ref}: `,
+    el("span", {}, `Table ${r.table_number}, hand ${r.hand_ref}`,
+      r.hand ? el("span", { class: "muted" }, ` (${clock(r.hand.started_at)}, button ${r.hand.button ?? "–"}: ${r.hand.seats.map(s => s.player).join(", ")})`) : "", ": ",
       Object.entries(r.result.won).filter(([, v]) => v > 0).map(([s, v]) => `seat ${s} wins ${money(v)}`).join(", "),
       el("span", { class: "muted" }, ` — ${r.reason}`)))));
 }
@@ -68,6 +94,6 @@ document.getElementById("record").addEventListener("click", async () => {
   try {
     const r = await api("POST", "/api/pit/poker/rulings", { ...last, hand_ref: form.hand_ref.value, reason: document.getElementById("reason").value });
     toast(`Ruling ${r.id} recorded`);
-    renderRulings(await api("GET", "/api/pit/poker/rulings"));
+    renderRulings(await api("GET", "/api/pit/poker/linked-rulings"));
   } catch (err) { toast(err.message, "error"); }
 });

@@ -10,8 +10,9 @@ def register(app: Flask) -> None:
     from floor.web.api import alerts, conduct, dealer_poker, devices, disputes, players, tables
     from floor.web.api import board, floor, mustmove, seating, waitlist
     from floor.web.api import bets, cashier, rounds
+    from floor.web.api import pit
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
-                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier):
+                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit):
         api.register_blueprint(module.blp)

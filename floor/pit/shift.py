@@ -1,0 +1,125 @@
+"""Shift figures per table and gaming day, from the rounds and the ledger alone.
+
+For the rounds opened in the gaming day at each live-game table:
+- rounds played (settled), voided, held (ever, during the round) and still held or running;
+- drop: every stake placed; refunded: stakes returned by voids before settlement;
+- payouts: what the tray paid to players beyond their stakes, net of what corrections took back;
+- commission: what the commission account kept; win/loss: the house's result (tray and
+  commission together; positive means the house won);
+- corrections: what rulings moved to (positive) or from (negative) the players;
+- device faults: device alerts at the table during the gaming day (faults, losses, unplugs, and
+  frames no round could take).
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from datetime import date, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
+
+from floor.gaming_day import gaming_day, gaming_day_bounds
+from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Transfer
+from floor.settings import HouseSettings
+
+DEVICE_ALERTS = ("device_fault", "device_lost", "device_disconnected", "impossible_card", "card_no_round",
+                 "result_without_no_more_bets")
+COLUMNS = [("table", "Table"), ("name", "Name"), ("game", "Game"), ("played", "Rounds played"),
+           ("voided", "Voided"), ("held", "Held"), ("open", "Still open"), ("bets", "Bets"), ("drop", "Drop"),
+           ("refunded", "Refunded"), ("payouts", "Payouts"), ("commission", "Commission"), ("win_loss", "Win/loss"),
+           ("corrections", "Corrections"), ("rulings", "Rulings"), ("device_faults", "Device faults")]
+MONEY = {"drop", "refunded", "payouts", "commission", "win_loss", "corrections"}
+HOUSE_KINDS = ("tray", "commission")
+
+
+def today(house: HouseSettings, now: datetime) -> date:
+    return gaming_day(now, house.timezone, house.gaming_day_rollover)
+
+
+def figures(session: Session, day: date, house: HouseSettings, table_number: int | None = None) -> dict:
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    tq = select(Table).where(Table.kind != "poker").order_by(Table.number)
+    if table_number is not None:
+        tq = tq.where(Table.number == table_number)
+    tables = list(session.execute(tq).scalars())
+    rows = []
+    for t in tables:
+        rows.append(_table(session, t, start, end))
+    numeric = [k for k, _ in COLUMNS if k not in ("table", "name", "game")] + ["still_held"]
+    totals = {k: sum(r[k] for r in rows) for k in numeric}
+    totals["faults_by_kind"] = {}
+    for r in rows:
+        for k, n in r["faults_by_kind"].items():
+            totals["faults_by_kind"][k] = totals["faults_by_kind"].get(k, 0) + n
+    return {"day": day.isoformat(), "from": start.isoformat(), "to": end.isoformat(), "currency": house.currency,
+            "tables": rows, "totals": totals}
+
+
+def _table(session: Session, t: Table, start: datetime, end: datetime) -> dict:
+    in_day = (Round.table_id == t.id, Round.opened_at >= start, Round.opened_at < end)
+    status = dict(session.execute(select(Round.status, func.count(Round.id)).where(*in_day)
+                                  .group_by(Round.status)).all())
+    round_ids = select(Round.id).where(*in_day)
+    held = session.execute(select(func.count(func.distinct(RoundEvent.round_id))).where(
+        RoundEvent.round_id.in_(round_ids), RoundEvent.status_to == "held")).scalar_one()
+    ruled = session.execute(select(func.count(RoundRuling.id)).where(RoundRuling.round_id.in_(round_ids))).scalar_one()
+    src, dst = aliased(Account), aliased(Account)
+    money = defaultdict(int)
+    bets = set()
+    for kind, amount, bet_id, k_from, k_to in session.execute(
+            select(Transfer.kind, Transfer.amount, Transfer.bet_id, src.kind, dst.kind)
+            .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
+            .where(Transfer.round_id.in_(round_ids))):
+        if kind == "stake":
+            money["drop"] += amount
+            bets.add(bet_id)
+        if kind == "refund":
+            money["refunded"] += amount
+        if k_from == "tray" and k_to in ("player", "chips"):
+            money["payouts"] += amount
+        if k_to == "tray" and k_from in ("player", "chips") and kind == "correction":
+            money["payouts"] -= amount
+        if k_to == "commission":
+            money["commission"] += amount
+        if k_from == "commission":
+            money["commission"] -= amount
+        if k_to in HOUSE_KINDS and k_from not in HOUSE_KINDS:
+            money["win_loss"] += amount
+        if k_from in HOUSE_KINDS and k_to not in HOUSE_KINDS:
+            money["win_loss"] -= amount
+        if kind == "correction":
+            if k_to in ("player", "chips"):
+                money["corrections"] += amount
+            elif k_from in ("player", "chips"):
+                money["corrections"] -= amount
+    faults = dict(session.execute(select(Alert.kind, func.count(Alert.id)).where(
+        Alert.table_id == t.id, Alert.at >= start, Alert.at < end, Alert.kind.in_(DEVICE_ALERTS))
+        .group_by(Alert.kind)).all())
+    running = sum(n for s, n in status.items() if s not in ("settled", "voided"))
+    return {"table_id": t.id, "table": t.number, "name": t.name, "game": t.kind,
+            "played": status.get("settled", 0), "voided": status.get("voided", 0), "held": held,
+            "still_held": status.get("held", 0), "open": running, "bets": len(bets),
+            "drop": money["drop"], "refunded": money["refunded"], "payouts": money["payouts"],
+            "commission": money["commission"], "win_loss": money["win_loss"], "corrections": money["corrections"],
+            "rulings": ruled, "device_faults": sum(faults.values()), "faults_by_kind": faults}
+
+
+def _cell(key: str, value) -> str:
+    if key in MONEY:
+        sign = "-" if value < 0 else ""
+        return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
+    return str(value)
+
+
+def to_csv(fig: dict) -> str:
+    """One row per table and a total row; money in the house currency with two decimals."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["Gaming day"] + [label for _, label in COLUMNS])
+    for row in fig["tables"]:
+        w.writerow([fig["day"]] + [_cell(k, row[k]) for k, _ in COLUMNS])
+    tot = fig["totals"]
+    w.writerow([fig["day"], "Total", "", ""] + [_cell(k, tot[k]) for k, _ in COLUMNS[3:]])
+    return buf.getvalue()

@@ -1,0 +1,290 @@
+"""The pit boss: round timelines, rulings (confirm, void, correct) under the two-person rule, shift
+figures, the warnings and bans review, and the poker hands a showdown ruling refers to."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+from flask import current_app
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate, validates_schema, ValidationError
+
+from floor import conduct, pit
+from floor import players as players_svc
+from floor import tables as tables_svc
+from floor.web.api.schemas import Strict
+from floor.web.extensions import db
+from floor.web.policy import actor, allow
+
+blp = Blueprint("api_pit", __name__, url_prefix="/api/pit",
+                description="Pit boss: round timelines and replays, rulings, shift figures, conduct review")
+
+VIEW = ("pit_boss", "admin", "floor_manager", "cashier")   # read a timeline, the figures
+RULE = ("pit_boss", "admin")                                 # rule, approve, lift
+
+
+def house():
+    return current_app.config["HOUSE"]
+
+
+class RoundsQuery(Strict):
+    table_number = fields.Integer(load_default=None)
+    number = fields.Integer(load_default=None, metadata={"description": "the round's number at its table"})
+    status = fields.String(load_default=None, validate=validate.OneOf(
+        ["betting", "locked", "dealing", "result", "held", "settled", "voided"]))
+    limit = fields.Integer(load_default=30, validate=validate.Range(min=1, max=200))
+    before_id = fields.Integer(load_default=None)
+
+
+class RoundRow(Schema):
+    id = fields.Integer()
+    table_id = fields.Integer()
+    table_number = fields.Integer()
+    table_name = fields.String()
+    number = fields.Integer()
+    kind = fields.String()
+    status = fields.String()
+    coup = fields.Integer(allow_none=True)
+    spin = fields.Integer(allow_none=True)
+    opened_at = fields.String(allow_none=True)
+    ended_at = fields.String(allow_none=True)
+    result = fields.String(metadata={"description": "the result in a few words"})
+    held_reason = fields.String(allow_none=True)
+    staked = fields.Integer()
+    bets = fields.Integer()
+    rulings = fields.Integer()
+
+
+class TimelineSchema(Schema):
+    round = fields.Dict()
+    layout = fields.Dict(metadata={"description": "the cards as dealt (or the roulette number)"})
+    corrected_layout = fields.Dict(allow_none=True, metadata={"description": "after the last applied correction"})
+    effective_result = fields.Dict(allow_none=True)
+    replay = fields.Dict(metadata={"description": "the result recomputed from the recorded cards, compared"})
+    entries = fields.List(fields.Dict(), metadata={"description": "everything in time order: frame, card, event, "
+                                                                  "bet, transfer, settlement, ruling, approval"})
+    frames = fields.List(fields.Dict())
+    cards = fields.List(fields.Dict())
+    bets = fields.List(fields.Dict())
+    transfers = fields.List(fields.Dict())
+    decisions = fields.List(fields.Dict())
+    audit = fields.List(fields.Dict())
+    rulings = fields.List(fields.Dict())
+    pending = fields.Dict(allow_none=True)
+    totals = fields.Dict()
+
+
+class RulingIn(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(["confirm", "void", "correct"]))
+    reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
+    number = fields.Integer(load_default=None, allow_none=True, metadata={"description": "roulette: the real number"})
+    cards = fields.List(fields.String(), load_default=None, allow_none=True,
+                        metadata={"description": "baccarat: the whole coup in shoe order"})
+    replace = fields.Dict(keys=fields.String(), values=fields.String(), load_default=None, allow_none=True,
+                          metadata={"description": "card games: {place in the deal: the real card}, e.g. {\"5\": \"4C\"}"})
+
+    @validates_schema
+    def _correction(self, data, **kw):
+        if data["kind"] == "correct" and data.get("number") is None and not data.get("cards") and not data.get("replace"):
+            raise ValidationError("say what was mis-read: number, cards or replace", "replace")
+
+
+class RulingOut(Schema):
+    id = fields.Integer()
+    round_id = fields.Integer()
+    round_number = fields.Integer()
+    table_id = fields.Integer()
+    table_number = fields.Integer()
+    table_name = fields.String()
+    game = fields.String()
+    kind = fields.String()
+    reason = fields.String()
+    round_status = fields.String()
+    correction = fields.Dict(allow_none=True)
+    result = fields.Dict(allow_none=True)
+    replay = fields.Dict(allow_none=True)
+    amount = fields.Integer(metadata={"description": "cents the ruling moves (the two-person rule compares it)"})
+    needs_approval = fields.Boolean()
+    state = fields.String(metadata={"description": "applied | pending | rejected | withdrawn"})
+    decided_by = fields.Integer(allow_none=True)
+    decided_by_name = fields.String()
+    terminal = fields.String()
+    at = fields.String()
+    approval = fields.Dict(allow_none=True)
+
+
+class RulingsQuery(Strict):
+    pending = fields.Boolean(load_default=False)
+    limit = fields.Integer(load_default=30, validate=validate.Range(min=1, max=200))
+
+
+class AnswerIn(Strict):
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+
+
+class RejectIn(Strict):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+
+
+class ShiftQuery(Strict):
+    day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
+    table_number = fields.Integer(load_default=None)
+
+
+class ShiftSchema(Schema):
+    day = fields.String()
+    currency = fields.String()
+    tables = fields.List(fields.Dict())
+    totals = fields.Dict()
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+
+
+class ConductQuery(Strict):
+    days = fields.Integer(load_default=7, validate=validate.Range(min=1, max=366))
+
+
+class ConductSchema(Schema):
+    since = fields.String()
+    days = fields.Integer()
+    warnings = fields.List(fields.Dict())
+    bans = fields.List(fields.Dict())
+
+
+class LiftIn(Strict):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=300))
+
+
+class HandsQuery(Strict):
+    table_number = fields.Integer(required=True)
+
+
+def gaming_day(day: date | None) -> date:
+    return day or pit.today(house(), datetime.now(timezone.utc))
+
+
+@blp.route("/rounds")
+@allow(*VIEW)
+@blp.arguments(RoundsQuery, location="query")
+@blp.response(200, RoundRow(many=True))
+def list_rounds(args):
+    """Rounds of any table, newest first (filter by table, round number, status)."""
+    rows = pit.recent_rounds(db.session, args["table_number"], args["status"], args["limit"], args["before_id"])
+    if args["number"] is not None:
+        if args["table_number"] is None:
+            from floor.errors import BadInput
+            raise BadInput("a round number is per table: give table_number too", field="table_number")
+        r = pit.find_round(db.session, args["table_number"], args["number"])
+        rows = [x for x in pit.recent_rounds(db.session, args["table_number"], None, 1, r.id + 1)]
+    return rows
+
+
+@blp.route("/rounds/<int:round_id>/timeline")
+@allow(*VIEW)
+@blp.response(200, TimelineSchema)
+def timeline(round_id: int):
+    """The round laid out again: raw device frames as received (decoded alongside), state changes,
+    bets and decisions (who, from which terminal), the result, every transfer, the rulings; the
+    cards as dealt and the replay of the result from the recorded cards."""
+    return pit.timeline(db.session, round_id, house())
+
+
+@blp.route("/rounds/<int:round_id>/rulings", methods=["POST"])
+@allow(*RULE)
+@blp.arguments(RulingIn)
+@blp.response(201, RulingOut)
+def rule(args, round_id: int):
+    """Rule on a round: confirm, void (every bet returned), or correct a mis-read card or number and
+    re-settle. Above the house threshold a void or correction waits for a second pit boss."""
+    correction = None
+    if args["kind"] == "correct":
+        correction = {k: args[k] for k in ("number", "cards", "replace") if args.get(k) not in (None, [], {})}
+    ruling = pit.rule(db.session, actor(), round_id, args["kind"], args["reason"], correction, house=house())
+    db.session.commit()
+    return pit.ruling_json(db.session, ruling)
+
+
+@blp.route("/rulings")
+@allow(*VIEW)
+@blp.arguments(RulingsQuery, location="query")
+@blp.response(200, RulingOut(many=True))
+def list_rulings(args):
+    """Recent rulings on rounds, or only those waiting for a second pit boss."""
+    return pit.recent(db.session, args["limit"], only_pending=args["pending"])
+
+
+@blp.route("/rulings/<int:ruling_id>/approve", methods=["POST"])
+@allow(*RULE)
+@blp.arguments(AnswerIn)
+@blp.response(200, RulingOut)
+def approve(args, ruling_id: int):
+    """The second pit boss approves: the ruling is applied now. The one who made it may not (403)."""
+    ruling = pit.approve(db.session, actor(), ruling_id, args["reason"], house=house())
+    db.session.commit()
+    return pit.ruling_json(db.session, ruling)
+
+
+@blp.route("/rulings/<int:ruling_id>/reject", methods=["POST"])
+@allow(*RULE)
+@blp.arguments(RejectIn)
+@blp.response(200, RulingOut)
+def reject(args, ruling_id: int):
+    """Turn a pending ruling down (or withdraw one's own): nothing moves."""
+    ruling = pit.reject(db.session, actor(), ruling_id, args["reason"])
+    db.session.commit()
+    return pit.ruling_json(db.session, ruling)
+
+
+@blp.route("/shift")
+@allow(*VIEW)
+@blp.arguments(ShiftQuery, location="query")
+@blp.response(200, ShiftSchema)
+def shift(args):
+    """Shift figures per table for a gaming day (CSV: /pit/shift.csv?day=...)."""
+    fig = pit.figures(db.session, gaming_day(args["day"]), house(), args["table_number"])
+    return {**fig, "from_": fig["from"]}
+
+
+@blp.route("/conduct")
+@allow(*VIEW)
+@blp.arguments(ConductQuery, location="query")
+@blp.response(200, ConductSchema)
+def conduct_review(args):
+    """Every warning and ban of the last days (and every ban in force): who gave it, why, lifted by whom."""
+    return pit.conduct_review(db.session, args["days"])
+
+
+@blp.route("/conduct/warnings/<int:warning_id>/lift", methods=["POST"])
+@allow(*RULE)
+@blp.arguments(LiftIn)
+def lift_warning(args, warning_id: int):
+    """The pit boss lifts a warning on review, with a reason (audited)."""
+    w = conduct.lift_warning(db.session, actor(), warning_id, args["reason"])
+    db.session.commit()
+    return conduct.warning_json(w, players_svc.get_player(db.session, w.player_id).name)
+
+
+@blp.route("/conduct/bans/<int:ban_id>/lift", methods=["POST"])
+@allow(*RULE)
+@blp.arguments(LiftIn)
+def lift_ban(args, ban_id: int):
+    """The pit boss lifts a ban on review, with a reason (audited)."""
+    b = conduct.lift_ban(db.session, actor(), ban_id, args["reason"])
+    db.session.commit()
+    return {**conduct.ban_json(b), "player": players_svc.get_player(db.session, b.player_id).name}
+
+
+@blp.route("/poker/hands")
+@allow(*RULE)
+@blp.arguments(HandsQuery, location="query")
+def poker_hands(args):
+    """A poker table's last hands from the dealer terminal, seats in order from the left of the
+    button, to lay a disputed hand out in the showdown tool."""
+    table = tables_svc.table_by_number(db.session, args["table_number"])
+    return pit.poker_hands(db.session, table.id)
+
+
+@blp.route("/poker/linked-rulings")
+@allow(*RULE)
+def poker_rulings():
+    """Recent poker rulings with the dealer terminal's hand they name (when it exists)."""
+    return pit.poker_rulings(db.session)

@@ -1,0 +1,93 @@
+// The pit boss's console: held rounds, rulings waiting for a second pit boss, the rounds of every
+// table (each opens its timeline), today's figures, alerts and device health. Live, no reloads.
+import { api, connect, el, money, toast } from "./live.js";
+import { ball } from "./cards.js";
+import { renderAlerts } from "./tables.js";
+import { startDevices } from "./devices.js";
+import { startHeld } from "./pit_rounds.js";
+import { pendingItem } from "./pit_rulings.js";
+
+const root = document.getElementById("pit-console");
+const canRule = root.dataset.canRule === "yes";
+const me = Number(root.dataset.me || 0);
+const initial = JSON.parse(document.getElementById("initial-data").textContent);
+
+const debounce = (fn, ms = 300) => { let t; return () => { clearTimeout(t); t = setTimeout(fn, ms); }; };
+const time = iso => iso ? new Date(iso).toLocaleTimeString("de-CH", { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
+const GAME = { roulette: "Roulette", baccarat: "Baccarat", blackjack: "Blackjack", casino_holdem: "Casino Hold'em" };
+
+const socket = connect();
+
+// alerts
+let alerts = initial.alerts || [];
+const alertsRoot = document.getElementById("alerts");
+const drawAlerts = () => alerts.length ? renderAlerts(alertsRoot, alerts)
+  : alertsRoot.replaceChildren(el("li", { class: "empty" }, "No open alert."));
+drawAlerts();
+socket.on("alert", a => { alerts = [a, ...alerts]; drawAlerts(); toast(a.message, a.severity); });
+socket.on("alert.acknowledged", ({ id }) => { alerts = alerts.filter(a => a.id !== id); drawAlerts(); });
+
+// held rounds and devices
+const reloadHeld = startHeld(document.getElementById("held-rounds"), socket);
+startDevices(socket);
+
+// rulings waiting for a second pit boss
+const pendingRoot = document.getElementById("pending-rulings");
+async function loadPending() {
+  try {
+    const list = await api("GET", "/api/pit/rulings?pending=true");
+    pendingRoot.replaceChildren(...(list.length ? list.map(r => pendingItem(r, { canRule, me, done: () => { loadPending(); reloadHeld(); } }))
+      : [el("li", { class: "empty" }, "Nothing waits for a second pit boss.")]));
+  } catch (e) { toast(e.message, "error"); }
+}
+loadPending();
+socket.on("ruling.changed", loadPending);
+
+// rounds of every table
+const filter = document.getElementById("round-filter");
+const tbody = document.querySelector("#recent-rounds tbody");
+async function loadRounds() {
+  const q = new URLSearchParams({ limit: "25" });
+  for (const k of ["table_number", "status", "number"]) if (filter[k].value.trim()) q.set(k, filter[k].value.trim());
+  try {
+    const rows = await api("GET", `/api/pit/rounds?${q}`);
+    tbody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-round": r.id, class: `st-${r.status}` },
+      el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, GAME[r.kind] || r.kind)),
+      el("td", {}, `#${r.number}`, r.coup ? el("span", { class: "muted" }, ` coup ${r.coup}`) : ""),
+      el("td", {}, el("span", { class: `round-status ${r.status}` }, r.status), r.rulings ? el("span", { class: "tag" }, `${r.rulings} ruling${r.rulings > 1 ? "s" : ""}`) : ""),
+      el("td", {}, r.kind === "roulette" && r.result !== "" ? ball(Number(r.result))
+        : r.result || (r.held_reason ? el("span", { class: "reason" }, r.held_reason) : "")),
+      el("td", { class: "num" }, String(r.bets)),
+      el("td", { class: "num" }, money(r.staked)),
+      el("td", {}, time(r.ended_at)),
+      el("td", {}, el("a", { class: "btn small", href: `/pit/rounds/${r.id}` }, "Timeline"))))
+      : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No round."))]));
+  } catch (e) { toast(e.message, "error"); }
+}
+filter.addEventListener("submit", e => { e.preventDefault(); loadRounds(); });
+filter.table_number.addEventListener("change", loadRounds);
+filter.status.addEventListener("change", loadRounds);
+loadRounds();
+
+// today's figures
+const glance = document.querySelector("#shift-glance .glance-figures");
+async function loadGlance() {
+  try {
+    const f = await api("GET", "/api/pit/shift");
+    const t = f.totals;
+    const item = (label, value, cls = "") => [el("dt", {}, label), el("dd", { class: cls }, value)];
+    glance.replaceChildren(...[
+      item("Gaming day", f.day),
+      item("Rounds played", String(t.played)), item("Voided", String(t.voided)), item("Held", String(t.held)),
+      item("Drop", money(t.drop)), item("Payouts", money(t.payouts)),
+      item("Win/loss", money(t.win_loss), t.win_loss < 0 ? "neg" : "pos"),
+      item("Device faults", String(t.device_faults), t.device_faults ? "neg" : ""),
+    ].flat());
+  } catch (e) { toast(e.message, "error"); }
+}
+loadGlance();
+
+const roundsChanged = debounce(() => { loadRounds(); loadGlance(); }, 400);
+for (const ev of ["round.changed", "round.settled", "round.voided", "round.held", "round.corrected", "ruling.changed"]) socket.on(ev, roundsChanged);
+socket.on("connect", () => { loadRounds(); loadPending(); reloadHeld(); });
+window.__pit = { loadRounds, loadPending, loadGlance, reloadHeld };
