@@ -116,8 +116,8 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
         end.write(encode_number(7))
         wait_until(lambda: reader.health().sink_errors >= 1 and Broken.calls >= 2, timeout=20)
         end.write(encode_status(1, 1, 7))
-        wait_until(lambda: reader.health().frames >= 3, timeout=20)
-        assert Broken.calls >= 3 and reader.alive
+        wait_until(lambda: Broken.calls >= 3, timeout=20)   # the reader went on after each failure
+        assert reader.alive
         with factory() as s:
             data = b"".join(s.scalars(select(DeviceChunk.data).order_by(DeviceChunk.id)))
         assert b" 7\r\n" in data   # what failed downstream is still in the raw stream
