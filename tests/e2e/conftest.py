@@ -52,7 +52,7 @@ def page_as(browser, live_server):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(20_000)   # a loaded two-core CI machine, not a slow page
         if table is not None:
             page.goto(f"/dealer/{table}/login")
             page.fill("input[name=username]", username)
