@@ -73,6 +73,16 @@ class DeviceRuntime:
                 except Exception:  # the next beat tries again; the readers go on regardless
                     log.exception("device health beat for %s failed", snapshot.name)
 
+    def shoe_confirmed(self, table: str | int) -> list[str]:
+        """The dealer confirmed a new shoe: ``GP 00`` (confirm game) to the table's smart shoe."""
+        from devices.shoe import encode_command
+        out = []
+        for name, reader in (self.manager.readers.items() if self.manager else ()):
+            if reader.config.table == str(table) and reader.config.kind == "shoe":
+                if reader.send(encode_command("GP", 0, bcc_includes_start=reader.config.bcc_includes_start)):
+                    out.append(name)
+        return out
+
     def stop(self) -> None:
         self._stop.set()
         if self.manager is not None:

@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from devices.bridge import FloorBridge
 from devices.config import DeviceConfig
 from devices.dispatch import RoundsDispatch
-from devices.reader import DeviceReader
+from devices.reader import DeviceManager, DeviceReader
+from devices.runtime import DeviceRuntime
 from devices.simulate.base import PtyEnd
 from floor import ledger
 from floor.models import Bet, Round, RoundCard, Transfer
@@ -69,6 +70,10 @@ class Rig:
         self.readers: list[DeviceReader] = []
         self.sims: list = []
         self.ends: list[PtyEnd] = []
+        # the devices of this process, as `make run` registers them: the API reaches the readers
+        # through it (GP 00 when the dealer confirms a new shoe)
+        self.runtime = DeviceRuntime([], manager=DeviceManager([], sink=None))
+        app.extensions["floor_devices"] = self.runtime
 
     # --- the line ----------------------------------------------------------------------------
 
@@ -88,6 +93,7 @@ class Rig:
         reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path), bridge,
                               backoff_initial=0.02, backoff_max=0.2).start()
         self.readers.append(reader)
+        self.runtime.manager.readers[name] = reader
         wait(lambda: reader.health().connected, 10, f"{name} connected")
         sim = sim_cls(end, **sim_kw)
         for fault in inject:
@@ -97,6 +103,7 @@ class Rig:
         return sim, reader
 
     def close(self) -> None:
+        self.app.extensions.pop("floor_devices", None)
         for sim in self.sims:
             sim.stop()
         for reader in self.readers:
