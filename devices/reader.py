@@ -153,7 +153,9 @@ class DeviceReader:
                 port.close()
             except Exception:  # closing a vanished device may fail; it is closed either way
                 pass
-        self._update(state="disconnected", connected=False, connected_since=None)
+        # closed on purpose (stop()): a shutdown, not a line fault, so no "disconnected" alert
+        self._update(state="stopped" if self._stop.is_set() else "disconnected", connected=False,
+                     connected_since=None)
         self._publish(force=True)
 
     def _wait(self, seconds: float) -> None:

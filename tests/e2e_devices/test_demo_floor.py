@@ -79,3 +79,6 @@ def test_the_demo_floor_plays_every_game_through_the_devices(demo):
     server.stop()
     log = Path(server.log.name).read_text()
     assert "demo dealer at table" not in log and "bridge:" not in log, log[-3000:]
+    # a shutdown is no line fault: the devices stop without "disconnected" alerts
+    with Session(engine) as s:
+        assert s.execute(select(Alert.message).where(Alert.kind.like("device_%"))).all() == []
