@@ -11,8 +11,8 @@ from floor.models import DeviceFrame, RoundEvent
 from tests.e2e_devices.conftest import wait
 
 SEED_17 = 27   # the wheel's first number with this seed is 17 (black, odd, low, 2nd dozen, 2nd column)
-# a long betting state (6 s at speed 8) so the bets go in while the wheel still asks for them
-TIMINGS = {"bets": 48.0, "spinning": 24.0}
+# a long betting state (8 s at speed 8) and spin (5 s) so the bets go in while the wheel still asks for them
+TIMINGS = {"bets": 64.0, "spinning": 40.0}
 EVERY_KIND = [
     ("straight", [17]), ("split", [17, 20]), ("street", [16, 17, 18]), ("trio", [0, 1, 2]),
     ("corner", [16, 17, 19, 20]), ("first_four", None), ("six_line", [13, 14, 15, 16, 17, 18]),
