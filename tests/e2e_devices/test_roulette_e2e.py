@@ -11,8 +11,9 @@ from floor.models import DeviceFrame, RoundEvent
 from tests.e2e_devices.conftest import wait
 
 SEED_17 = 27   # the wheel's first number with this seed is 17 (black, odd, low, 2nd dozen, 2nd column)
-# a long betting state (8 s at speed 8) and spin (5 s) so the bets go in while the wheel still asks for them
-TIMINGS = {"bets": 64.0, "spinning": 40.0}
+# at speed 4 (a status line every 125 ms), a long betting state (8 s) and spin (5 s), so the bets go in
+# while the wheel still asks for them and a slow machine still sees the misspin's locked bets
+SPEED, TIMINGS = 4, {"bets": 32.0, "spinning": 20.0}
 EVERY_KIND = [
     ("straight", [17]), ("split", [17, 20]), ("street", [16, 17, 18]), ("trio", [0, 1, 2]),
     ("corner", [16, 17, 19, 20]), ("first_four", None), ("six_line", [13, 14, 15, 16, 17, 18]),
@@ -32,7 +33,7 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/1/credit", {"amount": 200_000})
     dealer.at(12)
-    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=8, timings=TIMINGS)
+    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, timings=TIMINGS)
 
     r = rig.wait_betting(table)
     placed = []
@@ -68,7 +69,7 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
 def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/2/credit", {"amount": 50_000})
-    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=8, timings=TIMINGS,
+    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, timings=TIMINGS,
                              inject=("misspin",))
 
     r = rig.wait_betting(table)
@@ -108,7 +109,7 @@ def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):
 def test_a_silent_wheel_holds_the_round_and_the_pit_boss_voids_it(rig, pit):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/3/credit", {"amount": 20_000})
-    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=8, timings=TIMINGS,
+    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, timings=TIMINGS,
                              silence_s=3.0, inject=("silence",))
 
     r = rig.wait_betting(table)
