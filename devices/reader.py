@@ -59,6 +59,7 @@ class DeviceReader:
         self._published_at = 0.0
         self._opened_once = False
         self._last_beat: float | None = None  # last status line (wheel) or frame (others)
+        self._new_shoe = False  # GP 00 sent: the rules start a new shoe (on the reader thread)
 
     # --- control (any thread) --------------------------------------------------------------
 
@@ -87,7 +88,10 @@ class DeviceReader:
         bytes are written as they are (e.g. ``devices.shoe.encode_command``). False when the port
         is not open: commands are not queued across a reconnect (a stale ``*R`` would be wrong)."""
         data = command if isinstance(command, bytes) else encode_command(command)
-        return self._write(data)
+        ok = self._write(data)
+        if ok and self.config.kind == "shoe" and data[1:7] == b"OPGP00":
+            self._new_shoe = True   # the game is confirmed: the shoe's host rules start a new shoe
+        return ok
 
     # --- the thread -------------------------------------------------------------------------
 
@@ -149,7 +153,9 @@ class DeviceReader:
                 port.close()
             except Exception:  # closing a vanished device may fail; it is closed either way
                 pass
-        self._update(state="disconnected", connected=False, connected_since=None)
+        # closed on purpose (stop()): a shutdown, not a line fault, so no "disconnected" alert
+        self._update(state="stopped" if self._stop.is_set() else "disconnected", connected=False,
+                     connected_since=None)
         self._publish(force=True)
 
     def _wait(self, seconds: float) -> None:
@@ -166,6 +172,9 @@ class DeviceReader:
 
     def _chunk(self, data: bytes) -> None:
         at, now = self.wallclock(), self.clock()
+        if self._new_shoe and hasattr(self.rules, "new_shoe"):
+            self._new_shoe = False
+            self.rules.new_shoe()
         try:
             events = feed_decoder(self.decoder, data, at)
         except Exception as exc:  # a decoder must never raise; if one does, keep the line alive

@@ -20,10 +20,13 @@ from devices.simulate.wheel import WheelSimulator
 log = logging.getLogger(__name__)
 
 
-def simulated_devices(dev_dir: Path, tables: list[tuple[int, str]], seed: int | None = None):
+def simulated_devices(dev_dir: Path, tables: list[tuple[int, str]], seed: int | None = None,
+                      speed: float = 1.0):
     """One simulator per live-game table: (table number, kind) pairs in, (configs, simulators) out.
     Each speaks its real protocol on a pty whose slave is linked at dev_dir/<name>, like a
-    /dev/serial/by-id entry."""
+    /dev/serial/by-id entry. The wheel runs by itself; the shoe is paced by the dealer and the
+    scanner reads on demand (devices.demo.DemoDealer plays the dealer). ``speed`` divides every
+    simulated delay."""
     dev_dir.mkdir(parents=True, exist_ok=True)
     configs, sims = [], []
     for number, kind in tables:
@@ -32,15 +35,15 @@ def simulated_devices(dev_dir: Path, tables: list[tuple[int, str]], seed: int | 
             opts = {}
         elif kind == "baccarat":
             name, dkind, sim = f"shoe-{number}", "shoe", ShoeSimulator
-            opts = {}
+            opts = {"paced": True}
         elif kind in ("blackjack", "casino_holdem"):
             name, dkind, sim = f"scanner-{number}", "scanner", ScannerSimulator
-            opts = {"game": "blackjack" if kind == "blackjack" else "holdem"}
+            opts = {"game": "blackjack" if kind == "blackjack" else "holdem", "on_demand": True}
         else:
             continue
         link = dev_dir / name
         end = PtyEnd(link=str(link))
-        sims.append(sim(end, seed=seed, **opts))
+        sims.append(sim(end, seed=seed, speed=speed, **opts))
         configs.append(DeviceConfig.from_dict({"name": name, "table": str(number), "kind": dkind, "port": str(link)}))
     return configs, sims
 
@@ -51,6 +54,7 @@ class DeviceRuntime:
     simulators: list = field(default_factory=list)
     manager: DeviceManager | None = None
     beat_s: float = 3.0   # health is re-sent this often, so the floor can tell a silent process
+    dealer: object | None = None   # the demo floor's dealers (devices.demo.DemoDealer), with simulators
     _stop: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
@@ -73,8 +77,20 @@ class DeviceRuntime:
                 except Exception:  # the next beat tries again; the readers go on regardless
                     log.exception("device health beat for %s failed", snapshot.name)
 
+    def shoe_confirmed(self, table: str | int) -> list[str]:
+        """The dealer confirmed a new shoe: ``GP 00`` (confirm game) to the table's smart shoe."""
+        from devices.shoe import encode_command
+        out = []
+        for name, reader in (self.manager.readers.items() if self.manager else ()):
+            if reader.config.table == str(table) and reader.config.kind == "shoe":
+                if reader.send(encode_command("GP", 0, bcc_includes_start=reader.config.bcc_includes_start)):
+                    out.append(name)
+        return out
+
     def stop(self) -> None:
         self._stop.set()
+        if self.dealer is not None:
+            self.dealer.stop()
         if self.manager is not None:
             self.manager.stop()
         for sim in self.simulators:

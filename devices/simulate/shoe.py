@@ -3,10 +3,18 @@
 Deals real coups from a shuffled 8-deck shoe: ``S``, the ``D`` cards with their targets by the
 tableau, ``G`` with the shoe's result; every frame three times with the same SEQ; a cut card 7
 cards from the back (``C``: the coup in progress is the last one), then ``P`` standby and a new shoe.
-Reads the host's ACK/NAK. Faults: bad BCC (first copy corrupted), overdraw (an extra card, then
-``E 2`` and ``e``), noise, silence, unplug and replug.
+Reads the host's ACK/NAK and its commands (``STX 'O' 'P' <type> <nn> ETX BCC``). Faults: bad BCC
+(first copy corrupted), overdraw (an extra card, then ``E 2`` and ``e``), noise, silence, unplug
+and replug.
+
+``paced=True`` follows the dealer instead of dealing by itself: a shoe starts (shuffle, ``P``, the
+burn) only once the game is confirmed (the host's ``GP 00``, or ``confirm()``), and each coup only
+when the dealer deals it (``deal_coup()``), as a real dealer draws the first card once betting is
+closed. After the cut card's coup the shoe waits for the next confirmation.
 """
 from __future__ import annotations
+
+import threading
 
 from floor.games.cards import Card, shoe as new_shoe
 from devices import shoe as s
@@ -20,8 +28,14 @@ class ShoeSimulator(Simulator):
 
     def __init__(self, end, *, decks: int = 8, cut_from_back: int = 7, copies: int = 3,
                  bcc_includes_start: bool = False, timings: dict | None = None,
-                 silence_s: float = 3.0, **kw) -> None:
+                 silence_s: float = 3.0, paced: bool = False, **kw) -> None:
         super().__init__(end, **kw)
+        self.paced = paced
+        self._go = threading.Semaphore(0)      # coups the dealer asked for (paced)
+        self._confirmed = threading.Event()    # the game was confirmed for the next shoe (paced)
+        self._cmd = bytearray()                # a host command being received
+        self.commands: list[str] = []          # host commands received, e.g. "GP00"
+        self.waiting = False                   # paced: waiting for the dealer (a coup or a confirmation)
         self.decks, self.cut_from_back, self.copies = decks, cut_from_back, copies
         self.bcc_includes_start = bcc_includes_start
         self.timings = {**self.TIMINGS, **(timings or {})}
@@ -41,6 +55,51 @@ class ShoeSimulator(Simulator):
         while i >= 0:
             self.naks.append(data[i + 1:i + 3])
             i = data.find(bytes([s.NAK]), i + 1)
+        for b in data:
+            if b == s.STX:
+                self._cmd = bytearray([b])
+            elif self._cmd:
+                self._cmd.append(b)
+                if len(self._cmd) >= 3 and self._cmd[-3] == s.ETX:
+                    self._command(bytes(self._cmd))
+                    self._cmd = bytearray()
+                elif len(self._cmd) > 12:
+                    self._cmd = bytearray()
+
+    def _command(self, raw: bytes) -> None:
+        body = raw[1:-2]   # 'O' 'P' type nn ETX
+        try:
+            value = int(raw[-2:].decode("ascii"), 16)
+        except ValueError:
+            return
+        if value not in (s.bcc(body), s.bcc(body, s.STX)) or not body.startswith(b"OP"):
+            return
+        cmd = body[2:-1].decode("ascii", "replace")
+        self.commands.append(cmd)
+        if cmd == "GP00":
+            self._confirmed.set()
+
+    # --- the dealer (paced) ----------------------------------------------------------------
+
+    def deal_coup(self) -> None:
+        """The dealer deals the next coup (paced)."""
+        self._go.release()
+
+    def confirm(self) -> None:
+        """The game is confirmed for a new shoe, as the host's ``GP 00`` does (paced)."""
+        self._confirmed.set()
+
+    def _wait_for(self, ready) -> bool:
+        """Paced: wait (answering the host) until ``ready()``; False once stopped."""
+        self.waiting = True
+        try:
+            while not self.stopped:
+                if ready():
+                    return True
+                self.sleep(0.05 * self.speed)
+            return False
+        finally:
+            self.waiting = False
 
     # --- frames ---------------------------------------------------------------------------
 
@@ -68,6 +127,10 @@ class ShoeSimulator(Simulator):
 
     def run(self) -> None:
         while not self.stopped:
+            if self.paced:
+                if not self._wait_for(self._confirmed.is_set):
+                    return
+                self._confirmed.clear()
             self.shuffle()
             self.frame(s.encode_simple, "P")
             burn = self.draw()  # the first card shows how many to burn (10s and faces: 10)
@@ -75,6 +138,8 @@ class ShoeSimulator(Simulator):
             for _ in range(_tableau.value(burn) or 10):
                 self.frame(s.encode_drawn, self.draw())
             while not self.stopped and not self._cut_seen:
+                if self.paced and not self._wait_for(lambda: self._go.acquire(blocking=False)):
+                    return
                 self.coup(self.round_faults())
                 self.sleep(self.timings["between"])
             self.frame(s.encode_simple, "P")

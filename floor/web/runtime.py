@@ -41,11 +41,12 @@ def start_devices(app: Flask):
         with factory() as s:
             tables = {t.number: (t.id, t.kind) for t in s.execute(select(Table)).scalars()}
     configs = load(floor_cfg.get("devices", []))
-    sims = []
+    sims, sim_configs = [], []
+    speed = float(floor_cfg["app"].get("simulator_speed") or 1.0)
     if floor_cfg["app"].get("simulate_devices"):
         live = [(n, kind) for n, (_, kind) in sorted(tables.items())
                 if kind != "poker" and not any(c.table == str(n) for c in configs)]
-        sim_configs, sims = simulated_devices(Path(app.instance_path) / "dev", live)
+        sim_configs, sims = simulated_devices(Path(app.instance_path) / "dev", live, speed=speed)
         configs += sim_configs
     by_name = {c.name: tables.get(int(c.table), (None, None))[0] if c.table.isdigit() else None for c in configs}
     kinds = {c.name: c.kind for c in configs}
@@ -54,6 +55,11 @@ def start_devices(app: Flask):
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
     runtime = DeviceRuntime(configs, sims).start(bridge)
     app.extensions["floor_devices"] = runtime
+    if sims:
+        # simulated devices need someone at the table: the demo dealers play through the real path
+        from devices.demo import DemoDealer
+        runtime.dealer = DemoDealer(factory, app.config["HOUSE"], {int(c.table): sim for c, sim in zip(sim_configs, sims)},
+                                    speed=speed, confirm_shoe=runtime.shoe_confirmed).start()
     return runtime
 
 

@@ -145,3 +145,44 @@ def test_simulator_command_line_on_a_symlinked_pty(tmp_path, sink, make_reader):
         proc.terminate()
         proc.wait(5)
     assert not link.exists()  # the simulator took its link with it
+
+
+def test_paced_shoe_waits_for_the_game_confirmation_and_deals_a_coup_per_request(pty, sink, make_reader, sims):
+    from devices.shoe import CardDrawn, encode_command
+    from devices.shoe_rules import CoupResult
+    reader = make_reader("shoe", pty.path)
+    sim = ShoeSimulator(pty, seed=5, speed=50, paced=True)
+    sims.append(sim.start())
+    time.sleep(0.3)
+    assert sink.events_of(reader.name) == [] and sim.shoes == 0   # nothing until the game is confirmed
+    assert reader.send(encode_command("GP", 0))                   # the host confirms the game
+    wait_until(lambda: sim.shoes == 1 and sim.waiting, timeout=10)
+    assert sim.commands == ["GP00"]
+    burn = sink.events_of(reader.name, CardDrawn)
+    assert len(burn) >= 2 and sink.events_of(reader.name, CoupStart) == []   # the burn, and no coup yet
+    for n in (1, 2):
+        sim.deal_coup()
+        wait_until(lambda n=n: len(sink.events_of(reader.name, ShoeResult)) == n and sim.waiting, timeout=10)
+        assert len(sim.coups) == n
+    assert coups_from(sink.events_of(reader.name)) == sim.coups
+    wait_until(lambda: len(sink.outcomes_of(reader.name, CoupResult)) == 2)
+    assert reader.rules.shoe == 2   # GP 00 started a new shoe in the reader's host rules too
+
+
+@pytest.mark.parametrize("game", ["blackjack", "holdem"])
+def test_scanner_on_demand_reads_what_it_is_asked_for(pty, sink, make_reader, sims, game):
+    reader = make_reader("scanner", pty.path)
+    sim = ScannerSimulator(pty, seed=7, speed=40, game=game, on_demand=True)
+    sims.append(sim.start())
+    time.sleep(0.3)
+    assert sink.events_of(reader.name) == [] and sim.sent == 0   # nothing by itself
+    sim.new_hand()
+    asked = sim.deal("AS", "TD", count=3)
+    assert asked == 5 and sim.wait_sent(asked, timeout=10)
+    wait_until(lambda: len(sink.events_of(reader.name, CardRead)) == 5)
+    read = [str(e.card) for e in sink.events_of(reader.name, CardRead)]
+    assert read[:2] == ["AS", "TD"] and read == sim.deals[-1] and sim.idle
+    if game == "holdem":   # a new hand is a fresh single deck: 52 distinct cards
+        sim.new_hand()
+        assert sim.wait_sent(sim.deal(count=52), timeout=30)
+        assert len(set(sim.deals[-1])) == 52

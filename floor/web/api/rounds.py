@@ -171,10 +171,14 @@ def decision(args, table_number: int):
 @blp.arguments(EmptySchema)
 @blp.response(201, TableStateSchema)
 def confirm_shoe(_args, table_number: int):
-    """The dealer confirms a new baccarat shoe."""
+    """The dealer confirms a new baccarat shoe (and, when this process owns the table's smart shoe,
+    confirms the game to it: ``GP 00``)."""
     t = _table(table_number)
     rounds.new_shoe(db.session, actor(), t.id, house=house())
     db.session.commit()
+    devices = current_app.extensions.get("floor_devices")
+    if devices is not None:
+        devices.shoe_confirmed(t.number)
     return _state(t.id)
 
 

@@ -1,0 +1,337 @@
+"""The demo floor's dealers: what a person at each live-game table would do, so that the demo plays
+real rounds through the real device path unattended (only with simulated devices).
+
+A dealer here does only what a dealer does at the terminal, through the same services the dealer
+terminal calls (floor.rounds, floor.bets), and with his hands on the simulated device:
+
+- roulette: the wheel drives its own rounds; the dealer enters a few seat bets while it asks for bets;
+- baccarat: confirms a new shoe when the last one is finished (the game is confirmed to the shoe with
+  ``GP 00``), opens betting, enters seat bets, then deals the coup from the paced shoe simulator
+  (its ``S`` closes betting; its ``D`` and ``G`` frames decide the coup);
+- blackjack and Casino Hold'em: opens betting, enters seat bets, calls "no more bets", then passes
+  the cards the round asks for over the on-demand scanner simulator and enters the players'
+  decisions by a simple policy after a moment's thought (the rounds' decision timers would stand
+  or fold for them anyway).
+
+Bets are seat bets funded by the chips on the table, as the dealer terminal enters them, so the
+ledger shows every settlement. At start, rounds left open by an earlier run of the demo are voided
+(the pit boss's move: the simulators start afresh, so those rounds can never finish).
+"""
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from datetime import datetime, timezone
+from typing import Callable
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from devices.simulate.scanner import bj_total, wants_hit
+from floor import bets, rounds
+from floor.actors import Actor
+from floor.errors import Conflict, FloorError, InvalidState
+from floor.games import roulette
+from floor.games.cards import Card
+from floor.models import Round, RoundCard, Table
+from floor.settings import HouseSettings
+
+log = logging.getLogger(__name__)
+ENDED = ("settled", "voided", "held")
+
+
+class DemoDealer:
+    # seconds at speed 1: betting, a player's thought, a pause after a round, a coup's longest wait
+    TIMINGS = {"betting": 8.0, "think": 1.5, "between": 3.0, "stuck": 90.0}
+
+    def __init__(self, session_factory: Callable[[], Session], house: HouseSettings, sims: dict[int, object], *,
+                 speed: float = 1.0, confirm_shoe: Callable[[int], object] | None = None,
+                 seed: int | None = None, timings: dict | None = None) -> None:
+        """``sims`` maps a table number to the simulator on its device line."""
+        self.factory = session_factory
+        self.house = house
+        self.sims = dict(sims)
+        self.speed = max(float(speed or 1.0), 0.01)
+        self.confirm_shoe = confirm_shoe
+        self.rng = random.Random(seed)
+        self.timings = {**self.TIMINGS, **(timings or {})}
+        self.started_at = datetime.now(timezone.utc)
+        self.rounds_opened = 0
+        self._bets_in: dict[int, int] = {}   # roulette: the round the dealer last bet on, per table
+        self._shoe: dict[int, int] = {}      # baccarat: the shoe confirmed to the simulator, per table
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # --- running ----------------------------------------------------------------------------
+
+    def start(self) -> "DemoDealer":
+        with self.factory() as s:
+            tables = {t.number: t for t in s.execute(select(Table).where(Table.number.in_(list(self.sims))))
+                      .scalars()}
+            self._void_leftovers(s, tables)
+        for number, table in sorted(tables.items()):
+            play = {"roulette": self._roulette, "baccarat": self._baccarat, "blackjack": self._cards,
+                    "casino_holdem": self._cards}.get(table.kind)
+            if play is None:
+                continue
+            t = threading.Thread(target=self._run, args=(play, table.id, number), name=f"demo-dealer-{number}",
+                                 daemon=True)
+            self._threads.append(t)
+            t.start()
+        log.info("demo dealers at tables %s", ", ".join(str(n) for n in sorted(tables)))
+        return self
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(timeout)
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep ``seconds / speed``; False once stopped."""
+        return not self._stop.wait(seconds / self.speed)
+
+    def _run(self, play, table_id: int, number: int) -> None:
+        actor = Actor("Demo Dealer", "dealer", f"demo-table-{number}", table_id=table_id)
+        while not self._stop.is_set():
+            try:
+                play(actor, table_id, number)
+            except Exception:   # a dealer carries on: log it, take a breath, look at the table again
+                log.exception("demo dealer at table %s", number)
+                self.wait(self.timings["between"])
+
+    def _void_leftovers(self, s: Session, tables: dict[int, Table]) -> None:
+        pit = Actor("Demo Pit Boss", "pit_boss", "demo")
+        for table in tables.values():
+            r = rounds.active_round(s, table.id)
+            if r is not None and r.status != "result" and r.opened_at < self.started_at:
+                rounds.void_round(s, pit, r.id, "the demo floor restarted mid-round")
+                log.info("demo: voided round %s left open at table %s", r.number, table.number)
+        s.commit()
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _active(self, table_id: int) -> Round | None:
+        with self.factory() as s:
+            return rounds.active_round(s, table_id, lock=False)
+
+    def _status(self, round_id: int) -> str:
+        with self.factory() as s:
+            return s.get(Round, round_id).status
+
+    def _cards_seen(self, table_id: int) -> int:
+        with self.factory() as s:
+            return s.execute(select(func.count(RoundCard.id)).where(RoundCard.table_id == table_id)).scalar_one()
+
+    def _until_ended(self, round_id: int, limit: float) -> str:
+        deadline = time.monotonic() + limit / self.speed
+        status = self._status(round_id)
+        while status not in ENDED and time.monotonic() < deadline and self.wait(0.25):
+            status = self._status(round_id)
+        return status
+
+    def _commit(self, s: Session, out) -> None:
+        """Commit the move, then settle in its own transaction when the round got its result (as
+        the terminal's API does)."""
+        s.commit()
+        if out is not None and getattr(out, "settle", None):
+            try:
+                rounds.settle(s, out.settle, house=self.house)
+                s.commit()
+            except InvalidState:
+                s.rollback()
+
+    def _amount(self, table: Table, choices=(1_000, 2_000, 2_500, 5_000)) -> int:
+        lo, hi = table.game.min_bet or 100, table.game.max_bet or 10_000
+        return min(max(self.rng.choice(choices), lo), hi)
+
+    def _place(self, s: Session, actor: Actor, table: Table, spot: str, seat: int, numbers=None) -> None:
+        try:
+            with s.begin_nested():
+                bets.place(s, actor, table.id, spot=spot, amount=self._amount(table), seat=seat, numbers=numbers,
+                           source="dealer")
+        except FloorError as exc:   # late, over a limit...: the dealer hands the chips back
+            log.info("demo bet refused at table %s: %s", table.number, exc)
+
+    def _open(self, actor: Actor, table_id: int) -> Round | None:
+        with self.factory() as s:
+            try:
+                r = rounds.open_betting(s, actor, table_id, house=self.house)
+                s.commit()
+            except (Conflict, InvalidState) as exc:
+                s.rollback()
+                log.info("demo: cannot open betting at table id %s: %s", table_id, exc)
+                return None
+        self.rounds_opened += 1
+        return r
+
+    # --- roulette: the wheel runs the round -------------------------------------------------
+
+    def _roulette(self, actor: Actor, table_id: int, number: int) -> None:
+        r = self._active(table_id)
+        if r is None or r.status != "betting" or r.id == self._bets_in.get(number):
+            self.wait(0.25)
+            return
+        self._bets_in[number] = r.id
+        self.wait(self.timings["think"])
+        layout = roulette.all_bets()
+        with self.factory() as s:
+            table = s.get(Table, table_id)
+            for _ in range(self.rng.randint(2, 4)):
+                b = self.rng.choice(layout if self.rng.random() < 0.5 else
+                                    [x for x in layout if x.kind in ("red", "black", "odd", "even", "dozen", "column")])
+                self._place(s, actor, table, b.kind, self.rng.randint(1, table.seat_count), list(b.numbers))
+            s.commit()
+
+    # --- baccarat: the paced shoe -----------------------------------------------------------
+
+    def _baccarat(self, actor: Actor, table_id: int, number: int) -> None:
+        sim = self.sims[number]
+        r = self._active(table_id)
+        if r is not None:
+            # a round already running (the betting timer closed it, or the coup is under way)
+            if r.status == "betting":
+                sim.deal_coup()
+            if self._until_ended(r.id, self.timings["stuck"]) not in ENDED:
+                self._give_up(r.id, "the coup never completed")
+            return
+        with self.factory() as s:
+            shoe = rounds.current_shoe(s, table_id)
+            if shoe is None or shoe.status == "finished" or number not in self._shoe:
+                # a new shoe: the dealer confirms it, and the shoe hears "confirm game" (GP 00)
+                shoe = rounds.new_shoe(s, actor, table_id, house=self.house)
+                s.commit()
+                self._shoe[number] = shoe.number
+                if self.confirm_shoe is not None:
+                    self.confirm_shoe(number)
+                else:
+                    sim.confirm()
+                self.wait(self.timings["think"])
+                return
+        r = self._open(actor, table_id)
+        if r is None:
+            self.wait(self.timings["between"])
+            return
+        self.wait(self.timings["think"])
+        with self.factory() as s:
+            table = s.get(Table, table_id)
+            for _ in range(self.rng.randint(2, 4)):
+                spot = self.rng.choice(("player", "banker", "player", "banker", "tie", "player_pair", "banker_pair"))
+                self._place(s, actor, table, spot, self.rng.randint(1, table.seat_count))
+            s.commit()
+        self.wait(self.timings["betting"])
+        sim.deal_coup()   # the first card out of the shoe: its S frame closes betting
+        if self._until_ended(r.id, self.timings["stuck"]) not in ENDED:
+            self._give_up(r.id, "the coup never completed")
+        self.wait(self.timings["between"])
+
+    def _give_up(self, round_id: int, reason: str) -> None:
+        """A round the demo cannot finish (a device lost, a restart): the pit boss voids it. Not when
+        the demo is stopping: the round is left for the next start."""
+        if self._stop.is_set():
+            return
+        with self.factory() as s:
+            try:
+                rounds.void_round(s, Actor("Demo Pit Boss", "pit_boss", "demo"), round_id, f"demo: {reason}")
+                s.commit()
+                log.warning("demo: voided round id %s: %s", round_id, reason)
+            except InvalidState:
+                s.rollback()
+
+    # --- blackjack and Casino Hold'em: the on-demand scanner ---------------------------------
+
+    def _cards(self, actor: Actor, table_id: int, number: int) -> None:
+        sim = self.sims[number]
+        r = self._active(table_id)
+        if r is None:
+            r = self._open(actor, table_id)
+            if r is None:
+                self.wait(self.timings["between"])
+                return
+            self.wait(self.timings["think"])
+            with self.factory() as s:
+                table = s.get(Table, table_id)
+                seats = self.rng.sample(range(1, table.seat_count + 1), self.rng.randint(1, 3))
+                for seat in sorted(seats):
+                    if table.kind == "blackjack":
+                        self._place(s, actor, table, "bet", seat)
+                    else:
+                        self._place(s, actor, table, "ante", seat)
+                        if self.rng.random() < 0.4:
+                            self._place(s, actor, table, "aa_bonus", seat)
+                s.commit()
+            self.wait(self.timings["betting"])
+            with self.factory() as s:
+                try:
+                    rounds.close_betting(s, actor, table_id, round_id=r.id)   # "no more bets"
+                    s.commit()
+                except FloorError:
+                    s.rollback()
+            sim.new_hand()
+            return
+        if r.status == "betting":
+            if (datetime.now(timezone.utc) - r.opened_at).total_seconds() > 2 * self.timings["betting"] / self.speed:
+                with self.factory() as s:
+                    rounds.close_betting(s, actor, table_id, round_id=r.id)
+                    s.commit()
+                sim.new_hand()
+            else:
+                self.wait(0.25)
+            return
+        if r.status != "dealing":
+            if self._until_ended(r.id, self.timings["stuck"]) in ENDED:
+                self.wait(self.timings["between"])
+            return
+        with self.factory() as s:
+            view = (rounds.terminal_json(s, s.get(Round, r.id)).get("flow") or {})
+        expecting = view.get("expecting") or []
+        if not expecting:
+            self.wait(0.25)
+            return
+        if expecting[0] == "card":
+            seen = self._cards_seen(table_id)
+            sim.deal(None)   # the next card over the reader
+            deadline = time.monotonic() + 5.0 + 2 * sim.timings["card"] / sim.speed
+            while self._cards_seen(table_id) == seen and time.monotonic() < deadline and self.wait(0.05):
+                pass
+            return
+        if expecting[0] in ("decision", "insurance"):
+            self.wait(self.timings["think"])
+            with self.factory() as s:
+                cur = s.get(Round, r.id)
+                if cur.status != "dealing" or cur.steps != r.steps:
+                    return   # somebody (the decision timer) answered meanwhile
+                try:
+                    for seat, action in self._decisions(r.kind, view):
+                        out = rounds.decide(s, actor, table_id, seat, action, house=self.house)
+                        self._commit(s, out)
+                except FloorError as exc:
+                    s.rollback()
+                    log.info("demo decision at table %s refused: %s", number, exc)
+            return
+        self.wait(0.25)
+
+    def _decisions(self, kind: str, view: dict) -> list[tuple[int, str]]:
+        """A player's simple play: basic-ish blackjack, Casino Hold'em calls with anything decent."""
+        expecting = view["expecting"]
+        if kind == "casino_holdem":
+            out = []
+            for seat in expecting[1]:
+                cards = [Card.parse(c) for c in view["seats"][str(seat)]["cards"]]
+                good = (cards[0].rank == cards[1].rank or max(c.rank for c in cards) >= 10
+                        or cards[0].suit == cards[1].suit)
+                out.append((seat, "call" if good or self.rng.random() < 0.3 else "fold"))
+            return out
+        if expecting[0] == "insurance":
+            return [(expecting[1], "no_insurance")]
+        seat, hand_no = expecting[1], expecting[2]
+        options = view.get("options") or []
+        hand = [Card.parse(c) for c in view["seats"][str(seat)]["hands"][hand_no - 1]["cards"]]
+        up = Card.parse(view["dealer"][0])
+        up_value = 11 if up.rank == 14 else min(up.rank, 10)
+        if "split" in options and hand[0].rank in (14, 8):
+            return [(seat, "split")]
+        if "double" in options and bj_total(hand) in (10, 11) and up_value < 10:
+            return [(seat, "double")]
+        return [(seat, "hit" if wants_hit(hand, up) else "stand")]

@@ -1,0 +1,82 @@
+"""The demo floor in a browser while it plays by itself: the dealer terminals show live rounds from
+the devices, the board shows roulette's numbers and baccarat's roads (screenshots to look at)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy.orm import Session
+
+from tests.e2e.conftest import shot
+from tests.e2e_devices.conftest import make_engine
+from tests.e2e_devices.test_demo_floor import start_demo, wait_for_every_game
+
+
+@pytest.fixture
+def demo_server(sqlite_url, tmp_path):
+    server = start_demo(sqlite_url, tmp_path / "instance")
+    engine = make_engine(sqlite_url)
+    yield server, engine
+    server.stop()
+    engine.dispose()
+
+
+def _page(browser, base_url: str, username: str, table: int | None = None, pin: str = "1234"):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=base_url)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    if table is not None:
+        page.goto(f"/dealer/{table}/login")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=pin]", pin)
+    else:
+        page.goto("/login")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", "floorman-demo")
+    page.click("button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    return ctx, page
+
+
+def _wait_text(page, selector: str, predicate, timeout: float = 60.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        text = page.locator(selector).inner_text().strip().lower()   # (shown in capitals by CSS)
+        if predicate(text):
+            return text
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{selector} never satisfied the check; last: {text!r}")
+        page.wait_for_timeout(200)
+
+
+def test_the_demo_floor_pages_show_live_rounds(browser, demo_server):
+    server, engine = demo_server
+    wait_for_every_game(engine)
+    contexts = []
+    try:
+        for table in (12, 10, 14, 15):
+            ctx, page = _page(browser, server.url, "dealer", table=table)
+            contexts.append(ctx)
+            assert page.url.endswith(f"/dealer/{table}")
+            # the round number moves on by itself as the devices play (live updates, no reload)
+            first = _wait_text(page, "#round-no", lambda t: t.startswith("round"))
+            _wait_text(page, "#round-no", lambda t, first=first: t.startswith("round") and t != first, 90)
+            if table in (14, 15):   # a hand being dealt: cards read by the scanner on the terminal
+                _wait_text(page, "#round-status", lambda t: t == "dealing", 90)
+                page.wait_for_selector("#round-view .pcard", timeout=30_000)
+            else:
+                _wait_text(page, "#round-status", lambda t: t in ("settled", "result"), 90)
+            shot(page, f"demo-dealer-{table}")
+        ctx, page = _page(browser, server.url, "display")
+        contexts.append(ctx)
+        page.goto("/board")
+        page.wait_for_selector(".bg-panel.roulette .last-numbers .ball", timeout=30_000)
+        page.wait_for_selector(".bg-panel.baccarat .bead-plate .bead", timeout=30_000)
+        assert page.locator(".bg-panel.roulette .last-numbers .ball").count() >= 1
+        shot(page, "demo-board")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    with Session(engine) as s:
+        from floor import ledger
+        assert ledger.check(s).ok

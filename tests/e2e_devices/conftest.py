@@ -1,0 +1,202 @@
+"""A live table on ptys: a simulated device, the real reader, the real bridge and rounds dispatch,
+and the dealer and the pit boss at their terminals (the JSON API through the Flask test client).
+
+Everything the devices say reaches the floor exactly as in production: bytes on a pty, the reader
+thread decoding them, one database session per event in the bridge, settlement after commit.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from devices.bridge import FloorBridge
+from devices.config import DeviceConfig
+from devices.dispatch import RoundsDispatch
+from devices.reader import DeviceManager, DeviceReader
+from devices.runtime import DeviceRuntime
+from devices.simulate.base import PtyEnd
+from floor import ledger
+from floor.models import Bet, Round, RoundCard, Transfer
+from floor.tables import table_by_number
+from tests.conftest import Login
+
+DEADLINE = 60.0   # generous: two workers on two cores, SQLite or PostgreSQL
+
+
+def make_engine(url: str):
+    """An engine set up like the app's (SQLite: WAL, busy timeout, BEGIN IMMEDIATE)."""
+    if url.startswith("sqlite"):
+        from app import _sqlite_pragmas
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _sqlite_pragmas(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def wait(predicate, timeout: float = DEADLINE, what: str = "", interval: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
+        time.sleep(interval)
+
+
+class Terminal(Login):
+    """A logged-in client that fails loudly on an unexpected status."""
+
+    def call(self, method: str, url: str, json=None, status: int | tuple = (200, 201)):
+        resp = getattr(self.client, method)(url, json=json, headers=self.headers())
+        ok = status if isinstance(status, tuple) else (status,)
+        assert resp.status_code in ok, f"{method.upper()} {url} -> {resp.status_code} {resp.get_data(as_text=True)}"
+        return resp.get_json()
+
+
+class Rig:
+    def __init__(self, app, db_url: str, tmp_path: Path):
+        self.app = app
+        self.house = app.config["HOUSE"]
+        self.tmp = tmp_path
+        self.engine = make_engine(db_url)
+        self.factory = sessionmaker(bind=self.engine, expire_on_commit=False)
+        self.dispatch = RoundsDispatch(self.factory, self.house)
+        self.feed: list[tuple[str, dict, str]] = []
+        self.readers: list[DeviceReader] = []
+        self.sims: list = []
+        self.ends: list[PtyEnd] = []
+        # the devices of this process, as `make run` registers them: the API reaches the readers
+        # through it (GP 00 when the dealer confirms a new shoe)
+        self.runtime = DeviceRuntime([], manager=DeviceManager([], sink=None))
+        app.extensions["floor_devices"] = self.runtime
+
+    # --- the line ----------------------------------------------------------------------------
+
+    def table_id(self, number: int) -> int:
+        with Session(self.engine) as s:
+            return table_by_number(s, number).id
+
+    def attach(self, sim_cls, kind: str, table_number: int, *, inject: tuple[str, ...] = (), **sim_kw):
+        """A simulated device on a pty (linked like /dev/serial/by-id) read by the real reader,
+        whose sink is the real bridge for that table; ``inject``: faults for its first round."""
+        name = f"{kind}-{table_number}"
+        end = PtyEnd(link=str(self.tmp / name))
+        self.ends.append(end)
+        bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
+                             emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
+                             dispatch=self.dispatch)
+        reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path), bridge,
+                              backoff_initial=0.02, backoff_max=0.2).start()
+        self.readers.append(reader)
+        self.runtime.manager.readers[name] = reader
+        wait(lambda: reader.health().connected, 10, f"{name} connected")
+        sim = sim_cls(end, **sim_kw)
+        for fault in inject:
+            sim.inject(fault)
+        self.sims.append(sim)
+        sim.start()
+        return sim, reader
+
+    def close(self) -> None:
+        self.app.extensions.pop("floor_devices", None)
+        for sim in self.sims:
+            sim.stop()
+        for reader in self.readers:
+            reader.stop()
+        for end in self.ends:
+            end.close()
+        self.engine.dispose()
+
+    # --- reading the floor -------------------------------------------------------------------
+
+    def session(self) -> Session:
+        return Session(self.engine)
+
+    def active(self, table_id: int) -> Round | None:
+        with self.session() as s:
+            return s.execute(select(Round).where(Round.table_id == table_id,
+                                                 Round.status.in_(("betting", "locked", "dealing", "result")))
+                             ).scalar_one_or_none()
+
+    def round(self, round_id: int) -> Round:
+        with self.session() as s:
+            return s.get(Round, round_id)
+
+    def wait_status(self, round_id: int, *statuses: str, timeout: float = DEADLINE) -> Round:
+        return wait(lambda: (r := self.round(round_id)).status in statuses and r, timeout,
+                    f"round {round_id} to be {'/'.join(statuses)}")
+
+    def wait_betting(self, table_id: int, timeout: float = DEADLINE) -> Round:
+        return wait(lambda: (r := self.active(table_id)) is not None and r.status == "betting" and r, timeout,
+                    f"betting at table id {table_id}")
+
+    def cards_seen(self, table_id: int) -> int:
+        """Every card the floor recorded at the table (accepted or not)."""
+        with self.session() as s:
+            return s.execute(select(func.count(RoundCard.id)).where(RoundCard.table_id == table_id)).scalar_one()
+
+    def returned(self, bet_id: int) -> int:
+        """What a bet handed back to its account (stake included, net of commission), from the ledger."""
+        with self.session() as s:
+            account = s.get(Bet, bet_id).account_id
+            back = s.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
+                Transfer.bet_id == bet_id, Transfer.to_account_id == account)).scalar_one()
+            out = s.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
+                Transfer.bet_id == bet_id, Transfer.from_account_id == account,
+                Transfer.kind != "stake")).scalar_one()
+            return back - out
+
+    def commission(self, bet_id: int) -> int:
+        with self.session() as s:
+            return s.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
+                Transfer.bet_id == bet_id, Transfer.kind == "commission")).scalar_one()
+
+    def bets(self, round_id: int) -> list[Bet]:
+        with self.session() as s:
+            return list(s.execute(select(Bet).where(Bet.round_id == round_id).order_by(Bet.id)).scalars())
+
+    def balance(self, player_id: int) -> int:
+        with self.session() as s:
+            return ledger.player_balance(s, player_id)
+
+    def books_balance(self) -> None:
+        with self.session() as s:
+            check = ledger.check(s)
+        assert check.ok, check
+
+    def no_bridge_errors(self) -> None:
+        for reader in self.readers:
+            h = reader.health()
+            assert h.sink_errors == 0, f"{reader.name}: {h.last_error}"
+
+
+@pytest.fixture
+def rig(app, db_url, tmp_path):
+    r = Rig(app, db_url, tmp_path)
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def dealer(app):
+    """A dealer terminal; ``dealer.at(table_number)`` logs it in at that table (PIN)."""
+    t = Terminal(app.test_client())
+
+    def at(number: int) -> Terminal:
+        t.dealer(number)
+        return t
+    t.at = at
+    return t
+
+
+@pytest.fixture
+def pit(app):
+    """The pit boss's tablet: credits players at the cage, remote players' bets, held rounds, the books."""
+    t = Terminal(app.test_client())
+    t("pitboss")
+    return t
