@@ -176,10 +176,14 @@ function render() {
   root.querySelector("#pk-center").replaceChildren(...center());
   root.querySelector("#pk-next").replaceChildren(...nextList());
   root.querySelector("#pk-tickets").replaceChildren(...ticketList());
-  const open = root.querySelector("#pk-sheet").dataset.seat;
+  // An open seat sheet is rebuilt only when what it is about changed (the seat emptied or filled,
+  // he went away or came back): rebuilding its buttons under the dealer's finger would lose a tap.
+  const box = root.querySelector("#pk-sheet");
+  const open = box.dataset.seat;
   if (open) {
     const s = state.seats.find(x => String(x.number) === open);
-    if (s) openSeat(s); else closeSheet();
+    if (!s) closeSheet();
+    else if (box.dataset.key !== sheetKey(s)) openSeat(s);
   }
 }
 
@@ -198,11 +202,17 @@ async function refresh() {
   try { state = await api("GET", base); render(); } catch (e) { toast(e.message, "error"); }
 }
 
+function sheetKey(s) {
+  return JSON.stringify([s.player ? s.player.id : null, Boolean(s.away), s.owes || null]);
+}
+
 function sheet(title, children, seat) {
   const box = root.querySelector("#pk-sheet");
   root.querySelector("#pk-sheet-title").textContent = title;
   root.querySelector("#pk-sheet-body").replaceChildren(...children);
   box.dataset.seat = seat || "";
+  const s = seat ? state.seats.find(x => x.number === seat) : null;
+  box.dataset.key = s ? sheetKey(s) : "";
   box.hidden = false;
 }
 
