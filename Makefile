@@ -23,9 +23,10 @@ node_modules/.installed: package.json package-lock.json
 
 run: venv node
 	$(PY) -m flask floor setup
-	$(PY) -m floor.web.serve
+	$(PY) -m floor.runtime.serve
 
 test: venv node
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 bench: venv node

@@ -6,12 +6,23 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, send_from_directory
+from flask import Flask, request, send_from_directory
 from sqlalchemy import event
 
 from config import load_config
 from floor import notify
+from floor.runtime import cli
 from floor.settings import HouseSettings
+from floor.web import api as api_pkg
+from floor.web import (
+    auth,
+    errors,
+    health,
+    pages,
+    pit,
+    policy,
+    sockets,  # noqa: F401  (declares the /live handlers)
+)
 from floor.web.extensions import api, csrf, db, limiter, migrate, socketio
 
 ROOT = Path(__file__).resolve().parent
@@ -84,9 +95,6 @@ def create_app(config: dict | str | None = None) -> Flask:
                       manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, payload, to=room, namespace="/live"))
 
-    from floor.web import auth, cli, errors, health, pages, pit, policy
-    from floor.web import api as api_pkg
-    from floor.web import sockets  # noqa: F401  (declares the /live handlers)
     policy.register_socket_handlers(socketio)
 
     app.register_blueprint(auth.bp)
@@ -105,7 +113,6 @@ def create_app(config: dict | str | None = None) -> Flask:
 
     @app.before_request
     def _guard():
-        from flask import request
         policy.enforce_request_policy()
         if request.method not in ("GET", "HEAD", "OPTIONS") and not request.headers.get(
                 "Authorization", "").startswith("Bearer "):

@@ -2,7 +2,7 @@
 real rounds through the real device path unattended (only with simulated devices).
 
 A dealer here does only what a dealer does at the terminal, through the same services the dealer
-terminal calls (floor.rounds, floor.bets), and with his hands on the simulated device:
+terminal calls (floor.rounds, floor.rounds.bets), and with his hands on the simulated device:
 
 - roulette: the wheel drives its own rounds; the dealer enters a few seat bets while it asks for bets;
 - baccarat: confirms a new shoe when the last one is finished (the game is confirmed to the shoe with
@@ -30,12 +30,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from devices.simulate.scanner import bj_total, wants_hit
-from floor import bets, rounds
+from floor import rounds
 from floor.actors import Actor
 from floor.errors import Conflict, FloorError, InvalidState
 from floor.games import roulette
 from floor.games.cards import Card
 from floor.models import Round, RoundCard, Table
+from floor.rounds import bets
 from floor.settings import HouseSettings
 
 log = logging.getLogger(__name__)

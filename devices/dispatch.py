@@ -27,7 +27,7 @@ SHOE_ERRORS = {1: "unreadable card", 2: "overdraw", 3: "button misuse", 4: "card
 
 
 class RoundsDispatch:
-    def __init__(self, session_factory: Callable[[], Session], house: HouseSettings = HouseSettings()) -> None:
+    def __init__(self, session_factory: Callable[[], Session], house: HouseSettings) -> None:
         self.session_factory = session_factory
         self.house = house
         self._spin: dict[str, int] = {}     # last spin number each wheel reported

@@ -4,8 +4,8 @@ from __future__ import annotations
 from devices.config import DeviceConfig
 from devices.scanner import ScannerDecoder
 from devices.shoe import ShoeDecoder
-from devices.wheel import WheelDecoder
 from devices.shoe_rules import ShoeRules
+from devices.wheel import WheelDecoder
 from devices.wheel_rules import WheelRules
 
 

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from floor.games.cards import Card
 from devices.events import FrameError, frame_error
+from floor.games.cards import Card
 
 __all__ = ["CardRead", "FrameError", "ScannerDecoder", "encode_card"]
 

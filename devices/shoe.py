@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from floor.games.cards import Card
 from devices.events import FrameError, frame_error
+from floor.games.cards import Card
 
 __all__ = [
     "CardDealt", "CardDrawn", "CardRepeated", "CutCard", "CoupStart", "Standby", "LockStatus",

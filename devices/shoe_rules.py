@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from floor.games.cards import Card
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeResult
 from devices.tableau import next_target, outcome
+from floor.games.cards import Card
 
 __all__ = ["CoupOpened", "CardAccepted", "CardRejected", "LastCoup", "CoupResult", "ShoeHold",
            "ShoeFinished", "ShoeRules"]

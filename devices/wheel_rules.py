@@ -19,9 +19,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from devices.wheel import (
-    FLAG_FAILED_LAUNCH, FLAG_FAULT, FLAG_MISSPIN, FLAG_NO_BALL, STATE_BEFORE_GAME, STATE_CLOSED,
-    STATE_NO_BALL, STATE_NO_MORE_BETS, STATE_PLACE_BETS, STATE_SPINNING, STATE_WINNING_NUMBER,
-    WheelStatus, WinningNumber,
+    FLAG_FAILED_LAUNCH,
+    FLAG_FAULT,
+    FLAG_MISSPIN,
+    FLAG_NO_BALL,
+    STATE_BEFORE_GAME,
+    STATE_CLOSED,
+    STATE_NO_BALL,
+    STATE_NO_MORE_BETS,
+    STATE_PLACE_BETS,
+    STATE_SPINNING,
+    STATE_WINNING_NUMBER,
+    WheelStatus,
+    WinningNumber,
 )
 
 __all__ = ["BetsOpen", "NoMoreBets", "Result", "Misspin", "NoBall", "Hold", "WheelRules",

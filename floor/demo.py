@@ -4,7 +4,8 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from floor import audit, staff as staff_svc
+from floor import audit
+from floor import staff as staff_svc
 from floor.actors import Actor
 from floor.models import Game, Player, Seat, Staff, Table
 

@@ -1,6 +1,9 @@
-"""Scheduled job functions. Each takes a session (and plain ids); the runner owns the transaction.
+"""The registry of timer jobs. A job is ``fn(session, settings, *args)``: it takes the session the
+runner opened (the runner commits) and the house settings of the process, then plain ids.
 
-They are registered by name so a job stored in the job store keeps working across code reloads.
+Jobs are registered by name so a job stored in the job store keeps working across code reloads.
+Each area registers its own (floor.poker.jobs, floor.rounds.jobs); the scheduler process imports them
+all (floor.runtime.scheduler).
 """
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Callable
 from sqlalchemy.orm import Session
 
 from floor import health
+from floor.settings import HouseSettings
 
 JOBS: dict[str, Callable] = {}
 
@@ -21,23 +25,6 @@ def job(name: str):
 
 
 @job("heartbeat")
-def heartbeat(session: Session) -> None:
+def heartbeat(session: Session, settings: HouseSettings) -> None:
     """Tells /healthz (in any process) that the scheduler is alive."""
     health.beat(session, "scheduler")
-
-
-@job("waitlist.call_expired")
-def call_expired(session: Session, call_id: int, now=None) -> None:
-    """A called player's response time ran out (floor.waitlist.expire_call)."""
-    from floor import waitlist
-    waitlist.expire_call(session, call_id, now)
-
-
-@job("seating.pickup_due")
-def pickup_due(session: Session, away_id: int, now=None) -> None:
-    """A player has been away long enough for a chip pickup: alert the floor if a list waits."""
-    from floor import seating
-    seating.pickup_alert(session, away_id, now)
-
-
-import floor.rounds.jobs  # noqa: E402,F401  (the live rounds' timer jobs register themselves)

@@ -5,10 +5,13 @@ Domain code calls publish(session, ...) next to the change; the web layer instal
 """
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
+
+log = logging.getLogger(__name__)
 
 Emitter = Callable[[str, dict, str], None]   # (event, payload, room)
 _emitter: Emitter | None = None
@@ -51,8 +54,7 @@ def _send(session: Session) -> None:
         try:
             _emitter(event_name, payload, room)
         except Exception:  # a broken socket must never undo or block a committed change
-            import logging
-            logging.getLogger(__name__).exception("live update %s to %s failed", event_name, room)
+            log.exception("live update %s to %s failed", event_name, room)
 
 
 @event.listens_for(Session, "after_rollback")

@@ -6,7 +6,7 @@ config/default.toml's [house] section lists the same values; a test keeps the tw
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 

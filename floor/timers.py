@@ -6,11 +6,14 @@ restart); the web layer installs the scheduling function.
 """
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Callable
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
+
+log = logging.getLogger(__name__)
 
 Scheduler = Callable[..., None]   # (job_id, job_name, run_at, *args) or cancel(job_id)
 _schedule: Scheduler | None = None
@@ -45,8 +48,7 @@ def _apply(session: Session) -> None:
             elif op == "cancel" and _cancel is not None:
                 _cancel(job_id)
         except Exception:
-            import logging
-            logging.getLogger(__name__).exception("timer %s %s failed", op, job_id)
+            log.exception("timer %s %s failed", op, job_id)
 
 
 @event.listens_for(Session, "after_rollback")

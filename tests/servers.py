@@ -32,7 +32,7 @@ class Server:
                     "FLOOR_SERVER_THREADS": "16", "FLOOR_APP_LOG_LEVEL": "WARNING",
                     "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"', **env}
         self.log = open(instance / f"server-{self.port}.log", "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "floor.web.serve"], cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "floor.runtime.serve"], cwd=ROOT, env=self.env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait(self, timeout: float = 30) -> "Server":

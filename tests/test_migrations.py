@@ -12,8 +12,8 @@ from floor.models import Base
 def test_migrations_from_empty_match_the_models(db_url, tmp_path):
     # db_url holds the demo floor already; migrate a new empty database beside it instead.
     from app import create_app
-    from tests.conftest import make_config
     from floor.web.extensions import db
+    from tests.conftest import make_config
     if db_url.startswith("sqlite"):
         url = f"sqlite:///{tmp_path / 'empty.db'}"
     else:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import queue
 import threading
 
-from floor.games.cards import Card, shoe as new_shoe
 from devices.scanner import encode_card
 from devices.simulate.base import Simulator
+from floor.games.cards import Card
+from floor.games.cards import shoe as new_shoe
 
 
 def bj_total(cards: list[Card]) -> int:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import threading
 
-from floor.games.cards import Card, shoe as new_shoe
 from devices import shoe as s
 from devices import tableau as _tableau
 from devices.simulate.base import Simulator
+from floor.games.cards import Card
+from floor.games.cards import shoe as new_shoe
 
 
 class ShoeSimulator(Simulator):

@@ -1,17 +1,32 @@
 """Every model, imported so the metadata (and Alembic) sees all tables."""
-from floor.models.base import Base, utcnow  # noqa: F401
-from floor.models.people import ROLES, ApiToken, Player, Staff  # noqa: F401
-from floor.models.tables import Game, Seat, SeatAssignment, Table, TABLE_KINDS  # noqa: F401
-from floor.models.audit import AuditRecord  # noqa: F401
 from floor.models.alerts import Alert  # noqa: F401
+from floor.models.audit import AuditRecord  # noqa: F401
+from floor.models.base import Base, utcnow  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
-from floor.models.service import ServiceHeartbeat  # noqa: F401
 from floor.models.devices import DeviceChunk  # noqa: F401
 from floor.models.disputes import PokerRuling  # noqa: F401
-from floor.models.poker_table import (MissedBlindTicket, PlayerWarning, PokerButtonPlacement,  # noqa: F401
-                                      PokerEntryChoice, PokerHand, PokerHandSeat, PokerPosting, PokerSitOut)
-from floor.models.poker_room import (  # noqa: F401
-    Bust, ListCall, MustMoveLink, SeatAway, TableChangeRequest, WaitingList, WaitlistEntry)
 from floor.models.ledger import ACCOUNT_KINDS, Account, Transfer  # noqa: F401
-from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
+from floor.models.people import ROLES, ApiToken, Player, Staff  # noqa: F401
 from floor.models.pit import DECISIONS, RULING_KINDS, RoundRuling, RulingApproval  # noqa: F401
+from floor.models.poker_room import (  # noqa: F401
+                                      Bust,
+                                      ListCall,
+                                      MustMoveLink,
+                                      SeatAway,
+                                      TableChangeRequest,
+                                      WaitingList,
+                                      WaitlistEntry,
+)
+from floor.models.poker_table import (  # noqa: F401
+                                      MissedBlindTicket,
+                                      PlayerWarning,
+                                      PokerButtonPlacement,
+                                      PokerEntryChoice,
+                                      PokerHand,
+                                      PokerHandSeat,
+                                      PokerPosting,
+                                      PokerSitOut,
+)
+from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
+from floor.models.service import ServiceHeartbeat  # noqa: F401
+from floor.models.tables import TABLE_KINDS, Game, Seat, SeatAssignment, Table  # noqa: F401

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String,
-                        UniqueConstraint, text)
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from floor.models.base import Base, utcnow

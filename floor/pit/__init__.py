@@ -9,7 +9,17 @@ rule with compensating transfers, shift figures, and the conduct and poker-hand 
     conduct_review(session, days) / poker_hands(session, table_id)      floor.pit.review
 """
 from floor.pit.review import conduct_review, poker_hands, poker_rulings, ruling_hand  # noqa: F401
-from floor.pit.rulings import (approve, direct_guard, pending, recent, reject, replay_check, rule,  # noqa: F401
-                               ruling_json, rulings_for_round, state)
+from floor.pit.rulings import (  # noqa: F401
+                               approve,
+                               direct_guard,
+                               pending,
+                               recent,
+                               reject,
+                               replay_check,
+                               rule,
+                               ruling_json,
+                               rulings_for_round,
+                               state,
+)
 from floor.pit.shift import figures, to_csv, today  # noqa: F401
 from floor.pit.timeline import find_round, recent_rounds, timeline  # noqa: F401

@@ -7,9 +7,10 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, aliased
 
-from floor import conduct
-from floor.models import Ban, Player, PlayerWarning, PokerHand, PokerRuling, Staff, Table
 from floor.errors import BadInput
+from floor.models import Ban, Player, PlayerWarning, PokerHand, PokerRuling, Staff, Table
+from floor.pit import showdown as disputes
+from floor.poker import conduct
 
 
 def conduct_review(session: Session, days: int = 7, now: datetime | None = None) -> dict:
@@ -83,6 +84,5 @@ def ruling_hand(session: Session, ruling: PokerRuling) -> dict | None:
 
 
 def poker_rulings(session: Session, limit: int = 20) -> list[dict]:
-    from floor import disputes
     return [{**disputes.ruling_json(x), "hand": ruling_hand(session, x)}
             for x in disputes.rulings(session, limit=limit)]

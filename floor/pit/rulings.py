@@ -22,17 +22,15 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import audit, ledger, notify, rounds
+from floor import alerts, audit, ledger, notify, rounds
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotAllowed, NotFound
 from floor.models import Account, Round, RoundRuling, RulingApproval, Table, Transfer
 from floor.models.pit import RULING_KINDS
 from floor.models.rounds import ACTIVE
-from floor.pit import results
 from floor.rounds import core
+from floor.rounds import history as results
 from floor.settings import HouseSettings
-
-DEFAULT_HOUSE = HouseSettings()
 
 
 def _money(cents: int) -> str:
@@ -190,7 +188,7 @@ def _publish(session: Session, ruling: RoundRuling, st: str) -> None:
 # --- ruling ------------------------------------------------------------------------------------------
 
 def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, correction: dict | None = None,
-         at: datetime | None = None, house: HouseSettings = DEFAULT_HOUSE) -> RoundRuling:
+         at: datetime | None = None, *, house: HouseSettings) -> RoundRuling:
     """A pit boss rules on a round. Applied at once, or (a void or correction above the house
     threshold) left pending for a second pit boss."""
     at = at or _now()
@@ -223,7 +221,6 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
                    {"ruling": ruling.id, "kind": kind, "reason": ruling.reason, "pending": True, "amount": plan["amount"]})
         _publish(session, ruling, "pending")
         table = session.get(Table, r.table_id)
-        from floor import alerts
         alerts.raise_alert(session, actor, "ruling_pending",
                            f"Table {table.number} round {r.number}: {kind} of {_money(plan['amount'])} by "
                            f"{actor.name} needs a second pit boss", severity="warning", table_id=r.table_id,
@@ -325,7 +322,7 @@ def _answer(session: Session, actor: Actor, ruling: RoundRuling, decision: str, 
 
 
 def approve(session: Session, actor: Actor, ruling_id: int, reason: str = "", at: datetime | None = None,
-            house: HouseSettings = DEFAULT_HOUSE) -> RoundRuling:
+            *, house: HouseSettings) -> RoundRuling:
     """A second pit boss approves a pending ruling: it is applied now. Never the one who made it."""
     at = at or _now()
     ruling = _get(session, ruling_id)
@@ -355,18 +352,6 @@ def reject(session: Session, actor: Actor, ruling_id: int, reason: str, at: date
                                                             decision: True, "reason": reason.strip()})
     _publish(session, ruling, decision)
     return ruling
-
-
-def corrected_results(session: Session, round_ids: list[int]) -> dict[int, dict]:
-    """The result of the last applied correction of each of these rounds (those corrected only)."""
-    if not round_ids:
-        return {}
-    approved = select(RulingApproval.id).where(RulingApproval.ruling_id == RoundRuling.id,
-                                               RulingApproval.decision == "approved").exists()
-    rows = session.execute(select(RoundRuling.round_id, RoundRuling.result).where(
-        RoundRuling.round_id.in_(round_ids), RoundRuling.kind == "correct", RoundRuling.result.is_not(None),
-        (RoundRuling.needs_approval.is_(False)) | approved).order_by(RoundRuling.id)).all()
-    return {rid: res for rid, res in rows}
 
 
 def rulings_for_round(session: Session, round_id: int) -> list[dict]:
@@ -399,7 +384,7 @@ def direct_guard(session: Session, round_id: int, amount_kind: str, house: House
 
 # --- the replay check ----------------------------------------------------------------------------------
 
-def replay_check(session: Session, r: Round, house: HouseSettings = DEFAULT_HOUSE,
+def replay_check(session: Session, r: Round, house: HouseSettings,
                  bets: list[dict] | None = None) -> dict:
     """Recompute the result from the recorded cards (or the wheel's two readings) with floor.games,
     and the payouts from it, and compare with what was settled: result and every bet's money."""

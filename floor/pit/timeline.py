@@ -3,15 +3,31 @@ every state change, every bet and decision with who placed it and from which ter
 every ledger transfer, the rulings; the cards as they were dealt; and the replay check."""
 from __future__ import annotations
 
-from sqlalchemy import select
+import json
+
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from floor.errors import NotFound
 from floor.games import baccarat, blackjack, roulette
 from floor.games.cards import Card
-from floor.models import (Account, AuditRecord, Bet, DeviceFrame, Player, Round, RoundCard, RoundEvent,
-                          RoundRuling, Settlement, Table, Transfer)
-from floor.pit import results, rulings
+from floor.models import (
+    Account,
+    AuditRecord,
+    Bet,
+    DeviceFrame,
+    Player,
+    Round,
+    RoundCard,
+    RoundEvent,
+    RoundRuling,
+    Settlement,
+    Table,
+    Transfer,
+)
+from floor.pit import rulings
 from floor.rounds import core
+from floor.rounds import history as results
 from floor.settings import HouseSettings
 
 CONTROL = {0x02: "<STX>", 0x03: "<ETX>", 0x06: "<ACK>", 0x15: "<NAK>", 0x0D: "<CR>", 0x0A: "<LF>", 0x04: "<EOT>",
@@ -115,14 +131,13 @@ def corrected_cards(cards: list[dict], ruling: RoundRuling, retarget=None) -> li
 
 # --- the timeline --------------------------------------------------------------------------------
 
-def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEFAULT_HOUSE) -> dict:
+def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
     r = core.get_round(session, round_id)
     table = session.get(Table, r.table_id)
     audits = list(session.execute(select(AuditRecord).where(AuditRecord.subject == f"round:{r.id}")
                                   .order_by(AuditRecord.id)).scalars())
     by_bet: dict[int, AuditRecord] = {}
     by_action: dict[tuple[str, str], AuditRecord] = {}
-    import json
     for a in audits:
         if a.action == "bet.place" and a.after:
             try:
@@ -268,7 +283,6 @@ def timeline(session: Session, round_id: int, house: HouseSettings = rulings.DEF
 
 
 def find_round(session: Session, table_number: int, number: int) -> Round:
-    from floor.errors import NotFound
     r = session.execute(select(Round).join(Table, Table.id == Round.table_id)
                         .where(Table.number == table_number, Round.number == number)).scalar_one_or_none()
     if r is None:
@@ -279,7 +293,6 @@ def find_round(session: Session, table_number: int, number: int) -> Round:
 def recent_rounds(session: Session, table_number: int | None = None, status: str | None = None,
                   limit: int = 30, before_id: int | None = None) -> list[dict]:
     """Rounds newest first, with what a pit boss scans: table, status, result, stakes, rulings."""
-    from sqlalchemy import func
     q = (select(Round, Table.number, Table.name).join(Table, Table.id == Round.table_id)
          .order_by(Round.id.desc()).limit(max(1, min(limit, 200))))
     if table_number is not None:

@@ -14,12 +14,32 @@ transaction and commits again; ``Outcome.command`` is bytes-to-be for the device
     device_frame(session, table_id, device, raw, summary="", at=None)
     settle(session, round_id, at=None) / recover(session, at=None)
 """
-from floor.rounds.cards import (build_flow, card, cut_card, decide, decision_timeout, new_shoe,  # noqa: F401
-                                shoe_result)
-from floor.rounds.core import (Outcome, active_round, current_shoe, device_frame, get_round, last_round,  # noqa: F401
-                               recover, round_json, settle, void)
-from floor.rounds.table import (baccarat_roads, board_games, close_betting, coup_start, device_fault,  # noqa: F401
-                                held_rounds, open_betting, roulette_history, settle_held, table_state,
-                                terminal_json, void_round)
+
+from floor.rounds.cards import build_flow, card, cut_card, decide, decision_timeout, new_shoe, shoe_result  # noqa: F401
+from floor.rounds.core import (  # noqa: F401
+                                Outcome,
+                                active_round,
+                                current_shoe,
+                                device_frame,
+                                get_round,
+                                last_round,
+                                recover,
+                                round_json,
+                                settle,
+                                void,
+)
+from floor.rounds.table import (  # noqa: F401
+                                baccarat_roads,
+                                board_games,
+                                close_betting,
+                                coup_start,
+                                device_fault,
+                                held_rounds,
+                                open_betting,
+                                roulette_history,
+                                settle_held,
+                                table_state,
+                                terminal_json,
+                                void_round,
+)
 from floor.rounds.wheel import no_ball_due, wheel_number, wheel_status  # noqa: F401
-from floor.rounds import jobs  # noqa: F401,E402  (registers the timer jobs)

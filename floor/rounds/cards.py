@@ -20,13 +20,14 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from floor import audit, bets as bets_svc, timers
+from floor import audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState
 from floor.games import baccarat
 from floor.games.base import GameInputError
 from floor.games.cards import Card
 from floor.models import Bet, Round, RoundCard, RoundEvent, Shoe
+from floor.rounds import bets as bets_svc
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold, last_round, stray
 from floor.rounds.flows import BlackjackFlow, HoldemFlow, NotExpected
@@ -56,13 +57,12 @@ def _record(session: Session, r: Round | None, table_id: int, card: Card, source
     return rc
 
 
-def _accepted(session: Session, round_id: int) -> list[RoundCard]:
+def accepted(session: Session, round_id: int) -> list[RoundCard]:
     return list(session.execute(select(RoundCard).where(RoundCard.round_id == round_id, RoundCard.accepted.is_(True))
                                 .order_by(RoundCard.step)).scalars())
 
 
 def _card_event(session: Session, r: Round, rc: RoundCard, flow_view: dict | None = None) -> None:
-    from floor import notify
     notify.publish(session, "round.card", {"round_id": r.id, "table_id": r.table_id, "card": rc.card,
                                            "target": rc.target, "source": rc.source, "view": flow_view},
                    notify.table_room(r.table_id), "floor")
@@ -70,7 +70,7 @@ def _card_event(session: Session, r: Round, rc: RoundCard, flow_view: dict | Non
 
 def card(session: Session, table_id: int, card, source: str, target: str | None = None, at: datetime | None = None,
          *, index: int | None = None, raw: bytes | None = None, device: str | None = None,
-         house: HouseSettings = core.DEFAULT_HOUSE, actor: Actor | None = None) -> Outcome:
+         house: HouseSettings, actor: Actor | None = None) -> Outcome:
     """A card read by the shoe (``target`` "player", "banker" or "burn", ``index`` 1-3), the scanner
     (no target: the deal decides) or typed at the dealer terminal."""
     at = at or core.now_utc()
@@ -121,7 +121,7 @@ def _baccarat_card(session, actor, table, r, c, source, target, at, house) -> Ou
         stray(session, actor, table.id, "card_no_round",
               f"Table {table.number}: card {c} with no round dealing; not settled", at, {"card": str(c)})
         return Outcome(r.id if r else None, r.status if r else None)
-    cards = [Card.parse(x.card) for x in _accepted(session, r.id)]
+    cards = [Card.parse(x.card) for x in accepted(session, r.id)]
     expected = baccarat.next_target(cards)
     if expected is None or (target is not None and target != expected):
         _record(session, r, table.id, c, source, target, at, False,
@@ -192,7 +192,7 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
         hold(session, actor, r, f"the shoe reports {winner}", at, shown)
         core.frame(session, device, table_id, raw, f"G {winner}", at, r.id)
         return Outcome(r.id, r.status)
-    cards = [Card.parse(x.card) for x in _accepted(session, r.id)]
+    cards = [Card.parse(x.card) for x in accepted(session, r.id)]
     if len(cards) < 4 or baccarat.next_target(cards) is not None:
         hold(session, actor, r, "the shoe gave a result before the coup was complete", at, shown)
         out = Outcome(r.id, r.status)
@@ -214,15 +214,14 @@ def cut_card(session: Session, table_id: int, at: datetime | None = None, *, raw
         shoe.cut_at = at
         shoe.last_coup = r.coup if r is not None and r.shoe_id == shoe.id else None
         core.event(session, r, table_id, "cut_card", at, actor, {"shoe": shoe.number, "last_coup": shoe.last_coup})
-        from floor import notify
         notify.publish(session, "shoe.changed", {"table_id": table_id, "shoe": shoe.number, "status": "last_coup"},
                        notify.table_room(table_id), "floor", "board")
     core.frame(session, device, table_id, raw, "cut card", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 
-def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None = None,
-             house: HouseSettings = core.DEFAULT_HOUSE) -> Shoe:
+def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None = None, *,
+             house: HouseSettings) -> Shoe:
     """The dealer confirms a new shoe (after the cut card, or to start the day)."""
     at = at or core.now_utc()
     table = get_table(session, table_id)
@@ -239,7 +238,6 @@ def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None 
     session.add(shoe)
     session.flush()
     audit.record(session, actor, "shoe.confirm", f"table:{table_id}", after={"shoe": shoe.number, "decks": shoe.decks}, at=at)
-    from floor import notify
     notify.publish(session, "shoe.changed", {"table_id": table_id, "shoe": shoe.number, "status": "active"},
                    notify.table_room(table_id), "floor", "board")
     return shoe
@@ -255,7 +253,7 @@ def build_flow(session: Session, r: Round):
                                         .order_by(Bet.id)):
         seats[seat] = seats.get(seat, 0) + amount
     flow = BlackjackFlow(seats) if r.kind == "blackjack" else HoldemFlow(seats)
-    items = [(c.step, "card", c) for c in _accepted(session, r.id)]
+    items = [(c.step, "card", c) for c in accepted(session, r.id)]
     items += [(e.step, "decision", e) for e in session.execute(
         select(RoundEvent).where(RoundEvent.round_id == r.id, RoundEvent.kind == "decision").order_by(RoundEvent.id)).scalars()]
     for _, what, row in sorted(items, key=lambda x: x[0]):
@@ -286,7 +284,7 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
               f"Table {table.number}: card {c} with no round dealing; not settled", at, {"card": str(c)})
         return Outcome(r.id if r else None, r.status if r else None)
     decks = house.blackjack_decks if table.kind == "blackjack" else 1
-    copies = sum(1 for x in _accepted(session, r.id) if x.card == str(c))
+    copies = sum(1 for x in accepted(session, r.id) if x.card == str(c))
     flow = build_flow(session, r)
     reason = None
     if copies >= decks:
@@ -323,7 +321,7 @@ def _after_flow(session: Session, actor: Actor, r: Round, flow, at: datetime, ho
 
 def decide(session: Session, actor: Actor, table_id: int, seat: int, action: str, at: datetime | None = None, *,
            hand: int | None = None, amount: int | None = None, player_id: int | None = None,
-           house: HouseSettings = core.DEFAULT_HOUSE) -> Outcome:
+           house: HouseSettings) -> Outcome:
     """A player's decision (hit, stand, double, split, insurance, no_insurance; call, fold), from the
     dealer terminal or the API. ``player_id``, when given, must own the seat this round."""
     at = at or core.now_utc()
@@ -352,8 +350,8 @@ def decide(session: Session, actor: Actor, table_id: int, seat: int, action: str
     return _after_flow(session, actor, r, flow, at, house)
 
 
-def decision_timeout(session: Session, round_id: int, step: int, at: datetime | None = None,
-                     house: HouseSettings = core.DEFAULT_HOUSE) -> Outcome | None:
+def decision_timeout(session: Session, round_id: int, step: int, at: datetime | None = None, *,
+                     house: HouseSettings) -> Outcome | None:
     """The decision timer: nobody answered since ``step``, so the default applies (stand, no
     insurance, fold)."""
     at = at or core.now_utc()

@@ -19,11 +19,11 @@ from sqlalchemy.orm import Session
 from floor import alerts, audit, ledger, notify, timers
 from floor.actors import Actor
 from floor.errors import Conflict, InvalidState, NotFound
-from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table
+from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
+from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
-DEFAULT_HOUSE = HouseSettings()
 SYSTEM = Actor.system("rounds")
 BET_COLUMNS = (Bet.id, Bet.account_id, Bet.spot, Bet.numbers, Bet.amount, Bet.seat, Bet.hand, Bet.player_id)
 
@@ -146,7 +146,6 @@ def round_json(session: Session, r: Round, *, bets: bool = True, cards: bool = T
 
 def _paid(session: Session, round_id: int) -> dict[int, int]:
     """What each bet of a settled or voided round handed back to its account (net of commission)."""
-    from floor.models import Transfer
     paid: dict[int, int] = {}
     rows = session.execute(select(Transfer.bet_id, Transfer.kind, Transfer.amount, Transfer.to_account_id,
                                   Bet.account_id).join(Bet, Bet.id == Transfer.bet_id)
@@ -303,10 +302,9 @@ def _after_end(session: Session, r: Round, at: datetime) -> None:
 
 
 def settle(session: Session, round_id: int, at: datetime | None = None, actor: Actor = SYSTEM,
-           house: HouseSettings = DEFAULT_HOUSE) -> Settlement | None:
+           *, house: HouseSettings) -> Settlement | None:
     """Settle a round at "result": every bet paid or collected by ledger transfers. Exactly once:
     a second call (same process, another process, a replay after a restart) returns None."""
-    from floor.rounds.payouts import payouts
     at = at or now_utc()
     r = get_round(session, round_id, lock=True)
     if r.status in ("settled", "voided"):
@@ -371,7 +369,7 @@ def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetim
     return s
 
 
-def recover(session: Session, at: datetime | None = None, house: HouseSettings = DEFAULT_HOUSE) -> list[int]:
+def recover(session: Session, at: datetime | None = None, *, house: HouseSettings) -> list[int]:
     """Settle every round left at "result" (a restart in the middle of settling). The caller commits."""
     ids = list(session.execute(select(Round.id).where(Round.status == "result").order_by(Round.id)).scalars())
     done = []

@@ -6,50 +6,40 @@ from datetime import datetime, timezone
 from sqlalchemy.orm import Session
 
 from floor.actors import Actor
+from floor.errors import InvalidState
 from floor.jobs import job
-
-
-def _house(session: Session):
-    try:
-        from flask import current_app   # the scheduler runs jobs inside the app context
-        return current_app.config["HOUSE"]
-    except Exception:
-        from floor.settings import HouseSettings
-        return HouseSettings()
+from floor.rounds import cards, core, table, wheel
+from floor.settings import HouseSettings
 
 
 @job("rounds.close_betting")
-def close_betting_job(session: Session, round_id: int, now: datetime | None = None) -> None:
-    from floor.rounds import core, table
+def close_betting_job(session: Session, settings: HouseSettings, round_id: int, now: datetime | None = None) -> None:
     r = core.get_round(session, round_id)
     table.close_betting(session, Actor.system("betting timer"), r.table_id, now or datetime.now(timezone.utc),
                         round_id=round_id)
 
 
 @job("rounds.decision_timeout")
-def decision_timeout_job(session: Session, round_id: int, step: int, now: datetime | None = None) -> None:
-    from floor.rounds import cards
-    cards.decision_timeout(session, round_id, step, now, house=_house(session))
+def decision_timeout_job(session: Session, settings: HouseSettings, round_id: int, step: int,
+                         now: datetime | None = None) -> None:
+    cards.decision_timeout(session, round_id, step, now, house=settings)
 
 
 @job("rounds.no_ball")
-def no_ball_job(session: Session, round_id: int, spin: int | None, now: datetime | None = None) -> None:
-    from floor.rounds import wheel
+def no_ball_job(session: Session, settings: HouseSettings, round_id: int, spin: int | None,
+                now: datetime | None = None) -> None:
     wheel.no_ball_due(session, round_id, spin, now or datetime.now(timezone.utc))
 
 
 @job("rounds.settle")
-def settle_job(session: Session, round_id: int, now: datetime | None = None) -> None:
+def settle_job(session: Session, settings: HouseSettings, round_id: int, now: datetime | None = None) -> None:
     """Settle a round that got its result (a no-op when already settled, or held meanwhile)."""
-    from floor.errors import InvalidState
-    from floor.rounds import core
     try:
-        core.settle(session, round_id, at=now, house=_house(session))
+        core.settle(session, round_id, at=now, house=settings)
     except InvalidState:
         pass
 
 
 @job("rounds.recover")
-def recover_job(session: Session, now: datetime | None = None) -> None:
-    from floor.rounds import core
-    core.recover(session, at=now, house=_house(session))
+def recover_job(session: Session, settings: HouseSettings, now: datetime | None = None) -> None:
+    core.recover(session, at=now, house=settings)

@@ -7,20 +7,20 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from floor import audit, timers
+from floor import alerts, audit, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState
 from floor.games import baccarat, roulette
 from floor.games.cards import Card
-from floor.models import Bet, Round, Settlement
-from floor.rounds import core
-from floor.rounds.cards import build_flow, flow_view
+from floor.models import Bet, Round, Settlement, Table
+from floor.rounds import core, history
+from floor.rounds.cards import accepted, build_flow, flow_view
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold
 from floor.settings import HouseSettings
 
 
-def open_betting(session: Session, actor: Actor, table_id: int, at: datetime | None = None,
-                 house: HouseSettings = core.DEFAULT_HOUSE) -> Round:
+def open_betting(session: Session, actor: Actor, table_id: int, at: datetime | None = None, *,
+                 house: HouseSettings) -> Round:
     """The dealer opens betting; it closes by itself after ``betting_seconds``."""
     at = at or core.now_utc()
     return core.open_round(session, actor, get_table(session, table_id), at, house)
@@ -73,7 +73,6 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
         hold(session, actor, r, f"device: {reason}", at)
     elif r is None:
         table = get_table(session, table_id)
-        from floor import alerts
         alerts.raise_alert(session, actor, "device_fault", f"Table {table.number}: {reason}", severity="warning",
                            table_id=table_id)
     core.frame(session, device, table_id, raw, f"fault: {reason}", at, r.id if r else None)
@@ -81,7 +80,7 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
 
 
 def settle_held(session: Session, actor: Actor, round_id: int, result: dict | None = None,
-                at: datetime | None = None, house: HouseSettings = core.DEFAULT_HOUSE) -> Settlement | None:
+                at: datetime | None = None, *, house: HouseSettings) -> Settlement | None:
     """The pit boss settles a held round: from a result he gives (roulette ``{"number": n}``,
     baccarat ``{"cards": [...]}`` in shoe order) or, without one, from the cards as recorded."""
     at = at or core.now_utc()
@@ -98,8 +97,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
             raise BadInput("give the winning number (0-36)", field="number")
         fixed = {"number": number, "spin": r.spin, "by_hand": True}
     elif r.kind == "baccarat":
-        from floor.rounds.cards import _accepted
-        cards = result.get("cards") or [c.card for c in _accepted(session, r.id)]
+        cards = result.get("cards") or [c.card for c in accepted(session, r.id)]
         coup = baccarat.play(cards)   # GameInputError (400) when the cards do not make a coup
         fixed = {"cards": [str(Card.parse(c)) if isinstance(c, str) else str(c) for c in cards][:coup.cards_used],
                  "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
@@ -178,8 +176,7 @@ def roulette_history(session: Session, table_id: int, limit: int = 20, stats_ove
     rows = session.execute(select(Round.id, Round.result).where(Round.table_id == table_id, Round.kind == "roulette",
                                                                 Round.status == "settled")
                            .order_by(Round.number.desc()).limit(stats_over)).all()
-    from floor.pit.rulings import corrected_results   # a spin the pit boss corrected shows as corrected
-    fixed = corrected_results(session, [rid for rid, _ in rows])
+    fixed = history.corrected_results(session, [rid for rid, _ in rows])   # as the pit boss corrected them
     rows = [fixed.get(rid, res) for rid, res in rows]
     numbers = [r["number"] for r in rows if r and "number" in r]
     counts = Counter(numbers)
@@ -199,8 +196,7 @@ def baccarat_roads(session: Session, table_id: int) -> dict:
         return {"shoe": None, "beads": [], "big_road": [], "counts": {}}
     rows = session.execute(select(Round.coup, Round.result, Round.id).where(Round.shoe_id == shoe.id, Round.status == "settled")
                            .order_by(Round.coup)).all()
-    from floor.pit.rulings import corrected_results   # a coup the pit boss corrected shows as corrected
-    fixed = corrected_results(session, [x[2] for x in rows])
+    fixed = history.corrected_results(session, [x[2] for x in rows])   # as the pit boss corrected them
     rows = [(c, fixed.get(rid, res)) for c, res, rid in rows]
     beads = [{"coup": c, "winner": res["winner"], "player_pair": res.get("player_pair", False),
               "banker_pair": res.get("banker_pair", False), "total": max(res.get("player_total", 0), res.get("banker_total", 0))}
@@ -229,7 +225,6 @@ def baccarat_roads(session: Session, table_id: int) -> dict:
 
 def board_games(session: Session) -> list[dict]:
     """Every open roulette and baccarat table with its history, for the TV board."""
-    from floor.models import Table
     out = []
     for t in session.execute(select(Table).where(Table.kind.in_(("roulette", "baccarat")), Table.status == "open")
                              .order_by(Table.number)).scalars():

@@ -41,7 +41,7 @@ def _actor(device: str | None, table_id: int) -> Actor:
 
 def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: int, at: datetime, *,
                  winning: int | None = None, raw: bytes | None = None, device: str | None = None,
-                 house: HouseSettings = core.DEFAULT_HOUSE) -> Outcome:
+                 house: HouseSettings) -> Outcome:
     """A status line ``*X;state;spin;win;flags;...``: ``winning`` is the win# field (None when blank)."""
     actor = _actor(device, table_id)
     table = get_table(session, table_id)

@@ -1,7 +1,7 @@
 """Login and logout: staff passwords, and dealer PINs at a table terminal bound to that table."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 
 from floor import staff as staff_svc
 from floor import tables as tables_svc
@@ -81,7 +81,6 @@ def login():
 
 
 def current_identity_fresh():
-    from flask import g
     g.pop("floor_identity", None)
     return current_identity()
 

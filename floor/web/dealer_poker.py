@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from flask import current_app, render_template
 
-from floor import conduct
-from floor import poker_table as poker_svc
 from floor.models import Table
+from floor.poker import conduct
+from floor.poker import table as poker_svc
 from floor.web.extensions import db
 
 

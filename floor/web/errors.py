@@ -10,6 +10,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from floor.errors import FloorError
+from floor.web.extensions import db
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,6 @@ def wants_json() -> bool:
 
 
 def _rollback() -> None:
-    from floor.web.extensions import db
     try:
         db.session.rollback()
     except Exception:  # the connection may be gone; the answer must still go out

@@ -1,6 +1,7 @@
 """Flask extensions, created unbound and initialised by app.create_app."""
 from __future__ import annotations
 
+from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -10,6 +11,7 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 
 from floor.models import Base
+from floor.settings import HouseSettings
 
 # The models are plain SQLAlchemy 2.0 classes (floor.models, no flask); Flask-SQLAlchemy only owns
 # the engine and the per-request session, and gives Flask-Migrate the metadata.
@@ -19,3 +21,8 @@ csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
 api = Api()
 socketio = SocketIO()
+
+
+def house() -> HouseSettings:
+    """The house settings of this app, read once from config by create_app; views pass them to the domain."""
+    return current_app.config["HOUSE"]

@@ -1,10 +1,12 @@
 """The role home pages. Thin: the data comes from floor services, live updates over Socket.IO."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template
 
 from floor import alerts as alerts_svc
 from floor import tables as tables_svc
+from floor.poker import waitlist
+from floor.web import dealer_games, dealer_poker
 from floor.web.extensions import db
 from floor.web.policy import allow
 
@@ -29,8 +31,7 @@ def pit():
 @allow("display", "floor_manager", "pit_boss", "admin")
 def board():
     # The TV board gets no full player names: the same view as /api/board (names per the house setting).
-    from flask import current_app
-    from floor import waitlist
+
     return render_template("board.html", board=waitlist.board_view(db.session, current_app.config["HOUSE"]))
 
 
@@ -38,7 +39,6 @@ def board():
 @allow("dealer", "pit_boss", "floor_manager", "admin", table_arg="table_number")
 def dealer(table_number: int):
     """The table terminal: the poker terminal for poker tables, the live-game terminal otherwise."""
-    from floor.web import dealer_games, dealer_poker
     table = tables_svc.table_by_number(db.session, table_number)
     module = dealer_poker if table.kind == "poker" else dealer_games
     return module.render_terminal(table)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
 from floor import pit
 from floor.errors import BadInput
 from floor.models import Table
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import allow
 
 bp = Blueprint("pit", __name__, url_prefix="/pit")
@@ -19,14 +19,11 @@ bp = Blueprint("pit", __name__, url_prefix="/pit")
 VIEW = ("pit_boss", "admin", "floor_manager", "cashier")
 
 
-def _house():
-    return current_app.config["HOUSE"]
-
 
 def _day() -> date:
     raw = (request.args.get("day") or "").strip()
     if not raw:
-        return pit.today(_house(), datetime.now(timezone.utc))
+        return pit.today(house(), datetime.now(timezone.utc))
     try:
         return date.fromisoformat(raw)
     except ValueError:
@@ -55,7 +52,7 @@ def showdown():
 @allow(*VIEW)
 def round_timeline(round_id: int):
     """A round laid out again, card by card (data from /api/pit/rounds/<id>/timeline)."""
-    tl = pit.timeline(db.session, round_id, _house())
+    tl = pit.timeline(db.session, round_id, house())
     return render_template("pit_timeline.html", pit_page="rounds", timeline=tl, round=tl["round"])
 
 
@@ -64,10 +61,10 @@ def round_timeline(round_id: int):
 def shift_report():
     """The shift report: figures per table for a gaming day, printable."""
     day = _day()
-    fig = pit.figures(db.session, day, _house(), _table_number())
+    fig = pit.figures(db.session, day, house(), _table_number())
     tables = db.session.execute(select(Table.number, Table.name).where(Table.kind != "poker")
                                 .order_by(Table.number)).all()
-    zone = ZoneInfo(_house().timezone)
+    zone = ZoneInfo(house().timezone)
     local = lambda iso: datetime.fromisoformat(iso).astimezone(zone).strftime("%Y-%m-%d %H:%M")  # noqa: E731
     return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(),
                            tables=[{"number": n, "name": name} for n, name in tables],
@@ -79,7 +76,7 @@ def shift_report():
 @allow(*VIEW)
 def shift_csv():
     day = _day()
-    fig = pit.figures(db.session, day, _house(), _table_number())
+    fig = pit.figures(db.session, day, house(), _table_number())
     return Response(pit.to_csv(fig), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="shift-{day.isoformat()}.csv"'})
 

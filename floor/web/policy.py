@@ -9,9 +9,12 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request, session
 
+from floor import staff as staff_svc
 from floor.actors import Actor
 from floor.errors import NotAllowed, NotAuthenticated
 from floor.models import ROLES, Staff
+from floor.web.errors import error_body
+from floor.web.extensions import db
 
 PUBLIC = frozenset({"public"})
 STAFF = frozenset(ROLES)
@@ -70,8 +73,6 @@ def current_identity() -> Identity | None:
     """The caller, from a bearer token or the session cookie (loaded once per request)."""
     if "floor_identity" in g:
         return g.floor_identity
-    from floor import staff as staff_svc
-    from floor.web.extensions import db
     ident = None
     auth = request.headers.get("Authorization", "")
     if auth.startswith("Bearer "):
@@ -133,7 +134,6 @@ def socket_event(event: str, roles, namespace: str = "/live"):
     def deco(fn):
         @functools.wraps(fn)
         def wrapper(*args):
-            from floor.web.errors import error_body
             try:
                 check(roles)
                 return fn(*args)

@@ -8,10 +8,11 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 
-from floor import poker_table as svc, seating
 from floor.actors import Actor
-from floor.blinds import Positions, Rules, SeatState, Snapshot, plan_hand
 from floor.models import Table
+from floor.poker import seating
+from floor.poker import table as svc
+from floor.poker.blinds import Positions, Rules, SeatState, Snapshot, plan_hand
 from floor.settings import HouseSettings
 
 
@@ -33,7 +34,7 @@ def test_bench_new_hand_and_terminal_after_a_long_session(session):
     table = session.execute(select(Table).where(Table.number == 1)).scalar_one()
     t = datetime.now(timezone.utc) - timedelta(hours=10)
     for n in range(1, 11):
-        seating.sit(session, actor, table, n, n, 50_000, t)
+        seating.sit(session, actor, house, table, n, n, 50_000, t)
     for i in range(300):
         t += timedelta(seconds=90)
         if i % 20 == 5:

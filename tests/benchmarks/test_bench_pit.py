@@ -26,7 +26,7 @@ def test_bench_pit_20k(db_url):
     engine = _engine(db_url)
     with Session(engine) as s:
         rid = make_spin(s)
-        rounds.settle(s, rid)
+        rounds.settle(s, rid, house=HOUSE)
         s.commit()
     with Session(engine) as s:
         start = time.perf_counter()

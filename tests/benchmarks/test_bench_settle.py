@@ -17,7 +17,10 @@ from sqlalchemy.orm import Session
 
 from floor import rounds
 from floor.models import Transfer
+from floor.settings import HouseSettings
 from tests.floor.rounds.bulk import make_spin
+
+HOUSE = HouseSettings()
 
 
 def _engine(url):
@@ -72,7 +75,7 @@ def _run(backend: str, db_url: str, twin_url: str, rid: int) -> None:
     engine = _engine(db_url)
     with Session(engine) as s:
         start = time.perf_counter()
-        settlement = rounds.settle(s, rid)
+        settlement = rounds.settle(s, rid, house=HOUSE)
         s.commit()
         settle_s = time.perf_counter() - start
         assert settlement is not None and settlement.bets == 20_000

@@ -1,13 +1,38 @@
 """Property tests: decoders never raise, and slicing never changes what they decode."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from devices.events import FrameError
-from devices.scanner import CardRead, ScannerDecoder, encode_card as scan_card
-from devices.shoe import ACK, Reply, ShoeDecoder, encode_card, encode_drawn, encode_error, encode_result, encode_simple
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeErrorCleared, ShoeResult
-from devices.wheel import (CommandReply, SelfTest, WheelDecoder, WheelStatus, WinningNumber,
-                           encode_number, encode_selftest, encode_status)
-from floor.games.cards import RANKS, SUITS, Card
+from devices.scanner import CardRead, ScannerDecoder
+from devices.scanner import encode_card as scan_card
+from devices.shoe import (
+    ACK,
+    CardDealt,
+    CardDrawn,
+    CoupStart,
+    CutCard,
+    Reply,
+    ShoeDecoder,
+    ShoeError,
+    ShoeErrorCleared,
+    ShoeResult,
+    encode_card,
+    encode_drawn,
+    encode_error,
+    encode_result,
+    encode_simple,
+)
+from devices.wheel import (
+    CommandReply,
+    SelfTest,
+    WheelDecoder,
+    WheelStatus,
+    WinningNumber,
+    encode_number,
+    encode_selftest,
+    encode_status,
+)
+from floor.games.cards import SUITS, Card
 
 settings.register_profile("devices", deadline=None, max_examples=150)
 settings.load_profile("devices")

@@ -3,13 +3,23 @@ import serial
 
 from devices.events import FrameError
 from devices.replay import replay, replay_outcomes
-from devices.scanner import CardRead, encode_card as scan_card
-from devices.shoe import ACK, CardDealt, CoupStart, Reply, ShoeResult, encode_card, encode_nak, encode_result, encode_simple
+from devices.scanner import CardRead
+from devices.scanner import encode_card as scan_card
+from devices.shoe import (
+    ACK,
+    CardDealt,
+    CoupStart,
+    Reply,
+    ShoeResult,
+    encode_card,
+    encode_nak,
+    encode_result,
+    encode_simple,
+)
 from devices.sink import RecordingSink
 from devices.wheel import WheelStatus, WinningNumber, encode_number, encode_status
 from devices.wheel_rules import BetsOpen, Hold, Misspin, NoMoreBets, Result
 from floor.games.cards import Card
-
 from tests.devices.helpers import read_from, wait_until
 
 

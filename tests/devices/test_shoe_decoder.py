@@ -1,10 +1,33 @@
 import pytest
 
 from devices.events import FrameError
-from devices.shoe import (ACK, ENQ, ETX, CardDealt, CardDrawn, CardRepeated, CoupStart, CutCard,
-                          LockStatus, Reply, ShoeDecoder, ShoeError, ShoeErrorCleared, ShoeResult,
-                          Standby, bcc, encode_card, encode_command, encode_drawn, encode_error,
-                          encode_frame, encode_lock, encode_nak, encode_result, encode_simple)
+from devices.shoe import (
+    ACK,
+    ENQ,
+    ETX,
+    CardDealt,
+    CardDrawn,
+    CardRepeated,
+    CoupStart,
+    CutCard,
+    LockStatus,
+    Reply,
+    ShoeDecoder,
+    ShoeError,
+    ShoeErrorCleared,
+    ShoeResult,
+    Standby,
+    bcc,
+    encode_card,
+    encode_command,
+    encode_drawn,
+    encode_error,
+    encode_frame,
+    encode_lock,
+    encode_nak,
+    encode_result,
+    encode_simple,
+)
 from floor.games.cards import Card
 
 ACKED = Reply(bytes([ACK]))

@@ -1,6 +1,14 @@
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeResult
-from devices.shoe_rules import (CardAccepted, CardRejected, CoupOpened, CoupResult, LastCoup, ShoeFinished,
-                                ShoeHold, ShoeRules)
+from devices.shoe_rules import (
+    CardAccepted,
+    CardRejected,
+    CoupOpened,
+    CoupResult,
+    LastCoup,
+    ShoeFinished,
+    ShoeHold,
+    ShoeRules,
+)
 from floor.games.cards import Card
 
 

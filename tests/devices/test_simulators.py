@@ -8,11 +8,10 @@ import pytest
 
 from devices.scanner import CardRead
 from devices.shoe import CardDealt, CoupStart, ShoeResult
-from devices.simulate import PtyEnd, ScannerSimulator, ShoeSimulator, WheelSimulator
+from devices.simulate import ScannerSimulator, ShoeSimulator, WheelSimulator
 from devices.tableau import next_target, outcome
 from devices.wheel_rules import BetsOpen, Misspin, NoMoreBets, Result
 from floor.games.cards import Card
-
 from tests.devices.helpers import wait_until
 
 FAST_WHEEL = {"before": 0.5, "bets": 1.0, "spinning": 1.0, "no_more_bets": 0.5, "result": 1.0}

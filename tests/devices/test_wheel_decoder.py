@@ -1,6 +1,14 @@
 from devices.events import FrameError
-from devices.wheel import (CommandReply, SelfTest, WheelDecoder, WheelStatus, WinningNumber,
-                           encode_command, encode_number, encode_status)
+from devices.wheel import (
+    CommandReply,
+    SelfTest,
+    WheelDecoder,
+    WheelStatus,
+    WinningNumber,
+    encode_command,
+    encode_number,
+    encode_status,
+)
 
 
 def feed_bytewise(data: bytes) -> list:

@@ -1,7 +1,20 @@
 from devices.wheel import WheelStatus, WinningNumber
-from devices.wheel_rules import (HOLD_CLOSED, HOLD_FAILED_LAUNCH, HOLD_FAULT, HOLD_LOST, HOLD_MISMATCH,
-                                 HOLD_NO_NO_MORE_BETS, HOLD_UNCONFIRMED, BetsOpen, Hold, Misspin, NoBall,
-                                 NoMoreBets, Result, WheelRules)
+from devices.wheel_rules import (
+    HOLD_CLOSED,
+    HOLD_FAILED_LAUNCH,
+    HOLD_FAULT,
+    HOLD_LOST,
+    HOLD_MISMATCH,
+    HOLD_NO_NO_MORE_BETS,
+    HOLD_UNCONFIRMED,
+    BetsOpen,
+    Hold,
+    Misspin,
+    NoBall,
+    NoMoreBets,
+    Result,
+    WheelRules,
+)
 
 
 class Run:

@@ -6,9 +6,10 @@ import requests
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
-from floor import seating
 from floor.actors import Actor
 from floor.models import Table
+from floor.poker import seating
+from floor.settings import HouseSettings
 from tests.e2e.conftest import shot
 from tests.servers import browser_login
 
@@ -20,7 +21,7 @@ def seat_players(db_url: str) -> None:
     with Session(engine) as s:
         table = s.execute(select(Table).where(Table.number == 1)).scalar_one()
         for number, player in PLAYERS.items():
-            seating.sit(s, Actor.system("test"), table, number, player, 50_000)
+            seating.sit(s, Actor.system("test"), HouseSettings(), table, number, player, 50_000)
         s.commit()
     engine.dispose()
 

@@ -8,9 +8,10 @@ import requests
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
-from floor import mustmove, seating, waitlist
 from floor.actors import Actor
 from floor.models import Table
+from floor.poker import mustmove, queries, seating, waitlist
+from floor.settings import HouseSettings
 from tests.e2e.conftest import shot
 from tests.floor.poker_helpers import HOUSE, fill, manager
 
@@ -26,7 +27,7 @@ def _arrange(sqlite_url: str) -> None:
         mustmove.open_table(s, m, HOUSE, t[2], now=now - timedelta(minutes=50))
         fill(s, t[2], [13, 14, 15, 16, 17], now - timedelta(minutes=45))
         fill(s, t[3], [18, 19, 20, 21, 22, 23, 24, 12, 11], now - timedelta(minutes=90))
-        seating.leave(s, Actor.system("test"), seating.open_assignment(s, t[3].id, 9), "left", 0, now - timedelta(minutes=5))
+        seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, t[3].id, 9), "left", 0, now - timedelta(minutes=5))
         seating.mark_away(s, m, HOUSE, t[3], 2, now - timedelta(minutes=7))
         for pid in (3, 5):
             waitlist.add(s, m, 2, pid, now - timedelta(minutes=20))

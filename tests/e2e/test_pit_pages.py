@@ -16,14 +16,18 @@ from devices.dispatch import RoundsDispatch
 from devices.reader import DeviceReader
 from devices.simulate.base import PtyEnd
 from devices.simulate.shoe import ShoeSimulator
-from floor import bets, ledger, rounds
+from floor import ledger, rounds
 from floor.actors import Actor
 from floor.games import baccarat
 from floor.games.cards import Card, deck
 from floor.models import DeviceFrame, Round, Transfer
+from floor.rounds import bets
+from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.e2e.conftest import shot
 from tests.servers import browser_login
+
+HOUSE = HouseSettings()
 
 CAGE = Actor("Cleo Cashier", "cashier", "cage-1")
 REMOTE = Actor("remote", "admin", "api:web-front")
@@ -43,10 +47,10 @@ def _play_a_coup_through_the_shoe(engine, tmp_path) -> tuple[int, dict]:
     """Open betting with three bets, then let a simulated shoe deal the coup over a pty."""
     with Session(engine) as s:
         table = table_by_number(s, 10).id
-        rounds.new_shoe(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table)
+        rounds.new_shoe(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table, house=HOUSE)
         ledger.credit(s, CAGE, 3, 20_000)
         s.commit()
-        r = rounds.open_betting(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table)
+        r = rounds.open_betting(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table, house=HOUSE)
         s.commit()
         rid = r.id
         for spot, amount in (("player", 1_000), ("banker", 2_000), ("tie", 1_000)):
@@ -55,7 +59,7 @@ def _play_a_coup_through_the_shoe(engine, tmp_path) -> tuple[int, dict]:
     end = PtyEnd(link=str(tmp_path / "shoe-10"))
     sim = ShoeSimulator(end, seed=11, speed=10.0)
     factory = sessionmaker(bind=engine, expire_on_commit=False)
-    sink = FloorBridge(factory, {"shoe-10": table}, {"shoe-10": "shoe"}, dispatch=RoundsDispatch(factory))
+    sink = FloorBridge(factory, {"shoe-10": table}, {"shoe-10": "shoe"}, dispatch=RoundsDispatch(factory, HOUSE))
     reader = DeviceReader(DeviceConfig(name="shoe-10", table="10", kind="shoe", port=end.path), sink,
                           backoff_initial=0.02, backoff_max=0.2)
     reader.start()
@@ -160,12 +164,12 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
         ledger.credit(s, CAGE, 2, 200_000)
         s.commit()
         for spin, number in ((30, 17), (31, 0)):
-            rounds.wheel_status(s, table, 2, spin, 0, t); s.commit()
+            rounds.wheel_status(s, table, 2, spin, 0, t, house=HOUSE); s.commit()
             bets.place(s, REMOTE, table, spot="red", amount=5_000, player_id=2, at=t + timedelta(seconds=1)); s.commit()
-            rounds.wheel_status(s, table, 4, spin, 0, t + timedelta(seconds=5)); s.commit()
+            rounds.wheel_status(s, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
             out = rounds.wheel_number(s, table, spin, number, t + timedelta(seconds=9)); s.commit()
-            out = rounds.wheel_status(s, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number); s.commit()
-            rounds.settle(s, out.settle); s.commit()
+            out = rounds.wheel_status(s, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number, house=HOUSE); s.commit()
+            rounds.settle(s, out.settle, house=HOUSE); s.commit()
             t += timedelta(minutes=1)
     page = page_as("pitboss")
     page.wait_for_selector("#live-dot.on")
@@ -176,12 +180,12 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     # A wheel fault while the console is open (made here, in another process than the server: the
     # page is told to look again, as the server's own socket event would).
     with Session(engine) as s:
-        rounds.wheel_status(s, table, 2, 40, 0, t); s.commit()
+        rounds.wheel_status(s, table, 2, 40, 0, t, house=HOUSE); s.commit()
         for spot in ("black", "even", "high"):
             bets.place(s, REMOTE, table, spot=spot, amount=40_000, player_id=2, at=t + timedelta(seconds=1))
         s.commit()
-        rounds.wheel_status(s, table, 4, 40, 0, t + timedelta(seconds=5)); s.commit()
-        rounds.wheel_status(s, table, 4, 40, 4, t + timedelta(seconds=6)); s.commit()
+        rounds.wheel_status(s, table, 4, 40, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 4, 40, 4, t + timedelta(seconds=6), house=HOUSE); s.commit()
         held = rounds.last_round(s, table).id
     page.evaluate("window.__marker = 1")
     page.evaluate("window.__pit.reloadHeld(); window.__pit.loadRounds(); window.__pit.loadGlance()")
@@ -224,7 +228,7 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     csv = page.request.get("/pit/shift.csv")
     assert csv.ok and "Total" in csv.text()
 
-    from floor import conduct
+    from floor.poker import conduct
     from floor.settings import HouseSettings
     with Session(engine) as s:
         from floor.models import Staff
@@ -232,7 +236,7 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
         manager = Actor(staff.name, staff.role, "floor-tablet-1", staff.id)
         w = conduct.give_warning(s, manager, 7, "electronic_device", HouseSettings(), note="phone on the table", table_id=1)
         conduct.give_warning(s, manager, 8, "cards_shown_early", HouseSettings(), table_id=1)
-        conduct.ban_player(s, manager, 9, "abusive to the dealer", datetime.now(timezone.utc) + timedelta(hours=4))
+        conduct.ban_player(s, manager, HouseSettings(), 9, "abusive to the dealer", datetime.now(timezone.utc) + timedelta(hours=4))
         s.commit()
         warning_id = w.warning.id
     page.goto("/pit/conduct")

@@ -8,10 +8,14 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
-from floor import bets, ledger, rounds
+from floor import ledger, rounds
 from floor.actors import Actor
+from floor.rounds import bets
+from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.e2e.conftest import shot
+
+HOUSE = HouseSettings()
 
 T = datetime.now(timezone.utc) - timedelta(hours=1)
 DEVICE = Actor.device("test-device")
@@ -25,16 +29,16 @@ def _event(s, fn, *args, **kw):
     out = fn(s, *args, **kw)
     s.commit()
     if out is not None and out.settle:
-        rounds.settle(s, out.settle)
+        rounds.settle(s, out.settle, house=HOUSE)
         s.commit()
     return out
 
 
 def _spin(s, table, spin, number, t):
-    _event(s, rounds.wheel_status, table, 2, spin, 0, t)
-    _event(s, rounds.wheel_status, table, 4, spin, 0, t + timedelta(seconds=5))
+    _event(s, rounds.wheel_status, table, 2, spin, 0, t, house=HOUSE)
+    _event(s, rounds.wheel_status, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE)
     _event(s, rounds.wheel_number, table, spin, number, t + timedelta(seconds=9))
-    _event(s, rounds.wheel_status, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number)
+    _event(s, rounds.wheel_status, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number, house=HOUSE)
 
 
 def test_dealer_terminal_plays_blackjack_with_decisions(page_as):
@@ -79,7 +83,7 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
         table = table_by_number(s, 12).id
         for i in range(14):
             _spin(s, table, 100 + i, rng.randint(0, 36), T + timedelta(minutes=i))
-        _event(s, rounds.wheel_status, table, 2, 120, 0, T + timedelta(minutes=30))
+        _event(s, rounds.wheel_status, table, 2, 120, 0, T + timedelta(minutes=30), house=HOUSE)
         ledger.credit(s, Actor("c", "cashier", "c"), 1, 50_000)
         bets.place(s, Actor("api", "admin", "api"), table, spot="straight", numbers=[17], amount=1_000, player_id=1)
         s.commit()
@@ -95,9 +99,9 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
     page.wait_for_selector("#bets tr:nth-child(3)")
     with Session(engine) as s:
         t = T + timedelta(minutes=31)
-        _event(s, rounds.wheel_status, table, 4, 120, 0, t)
+        _event(s, rounds.wheel_status, table, 4, 120, 0, t, house=HOUSE)
         _event(s, rounds.wheel_number, table, 120, 17, t + timedelta(seconds=4))
-        _event(s, rounds.wheel_status, table, 5, 120, 0, t + timedelta(seconds=4.1), winning=17)
+        _event(s, rounds.wheel_status, table, 5, 120, 0, t + timedelta(seconds=4.1), winning=17, house=HOUSE)
     page.evaluate("window.__terminal.refresh()")
     page.wait_for_selector(".round-status.settled")
     assert page.locator(".wheel-result .ball.big").inner_text() == "17"
@@ -106,19 +110,19 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
 
     with Session(engine) as s:                                            # a baccarat shoe for the roads
         bac = table_by_number(s, 10).id
-        rounds.new_shoe(s, DEVICE, bac)
+        rounds.new_shoe(s, DEVICE, bac, house=HOUSE)
         s.commit()
         deck = [c for c in "2H 7S 3D KC 8C 9S 9H KD QC 4D 5C 6H 2S TD JH 3C 8S 7D AH AC 5S 6D 4C 9D".split()]
         coup_cards = [deck[i:i + 6] for i in range(0, 24, 6)] * 3
         for n, cards in enumerate(coup_cards):
-            rounds.open_betting(s, DEVICE, bac)
+            rounds.open_betting(s, DEVICE, bac, house=HOUSE)
             s.commit()
             rounds.close_betting(s, DEVICE, bac)
             s.commit()
             from floor.games import baccarat
             used = baccarat.play(cards).cards_used
             for c in cards[:used]:
-                _event(s, rounds.card, bac, c, "scanner")
+                _event(s, rounds.card, bac, c, "scanner", house=HOUSE)
     engine.dispose()
     board = page_as("display")
     board.goto("/board")
@@ -161,12 +165,12 @@ def test_the_pit_boss_voids_a_held_round(page_as, sqlite_url):
     engine = _db(sqlite_url)
     with Session(engine) as s:
         table = table_by_number(s, 12).id
-        _event(s, rounds.wheel_status, table, 2, 40, 0, T)
+        _event(s, rounds.wheel_status, table, 2, 40, 0, T, house=HOUSE)
         ledger.credit(s, Actor("c", "cashier", "c"), 2, 10_000)
         bets.place(s, Actor("api", "admin", "api"), table, spot="black", amount=2_000, player_id=2)
         s.commit()
-        _event(s, rounds.wheel_status, table, 4, 40, 0, T + timedelta(seconds=5))
-        _event(s, rounds.wheel_status, table, 4, 40, 4, T + timedelta(seconds=6))
+        _event(s, rounds.wheel_status, table, 4, 40, 0, T + timedelta(seconds=5), house=HOUSE)
+        _event(s, rounds.wheel_status, table, 4, 40, 4, T + timedelta(seconds=6), house=HOUSE)
     page = page_as("pitboss")
     page.wait_for_selector(".held-round")
     assert "wheel fault" in page.locator(".held-round .reason").inner_text()

@@ -5,9 +5,9 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 
-from floor import mustmove, seating
 from floor.actors import Actor
 from floor.models import Seat, Staff, Table
+from floor.poker import mustmove, seating
 from floor.settings import HouseSettings
 
 T0 = datetime(2026, 3, 14, 18, 0, tzinfo=timezone.utc)   # 19:00 in Zurich, gaming day 2026-03-14
@@ -38,7 +38,7 @@ def fill(session, t: Table, player_ids, start: datetime = T0, seats=None, buy_in
     out = []
     for k, pid in enumerate(player_ids):
         seat = seats[k] if seats else k + 1
-        out.append(seating.sit(session, actor, t, seat, pid, buy_in, start + timedelta(minutes=k)))
+        out.append(seating.sit(session, actor, HOUSE, t, seat, pid, buy_in, start + timedelta(minutes=k)))
     session.flush()
     return out
 

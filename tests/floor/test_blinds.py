@@ -1,4 +1,4 @@
-"""Table-driven tests of floor.blinds: one row per case of HOUSE_RULES §1 "Missed blinds and re-entry",
+"""Table-driven tests of floor.poker.blinds: one row per case of HOUSE_RULES §1 "Missed blinds and re-entry",
 each run under every policy setting (seed_004, seed_002, seed_000) with what that policy expects.
 
 Blinds are 2.00 / 5.00 (200 / 500 cents); the straddle and the third blind are 10.00.
@@ -13,11 +13,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from floor.blinds import (Positions, Rules, SeatState, Snapshot, blinds_passed, in_arc, owed, plan_hand,
-                          seat_change_distance)
 from floor.errors import InvalidState
+from floor.poker.blinds import (
+    Positions,
+    Rules,
+    SeatState,
+    Snapshot,
+    blinds_passed,
+    in_arc,
+    owed,
+    plan_hand,
+    seat_change_distance,
+)
 
 POLICIES = ("seed_004", "seed_002", "seed_000")
 SB, BB = 200, 500

@@ -30,6 +30,7 @@ def test_a_player_balance_never_goes_below_zero(session):
     session.rollback()
     # even a raw update around the service is stopped by the database's CHECK
     from sqlalchemy import update
+
     from floor.models import Account
     with pytest.raises(IntegrityError):
         session.execute(update(Account).where(Account.key == "player:2").values(balance=-1))

@@ -5,10 +5,10 @@ from datetime import timedelta
 
 import pytest
 
-from floor import conduct, mustmove, seating, waitlist
 from floor.errors import Conflict
 from floor.gaming_day import end_of_gaming_day
 from floor.models import SeatAssignment
+from floor.poker import mustmove, queries, seating, waitlist
 from tests.floor.poker_helpers import HOUSE, NLH, T0, add_table, fill, manager, open_mm, table
 
 
@@ -38,8 +38,8 @@ def _room(session, main_players=10, mm_players=9, leave_main_seat=None):
 def test_mm1_at_9_and_a_seat_opening_at_main_moves_the_first_in_mm1_order(session):
     main, mm, mm_rows = _room(session, 10, 9)
     assert mustmove.due_moves(session, HOUSE) == []            # main is full: nobody moves
-    leaver = seating.open_assignment(session, main.id, 4)
-    seating.leave(session, manager(session), leaver, "left", 80_000, T0 + timedelta(minutes=30))
+    leaver = queries.open_assignment(session, main.id, 4)
+    seating.leave(session, manager(session), HOUSE, leaver, "left", 80_000, T0 + timedelta(minutes=30))
     due = mustmove.due_moves(session, HOUSE)
     assert [(d.player_id, d.from_table, d.to_table, d.order) for d in due] == [(11, 2, 1, 1)]
     # Someone else than the first in order may not go.
@@ -52,14 +52,14 @@ def test_mm1_at_9_and_a_seat_opening_at_main_moves_the_first_in_mm1_order(sessio
     old = session.get(SeatAssignment, mm_rows[0].id)
     assert old.reason_left == "must_move"
     # The order at MM1 is the order they sat there: 12 is now first.
-    assert [a.player_id for a in mustmove.must_move_order(session, mm.id)][:2] == [12, 13]
+    assert [a.player_id for a in queries.must_move_order(session, mm.id)][:2] == [12, 13]
 
 
 def test_mm1_at_8_and_main_at_7_moves_one(session):
     main, mm, _ = _room(session, 10, 8)
     actor = manager(session)
     for seat in (2, 5, 7):
-        seating.leave(session, actor, seating.open_assignment(session, main.id, seat), "left", 0, T0 + timedelta(minutes=20))
+        seating.leave(session, actor, HOUSE, queries.open_assignment(session, main.id, seat), "left", 0, T0 + timedelta(minutes=20))
     due = mustmove.due_moves(session, HOUSE)
     assert [d.player_id for d in due] == [11]   # main 7 -> 8 then MM1 7, main 8: stop
     mustmove.move(session, actor, HOUSE, mm, 11, seat_number=5, now=T0 + timedelta(minutes=21))
@@ -70,7 +70,7 @@ def test_mm1_at_8_and_main_at_8_nobody_moves(session):
     main, mm, _ = _room(session, 10, 8)
     actor = manager(session)
     for seat in (2, 5):
-        seating.leave(session, actor, seating.open_assignment(session, main.id, seat), "left", 0, T0 + timedelta(minutes=20))
+        seating.leave(session, actor, HOUSE, queries.open_assignment(session, main.id, seat), "left", 0, T0 + timedelta(minutes=20))
     assert mustmove.due_moves(session, HOUSE) == []
     with pytest.raises(Conflict) as exc:
         mustmove.move(session, actor, HOUSE, mm, 11, now=T0 + timedelta(minutes=21))
@@ -82,14 +82,14 @@ def test_a_refusal_bans_him_for_the_gaming_day_and_the_next_in_order_is_due(sess
     actor = manager(session)
     now = T0 + timedelta(minutes=40)
     waitlist.add(session, actor, 2, 11, now)   # also on the Omaha list
-    seating.leave(session, actor, seating.open_assignment(session, main.id, 1), "left", 0, now)
+    seating.leave(session, actor, HOUSE, queries.open_assignment(session, main.id, 1), "left", 0, now)
     ban = mustmove.refuse(session, actor, HOUSE, mm, 11, "wants to stay", now)
     assert ban.expires_at == end_of_gaming_day(now, HOUSE.timezone, HOUSE.gaming_day_rollover)
     assert ban.decided_by == actor.staff_id and "refused to move" in ban.reason
-    assert conduct.active_ban(session, 11, now + timedelta(hours=5)) is not None
-    assert conduct.active_ban(session, 11, ban.expires_at + timedelta(seconds=1)) is None
-    assert seating.seats_in_game(session, 11, NLH) == []
-    assert waitlist.open_entries(session, 2) == []
+    assert queries.active_ban(session, 11, now + timedelta(hours=5)) is not None
+    assert queries.active_ban(session, 11, ban.expires_at + timedelta(seconds=1)) is None
+    assert queries.seats_in_game(session, 11, NLH) == []
+    assert queries.open_entries(session, 2) == []
     # Skipped: the next in MM1's order is due now.
     assert [d.player_id for d in mustmove.due_moves(session, HOUSE)] == [12]
     # And he may not come back today.
@@ -104,7 +104,7 @@ def test_no_change_from_main_to_a_must_move_table_nor_into_main_from_the_list(se
     with pytest.raises(Conflict) as exc:
         seating.request_table_change(session, actor, HOUSE, 1, mm, T0)
     assert exc.value.code == "main_to_mustmove"
-    seating.leave(session, actor, seating.open_assignment(session, main.id, 9), "left", 0, T0)
+    seating.leave(session, actor, HOUSE, queries.open_assignment(session, main.id, 9), "left", 0, T0)
     # Main's free seat is not offered to the list: MM1's players fill it by the must-move rule.
     e = waitlist.add(session, actor, NLH, 20, T0)
     props = waitlist.proposals(session, HOUSE, T0)
@@ -118,7 +118,7 @@ def test_leaving_main_means_60_minutes_before_an_annex_table(session):
     main, mm, _ = _room(session, 10, 5)
     actor = manager(session)
     left = T0 + timedelta(minutes=10)
-    seating.leave(session, actor, seating.open_assignment(session, main.id, 3), "left", 30_000, left)
+    seating.leave(session, actor, HOUSE, queries.open_assignment(session, main.id, 3), "left", 30_000, left)
     e = waitlist.add(session, actor, NLH, 3, left)
     # Not proposed for the must-move table, and cannot be called or seated there...
     assert all(p.player_id != 3 for p in waitlist.proposals(session, HOUSE, left + timedelta(minutes=59)))
@@ -138,30 +138,30 @@ def test_a_chain_main_mm1_mm2_list_players_go_to_the_last_table(session):
     t4 = add_table(session, 4)
     link = mustmove.open_table(session, manager(session), HOUSE, t4, now=T0)   # chains behind table 2
     assert link.feeds_table_id == mm.id
-    chain = mustmove.chain_of(session, t4.id)
+    chain = queries.chain_of(session, t4.id)
     assert [chain.number(t) for t in chain.tables] == [1, 2, 4]
     e = waitlist.add(session, manager(session), NLH, 21, T0)
     assert [(p.table, p.entry_id) for p in waitlist.proposals(session, HOUSE, T0)] == [(4, e.id)]
     fill(session, t4, [22, 23, 24], T0 + timedelta(minutes=5), seats=[1, 2, 3])
     # A seat opens at MM1 (10 -> 9 of 10): MM2 has 3, MM1 9 >= 8: nobody moves; main full.
-    seating.leave(session, manager(session), seating.open_assignment(session, mm.id, 1), "left", 0, T0 + timedelta(minutes=9))
+    seating.leave(session, manager(session), HOUSE, queries.open_assignment(session, mm.id, 1), "left", 0, T0 + timedelta(minutes=9))
     assert mustmove.due_moves(session, HOUSE) == []
 
 
 def test_the_floor_is_prompted_to_break_when_both_fit_and_the_break_moves_in_order(session):
     main, mm, _ = _room(session, 10, 4)
     actor = manager(session)
-    chain = mustmove.chain_of(session, mm.id)
+    chain = queries.chain_of(session, mm.id)
     assert mustmove.break_prompts(session, chain) == []
     for seat in range(1, 7):
-        seating.leave(session, actor, seating.open_assignment(session, main.id, seat), "left", 0, T0 + timedelta(minutes=10))
+        seating.leave(session, actor, HOUSE, queries.open_assignment(session, main.id, seat), "left", 0, T0 + timedelta(minutes=10))
     # Main at 4, MM1 at 4: 4 moves are due (main < 8) and both fit at main: break prompt.
     assert len(mustmove.due_moves(session, HOUSE)) == 4
     assert [p["table"] for p in mustmove.break_prompts(session, chain)] == [2]
     moved = mustmove.break_table(session, actor, HOUSE, mm, T0 + timedelta(minutes=11))
     assert [(m.player_id, m.seat.number, m.arrival) for m in moved] == [
         (11, 1, "must_move"), (12, 2, "must_move"), (13, 3, "must_move"), (14, 4, "must_move")]
-    assert mm.status == "closed" and mustmove.chains(session) == []
+    assert mm.status == "closed" and queries.chains(session) == []
 
 
 def test_must_move_due_is_published_to_the_chain_terminals_on_commit(session):
@@ -173,7 +173,7 @@ def test_must_move_due_is_published_to_the_chain_terminals_on_commit(session):
         session.commit()
         sent.clear()
         # Whoever frees the seat (here: a plain leave, as the dealer terminal does).
-        seating.leave(session, manager(session), seating.open_assignment(session, main.id, 6), "forfeit", 0, T0)
+        seating.leave(session, manager(session), HOUSE, queries.open_assignment(session, main.id, 6), "forfeit", 0, T0)
         session.commit()
     finally:
         notify.set_emitter(None)

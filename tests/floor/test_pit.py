@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from floor import audit, bets, ledger, pit, rounds
+from floor import audit, ledger, pit, rounds
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotAllowed
 from floor.models import Round, RoundRuling, Settlement, Staff, Transfer
+from floor.rounds import bets
 from floor.settings import HouseSettings
 from tests.floor.rounds.helpers import DEALER, T0, at, books_balance, event, fund, tid
 
@@ -26,10 +27,10 @@ def boss(session, username="pitboss") -> Actor:
 
 def _baccarat_coup(session, player_id=5, stakes=None, cards=BANKER_WINS):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     session.commit()
     fund(session, player_id, 20_000)
-    r = rounds.open_betting(session, DEALER, table, at(1))
+    r = rounds.open_betting(session, DEALER, table, at(1), house=HOUSE)
     session.commit()
     ids = {}
     for spot, amount in (stakes or {"player": 1_000, "banker": 2_000}).items():
@@ -38,7 +39,7 @@ def _baccarat_coup(session, player_id=5, stakes=None, cards=BANKER_WINS):
     event(session, rounds.coup_start, table, at(5), raw=b"\x02S0\x03", device="shoe-10")
     for i, (target, card) in enumerate(cards):
         event(session, rounds.card, table, card, "shoe", target, at(6 + i), raw=b"\x02D" + card.encode() + b"\x03",
-              device="shoe-10")
+              device="shoe-10", house=HOUSE)
     event(session, rounds.shoe_result, table, "banker", False, False, at(20), raw=b"\x02G1\x03", device="shoe-10")
     session.expire_all()
     return session.get(Round, r.id), ids
@@ -80,12 +81,12 @@ def test_a_misread_baccarat_card_is_corrected_and_the_coup_resettled(session):
     session.expire_all()
     assert session.get(Round, r.id).result["winner"] == "banker" and session.get(Round, r.id).status == "settled"
     assert audit.verify(session).ok
-    actions = [a["action"] for a in pit.timeline(session, r.id)["audit"]]
+    actions = [a["action"] for a in pit.timeline(session, r.id, HOUSE)["audit"]]
     assert "pit.ruling" in actions and "round.corrected" in actions
 
     # The replay of the recorded cards matches what was settled (the shoe read 8C); the timeline
     # shows the corrected layout with the corrected card marked.
-    tl = pit.timeline(session, r.id)
+    tl = pit.timeline(session, r.id, HOUSE)
     assert tl["replay"]["result_matches"] is True and tl["replay"]["payouts_match"] is True
     assert tl["effective_result"]["winner"] == "player"
     fifth = tl["corrected_layout"]["player"][2]
@@ -113,12 +114,12 @@ def test_a_void_above_the_threshold_waits_for_a_second_pit_boss(session):
     house = HouseSettings(dispute_two_person_cents=50_000)
     table = tid(session, 12)
     fund(session, 2, 500_000)
-    event(session, rounds.wheel_status, table, 2, 40, 0, at(0))
+    event(session, rounds.wheel_status, table, 2, 40, 0, at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="black", amount=40_000, player_id=2, at=at(1))
     bets.place(session, DEALER, table, spot="odd", amount=35_000, player_id=2, at=at(1))
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 40, 0, at(5))
-    event(session, rounds.wheel_status, table, 4, 40, 4, at(6))      # fault flag: held
+    event(session, rounds.wheel_status, table, 4, 40, 0, at(5), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 40, 4, at(6), house=HOUSE)      # fault flag: held
     r = rounds.last_round(session, table)
     assert r.status == "held"
     first, second = boss(session, "pitboss"), boss(session, "pitboss2")
@@ -156,12 +157,12 @@ def test_below_the_threshold_one_pit_boss_voids_and_a_rejected_ruling_moves_noth
     house = HouseSettings(dispute_two_person_cents=1_000)
     table = tid(session, 12)
     fund(session, 3, 10_000)
-    event(session, rounds.wheel_status, table, 2, 50, 0, at(0))
+    event(session, rounds.wheel_status, table, 2, 50, 0, at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=3, at=at(1))
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 50, 0, at(5))
+    event(session, rounds.wheel_status, table, 4, 50, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_number, table, 50, 7, at(9))
-    event(session, rounds.wheel_status, table, 5, 50, 0, at(9.1), winning=7)
+    event(session, rounds.wheel_status, table, 5, 50, 0, at(9.1), winning=7, house=HOUSE)
     r = rounds.last_round(session, table)
     assert r.status == "settled" and ledger.player_balance(session, 3) == 12_000
     # The wheel read 7 (red), the ball was in 28 (black): a correction of 4 000 needs a second pit boss.
@@ -200,10 +201,10 @@ def test_voiding_a_settled_round_returns_every_stake_through_new_transfers(sessi
 
 def test_confirming_a_held_coup_settles_it_from_the_recorded_cards(session):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     session.commit()
     fund(session, 7, 10_000)
-    r = rounds.open_betting(session, DEALER, table, at(1))
+    r = rounds.open_betting(session, DEALER, table, at(1), house=HOUSE)
     bets.place(session, DEALER, table, spot="banker", amount=1_000, player_id=7, at=at(2))
     session.commit()
     for kind in ("confirm", "correct"):                              # nothing to rule on while it runs
@@ -212,11 +213,11 @@ def test_confirming_a_held_coup_settles_it_from_the_recorded_cards(session):
         session.rollback()
     event(session, rounds.coup_start, table, at(5))
     for i, (target, card) in enumerate(BANKER_WINS):
-        event(session, rounds.card, table, card, "shoe", target, at(6 + i))
+        event(session, rounds.card, table, card, "shoe", target, at(6 + i), house=HOUSE)
     event(session, rounds.shoe_result, table, "player", False, False, at(20))   # the shoe disagrees: held
     session.expire_all()
     assert session.get(Round, r.id).status == "held"
-    tl = pit.timeline(session, r.id)
+    tl = pit.timeline(session, r.id, HOUSE)
     assert tl["replay"]["result"]["winner"] == "banker" and tl["replay"]["result_matches"] is None
     pit.rule(session, boss(session), r.id, "confirm", "cards checked on the table: banker 7 to 3", house=HOUSE)
     session.commit()
@@ -228,15 +229,15 @@ def test_confirming_a_held_coup_settles_it_from_the_recorded_cards(session):
 
 def test_a_blackjack_card_misread_is_corrected_by_its_place_in_the_deal(session):
     table = tid(session, 14)
-    rounds.open_betting(session, DEALER, table, at(0))
+    rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="bet", amount=1_000, seat=2, at=at(1))
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()
     for i, card in enumerate(("TH", "6S", "9D", "TC")):          # seat 2: TH 9D = 19, dealer 6S TC = 16
-        event(session, rounds.card, table, card, "scanner", None, at(6 + i))
-    event(session, rounds.decide, DEALER, table, 2, "stand", at(11))
-    event(session, rounds.card, table, "5H", "scanner", None, at(12))   # dealer 21
+        event(session, rounds.card, table, card, "scanner", None, at(6 + i), house=HOUSE)
+    event(session, rounds.decide, DEALER, table, 2, "stand", at(11), house=HOUSE)
+    event(session, rounds.card, table, "5H", "scanner", None, at(12), house=HOUSE)   # dealer 21
     r = rounds.last_round(session, table)
     session.refresh(r)
     assert r.status == "settled"
@@ -248,7 +249,7 @@ def test_a_blackjack_card_misread_is_corrected_by_its_place_in_the_deal(session)
     session.commit()
     assert ruling.result["dealer"] == ["6S", "TC", "2H"]
     assert ledger.balance(session, chips) == 1_000
-    tl = pit.timeline(session, r.id)
+    tl = pit.timeline(session, r.id, HOUSE)
     assert [c["card"] for c in tl["corrected_layout"]["dealer"]] == ["6S", "TC", "2H"]
     assert tl["layout"]["seats"][0]["decisions"] == ["stand"]
     books_balance(session)
@@ -256,7 +257,7 @@ def test_a_blackjack_card_misread_is_corrected_by_its_place_in_the_deal(session)
 
 def test_the_timeline_tells_the_whole_round(session):
     r, ids = _baccarat_coup(session, player_id=8)
-    tl = pit.timeline(session, r.id)
+    tl = pit.timeline(session, r.id, HOUSE)
     types = [e["type"] for e in tl["entries"]]
     for kind in ("frame", "card", "event", "bet", "transfer", "settlement"):
         assert kind in types
@@ -278,12 +279,12 @@ def test_shift_figures_per_table(session):
     r, _ = _baccarat_coup(session, player_id=9)
     table = tid(session, 12)
     fund(session, 10, 10_000)
-    event(session, rounds.wheel_status, table, 2, 60, 0, at(0))
+    event(session, rounds.wheel_status, table, 2, 60, 0, at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="straight", numbers=[17], amount=500, player_id=10, at=at(1))
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 60, 0, at(5))
+    event(session, rounds.wheel_status, table, 4, 60, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_number, table, 60, 17, at(9))
-    event(session, rounds.wheel_status, table, 5, 60, 0, at(9.1), winning=17)
+    event(session, rounds.wheel_status, table, 5, 60, 0, at(9.1), winning=17, house=HOUSE)
     fig = pit.figures(session, pit.today(HOUSE, T0), HOUSE)
     by = {row["table"]: row for row in fig["tables"]}
     assert (by[10]["played"], by[10]["drop"], by[10]["payouts"], by[10]["commission"], by[10]["win_loss"]) == \
@@ -298,8 +299,11 @@ def test_shift_figures_per_table(session):
 
 
 def test_poker_hands_for_the_showdown_tool_and_rulings_linked_to_them(session):
-    from floor import disputes, poker_table
-    from tests.floor.poker_helpers import T0 as P0, fill, table as poker_table_by_number
+    from floor.pit import showdown as disputes
+    from floor.poker import table as poker_table
+    from tests.floor.poker_helpers import T0 as P0
+    from tests.floor.poker_helpers import fill
+    from tests.floor.poker_helpers import table as poker_table_by_number
     t = poker_table_by_number(session, 1)
     fill(session, t, [1, 2, 3, 4], seats=[2, 4, 6, 8])
     poker_table.place_button(session, boss(session), t, 4, "start", now=P0)

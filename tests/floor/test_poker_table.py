@@ -8,10 +8,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from floor import conduct, poker_table as svc, seating
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState
 from floor.models import Alert, AuditRecord, PokerHand, SeatAssignment, Staff, Table
+from floor.poker import conduct, queries, seating, waitlist
+from floor.poker import table as svc
 from floor.settings import HouseSettings
 
 HOUSE = HouseSettings()
@@ -46,7 +47,7 @@ class Clock:
 
 def seat_players(session, actor, table, seats: dict[int, int], clock, arrival="new"):
     for seat, player in seats.items():
-        seating.sit(session, actor, table, seat, player, 50_000, clock(), arrival=arrival)
+        seating.sit(session, actor, HOUSE, table, seat, player, 50_000, clock(), arrival=arrival)
 
 
 def hand(session, actor, table, clock, house=HOUSE, **kw) -> PokerHand:
@@ -75,7 +76,7 @@ def test_a_new_player_posts_or_waits_and_nobody_posts_for_an_away_player(session
     seat_players(session, dealer, table, {1: 1, 2: 2, 3: 3, 4: 4}, clock)
     svc.place_button(session, dealer, table, 1, now=clock())
     hand(session, dealer, table, clock)                      # button 1, SB 2, BB 3
-    seating.sit(session, dealer, table, 6, 6, 50_000, clock())
+    seating.sit(session, dealer, HOUSE, table, 6, 6, 50_000, clock())
     svc.choose_entry(session, dealer, table, 6, wait_for_bb=True, now=clock())
     svc.mark_away(session, dealer, table, 4, HOUSE, now=clock())
     h = hand(session, dealer, table, clock)                  # button 2, SB 3, BB 6 (4 away, skipped)
@@ -97,14 +98,14 @@ def test_the_third_ticket_forfeits_the_seat_and_alerts_the_floor(session, dealer
     hand(session, dealer, table, clock)                      # B2 S3 B4
     hand(session, dealer, table, clock)                      # B3 S4 B1: big passes 5 -> ticket 1
     hand(session, dealer, table, clock)                      # B4 S1 B2: small passes 5 -> ticket 2
-    a5 = seating.open_assignment(session, table.id, 5)
+    a5 = queries.open_assignment(session, table.id, 5)
     assert a5 is not None
     assert svc.terminal(session, table, HOUSE, clock())["seats"][4]["tickets"] == 2
     for _ in range(2):
         hand(session, dealer, table, clock)                  # B1 S2 B3, B2 S3 B4
-    assert seating.open_assignment(session, table.id, 5) is not None
+    assert queries.open_assignment(session, table.id, 5) is not None
     hand(session, dealer, table, clock)                      # B3 S4 B1: big passes 5 -> ticket 3
-    assert seating.open_assignment(session, table.id, 5) is None
+    assert queries.open_assignment(session, table.id, 5) is None
     left = session.get(SeatAssignment, a5.id)
     assert left.reason_left == "forfeit_missed_blinds"
     alert = session.execute(select(Alert).where(Alert.kind == "seat_forfeited")).scalar_one()
@@ -169,15 +170,15 @@ def test_a_seat_change_far_from_the_button_owes_both_blinds(session, dealer, tab
     seat_players(session, dealer, table, {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}, clock)
     svc.place_button(session, dealer, table, 1, now=clock())
     hand(session, dealer, table, clock)                      # B1 S2 B3
-    a = seating.open_assignment(session, table.id, 2)
-    seating.leave(session, dealer, a, "seat_change", None, clock())
-    seating.sit(session, dealer, table, 9, 2, 50_000, clock(), arrival="seat_change")
+    a = queries.open_assignment(session, table.id, 2)
+    seating.leave(session, dealer, HOUSE, a, "seat_change", None, clock())
+    seating.sit(session, dealer, HOUSE, table, 9, 2, 50_000, clock(), arrival="seat_change")
     # From button 1: 3, 4, 5, 6 are active, then seat 9 -> 5th place > 3: big live, small dead.
     h = hand(session, dealer, table, clock)
     assert postings(h) == "4 small_blind 200; 5 big_blind 500; 9 entry 500; 9 dead_small 200"   # B3 S4 B5
-    a = seating.open_assignment(session, table.id, 3)
-    seating.leave(session, dealer, a, "seat_change", None, clock())
-    seating.sit(session, dealer, table, 7, 3, 50_000, clock(), arrival="seat_change")
+    a = queries.open_assignment(session, table.id, 3)
+    seating.leave(session, dealer, HOUSE, a, "seat_change", None, clock())
+    seating.sit(session, dealer, HOUSE, table, 7, 3, 50_000, clock(), arrival="seat_change")
     # From button 3 (his old seat, not counted): 4, 5, 6 active, then 7 -> 4th place > 3: owes too.
     h = hand(session, dealer, table, clock)
     assert "7 entry 500; 7 dead_small 200" in postings(h)
@@ -188,18 +189,18 @@ def test_a_rebuy_after_an_all_in_is_dealt_in_at_once_unless_he_missed_a_blind(se
     seat_players(session, dealer, table, {1: 1, 2: 2, 3: 3, 4: 4, 5: 5}, clock)
     svc.place_button(session, dealer, table, 1, now=clock())
     hand(session, dealer, table, clock)                      # B1 S2 B3
-    a = seating.open_assignment(session, table.id, 5)
-    seating.leave(session, dealer, a, "busted", 0, clock())
-    seating.sit(session, dealer, table, 5, 5, 20_000, clock(), arrival="rebuy")
+    a = queries.open_assignment(session, table.id, 5)
+    seating.leave(session, dealer, HOUSE, a, "busted", 0, clock())
+    seating.sit(session, dealer, HOUSE, table, 5, 5, 20_000, clock(), arrival="rebuy")
     h = hand(session, dealer, table, clock)                  # B2 S3 B4; 5 plays at once
     assert {s.seat_number: s.status for s in h.seats}[5] == "dealt"
     assert postings(h) == "3 small_blind 200; 4 big_blind 500"
     # Busts again at seat 1 and the big blind passes his seat before he is back.
-    a = seating.open_assignment(session, table.id, 1)
-    seating.leave(session, dealer, a, "busted", 0, clock())
+    a = queries.open_assignment(session, table.id, 1)
+    seating.leave(session, dealer, HOUSE, a, "busted", 0, clock())
     hand(session, dealer, table, clock)                      # B3 S4 B5
     hand(session, dealer, table, clock)                      # B4 S5 B2: big passed seat 1
-    seating.sit(session, dealer, table, 1, 1, 20_000, clock(), arrival="rebuy")
+    seating.sit(session, dealer, HOUSE, table, 1, 1, 20_000, clock(), arrival="rebuy")
     state = svc.terminal(session, table, HOUSE, clock())
     assert state["seats"][0]["missed"] == ["big"]
     assert state["seats"][0]["owes"]["live"] == 500
@@ -246,7 +247,7 @@ def test_the_third_warning_bans_until_the_end_of_the_gaming_day_and_frees_the_se
     clock = Clock()
     seat_players(session, dealer, table, {1: 1, 2: 2, 3: 3}, clock)
     omaha = session.execute(select(Table).where(Table.number == 3)).scalar_one()
-    seating.sit(session, dealer, omaha, 4, 2, 50_000, clock())
+    seating.sit(session, dealer, HOUSE, omaha, 4, 2, 50_000, clock())
     r1 = conduct.give_warning(session, dealer, 2, "cards_shown_early", HOUSE, table_id=table.id, now=clock())
     r2 = conduct.give_warning(session, manager, 2, "electronic_device", HOUSE, now=clock())
     assert (r1.count, r2.count, r2.ban) == (1, 2, None)
@@ -257,8 +258,8 @@ def test_the_third_warning_bans_until_the_end_of_the_gaming_day_and_frees_the_se
     # 19:xx Zurich on 14 March: the gaming day ends at 06:00 on the 15th (05:00 UTC).
     assert r3.ban.expires_at == datetime(2026, 3, 15, 5, 0, tzinfo=timezone.utc)
     assert sorted((s["table_number"], s["seat"]) for s in r3.freed_seats) == [(1, 2), (3, 4)]
-    assert seating.open_assignment(session, table.id, 2) is None
-    assert conduct.active_ban(session, 2, clock()) is not None
+    assert queries.open_assignment(session, table.id, 2) is None
+    assert queries.active_ban(session, 2, clock()) is not None
     with pytest.raises(Conflict) as exc:
         conduct.assert_not_banned(session, 2, clock())
     assert exc.value.code == "player_banned"
@@ -268,7 +269,31 @@ def test_the_third_warning_bans_until_the_end_of_the_gaming_day_and_frees_the_se
     bans = conduct.active_bans(session, clock())
     assert [(b["player"], b["decided_by_name"]) for b in bans] == [("Bruno Keller", "Dan Dealer")]
     # The ban runs out with the gaming day.
-    assert conduct.active_ban(session, 2, datetime(2026, 3, 15, 5, 1, tzinfo=timezone.utc)) is None
+    assert queries.active_ban(session, 2, datetime(2026, 3, 15, 5, 1, tzinfo=timezone.utc)) is None
+
+
+@pytest.mark.parametrize("how", ["third_warning", "floor_decision"])
+def test_a_ban_takes_the_player_off_every_waiting_list(session, dealer, manager, table, how):
+    """A banned player must leave the poker area: the lists he waits on close with him, whichever path
+    banned him, so nobody calls a banned player to a seat."""
+    clock = Clock()
+    games = sorted({t.game_id for t in session.execute(select(Table).where(Table.kind == "poker")).scalars()})[:2]
+    entries = [waitlist.add(session, manager, g, 5, clock()) for g in games]
+    other = waitlist.add(session, manager, games[0], 6, clock())
+    if how == "third_warning":
+        for reason in ("cards_shown_early", "electronic_device", "left_without_word"):
+            result = conduct.give_warning(session, dealer, 5, reason, HOUSE, now=clock())
+        assert result.ban is not None
+    else:
+        now = clock()
+        conduct.ban_player(session, manager, HOUSE, 5, "abusive to the dealer", now + timedelta(hours=3), now)
+    session.flush()
+    for e in entries:
+        session.refresh(e)
+        assert (e.status, e.closed_reason) == ("removed", "banned") and e.closed_at is not None
+    session.refresh(other)
+    assert other.closed_at is None
+    assert [e.player_id for e in queries.open_entries(session, games[0])] == [6]
 
 
 def test_lifting_a_warning_and_a_ban_needs_a_reason_and_is_audited(session, dealer, manager):
@@ -278,7 +303,7 @@ def test_lifting_a_warning_and_a_ban_needs_a_reason_and_is_audited(session, deal
     with pytest.raises(BadInput):
         conduct.lift_ban(session, manager, r.ban.id, "")
     conduct.lift_ban(session, manager, r.ban.id, "shift manager's decision", now=clock())
-    assert conduct.active_ban(session, 7, clock()) is None
+    assert queries.active_ban(session, 7, clock()) is None
     with pytest.raises(Conflict):
         conduct.lift_ban(session, manager, r.ban.id, "again", now=clock())
     w = conduct.lift_warning(session, manager, r.warning.id, "the device was his watch", now=clock())

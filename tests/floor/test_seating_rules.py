@@ -6,11 +6,13 @@ from datetime import timedelta
 
 import pytest
 
-from floor import alerts, jobs, mustmove, seating, waitlist
+from floor import alerts, jobs
 from floor.errors import BadInput, Conflict
 from floor.models import Alert
+from floor.poker import jobs as _poker_jobs  # noqa: F401  (registers the poker room's jobs)
+from floor.poker import mustmove, queries, seating, waitlist
 from floor.settings import HouseSettings
-from tests.floor.poker_helpers import HOUSE, NLH, PLO, T0, fill, manager, table
+from tests.floor.poker_helpers import HOUSE, NLH, T0, fill, manager, table
 
 
 @pytest.mark.parametrize("structure, bb, expected", [
@@ -47,7 +49,7 @@ def test_buy_in_limits_and_anti_ratholing_at_the_same_table(session):
             seating.seat_player(session, m, HOUSE, main, 1, 11, bad, T0)
         assert exc.value.field == "buy_in"
     a = seating.seat_player(session, m, HOUSE, main, 1, 11, 50_000, T0)
-    seating.leave(session, m, a, "left", 120_000, T0 + timedelta(hours=1))
+    seating.leave(session, m, HOUSE, a, "left", 120_000, T0 + timedelta(hours=1))
     limits = seating.buy_in_limits(session, HOUSE, main, 11, T0 + timedelta(hours=2))
     assert (limits.minimum, limits.maximum, limits.rathole_minimum) == (120_000, 120_000, 120_000)
     with pytest.raises(BadInput) as exc:
@@ -76,10 +78,10 @@ def test_seat_change_keeps_his_must_move_place(session):
     mustmove.open_table(session, m, HOUSE, table(session, 2), now=T0)
     mm = table(session, 2)
     fill(session, mm, [11, 12, 13], T0)
-    seating.change_seat(session, m, mm, 1, 9, T0 + timedelta(minutes=30))
-    new = seating.open_assignment(session, mm.id, 9)
+    seating.change_seat(session, m, HOUSE, mm, 1, 9, T0 + timedelta(minutes=30))
+    new = queries.open_assignment(session, mm.id, 9)
     assert (new.player_id, new.arrival, new.sat_at) == (11, "seat_change", T0)
-    assert [a.player_id for a in mustmove.must_move_order(session, mm.id)] == [11, 12, 13]
+    assert [a.player_id for a in queries.must_move_order(session, mm.id)] == [11, 12, 13]
 
 
 def test_table_change_requests_are_queued_and_honoured_in_order(session):
@@ -94,7 +96,7 @@ def test_table_change_requests_are_queued_and_honoured_in_order(session):
         seating.request_table_change(session, m, HOUSE, 11, t1, T0)
     assert exc.value.code == "already_requested"
     waitlist.add(session, m, NLH, 20, T0)
-    seating.leave(session, m, seating.open_assignment(session, t1.id, 5), "left", 0, T0 + timedelta(minutes=5))
+    seating.leave(session, m, HOUSE, queries.open_assignment(session, t1.id, 5), "left", 0, T0 + timedelta(minutes=5))
     props = waitlist.proposals(session, HOUSE, T0 + timedelta(minutes=5))
     # Table changes come before the list; 20 gets the seat 11 frees at table 2.
     assert [(p.table, p.kind, p.player_id) for p in props][:2] == [(1, "table_change", 11), (2, "list", 20)]
@@ -104,7 +106,7 @@ def test_table_change_requests_are_queued_and_honoured_in_order(session):
     moved = seating.honour_table_change(session, m, HOUSE, r1.id, now=T0 + timedelta(minutes=6))
     assert (moved.table_id, moved.seat.number, moved.arrival, moved.buy_in) == (t1.id, 5, "table_change", 0)
     assert r1.outcome == "done" and r2.closed_at is None
-    assert seating.seats_in_game(session, 11, NLH) == [moved]
+    assert queries.seats_in_game(session, 11, NLH) == [moved]
 
 
 def test_chip_pickup_flag_alert_and_confirmation(session):
@@ -117,13 +119,13 @@ def test_chip_pickup_flag_alert_and_confirmation(session):
     assert seating.pickup_due(session, HOUSE, T0 + timedelta(minutes=19)) == []
     due = seating.pickup_due(session, HOUSE, T0 + timedelta(minutes=20))
     assert [(d["table"], d["seat"], d["player"]["id"]) for d in due] == [(1, 4, 4)]
-    jobs.JOBS["seating.pickup_due"](session, away.id, T0 + timedelta(minutes=20))
+    jobs.JOBS["seating.pickup_due"](session, HOUSE, away.id, T0 + timedelta(minutes=20))
     alert = session.query(Alert).filter_by(kind="chip_pickup").one()
     assert "seat 4" in alert.message and alert.table_id == main.id
     with pytest.raises(Conflict):
         seating.confirm_pickup(session, m, HOUSE, main, 5, 0, T0 + timedelta(minutes=20))
     seating.confirm_pickup(session, m, HOUSE, main, 4, 31_500, T0 + timedelta(minutes=21))
-    assert seating.open_assignment(session, main.id, 4) is None
+    assert queries.open_assignment(session, main.id, 4) is None
     # The freed seat goes to the list.
     assert [(p.seat, p.player_id) for p in waitlist.proposals(session, HOUSE, T0 + timedelta(minutes=21))] == [(4, 11)]
     assert alerts.open_alerts(session)
@@ -145,29 +147,29 @@ def test_bust_once_rebuy_under_the_minimum_then_bust_again_to_the_end_of_the_lis
     main = table(session, 1)
     fill(session, main, range(1, 11), T0)
     waitlist.add(session, m, NLH, 11, T0)
-    first = seating.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=10), rebuy=4_000)  # < 20 bb
+    first = waitlist.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=10), rebuy=4_000)  # < 20 bb
     assert (first.busts, first.outcome) == (1, "rebought")
     with pytest.raises(Conflict) as exc:
-        seating.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=20), rebuy=4_000)
+        waitlist.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=20), rebuy=4_000)
     assert exc.value.code == "second_bust"
-    second = seating.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=20), play_on=True)
+    second = waitlist.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=20), play_on=True)
     assert (second.busts, second.outcome) == (2, "listed")
-    assert [(e.player_id, e.note) for e in waitlist.open_entries(session, NLH)] == [(11, None), (3, "busted twice")]
-    assert seating.open_assignment(session, main.id, 3) is None
+    assert [(e.player_id, e.note) for e in queries.open_entries(session, NLH)] == [(11, None), (3, "busted twice")]
+    assert queries.open_assignment(session, main.id, 3) is None
 
 
 def test_bust_twice_without_a_list_sits_again_with_a_full_buy_in(session):
     m = manager(session)
     main = table(session, 1)
     fill(session, main, [1, 2, 3], T0)
-    seating.record_bust(session, m, HOUSE, main, 3, T0)
+    waitlist.record_bust(session, m, HOUSE, main, 3, T0)
     with pytest.raises(BadInput) as exc:
-        seating.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=5), play_on=True, buy_in=4_000)
+        waitlist.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=5), play_on=True, buy_in=4_000)
     assert exc.value.field == "buy_in"
     session.rollback()
     fill(session, main, [1, 2, 3], T0)
-    seating.record_bust(session, m, HOUSE, main, 3, T0)
-    again = seating.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=5), play_on=True, buy_in=10_000)
+    waitlist.record_bust(session, m, HOUSE, main, 3, T0)
+    again = waitlist.record_bust(session, m, HOUSE, main, 3, T0 + timedelta(minutes=5), play_on=True, buy_in=10_000)
     assert again.outcome == "sat_again" and again.assignment.buy_in == 10_000 and again.assignment.seat.number == 3
 
 
@@ -180,12 +182,12 @@ def test_open_and_close_tables(session):
         mustmove.open_table(session, m, HOUSE, t2, now=T0)
     fill(session, t2, [11], T0)
     with pytest.raises(Conflict) as exc:
-        mustmove.close_table(session, m, t2, T0)
+        mustmove.close_table(session, m, HOUSE, t2, T0)
     assert exc.value.code == "table_not_empty"
-    seating.leave(session, m, seating.open_assignment(session, t2.id, 1), "left", 0, T0)
-    mustmove.close_table(session, m, t2, T0)
-    assert t2.status == "closed" and mustmove.chains(session) == []
+    seating.leave(session, m, HOUSE, queries.open_assignment(session, t2.id, 1), "left", 0, T0)
+    mustmove.close_table(session, m, HOUSE, t2, T0)
+    assert t2.status == "closed" and queries.chains(session) == []
     # A live-game table simply opens and closes.
-    mustmove.close_table(session, m, table(session, 10), T0)
+    mustmove.close_table(session, m, HOUSE, table(session, 10), T0)
     assert mustmove.open_table(session, m, HOUSE, table(session, 10), now=T0) is None
     assert table(session, 10).status == "open"

@@ -5,10 +5,12 @@ from datetime import timedelta
 
 import pytest
 
-from floor import conduct, jobs, seating, waitlist
+from floor import jobs
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict
 from floor.models import AuditRecord, ListCall
+from floor.poker import conduct, queries, seating, waitlist
+from floor.poker import jobs as _poker_jobs  # noqa: F401  (registers the poker room's jobs)
 from floor.settings import HouseSettings
 from tests.floor.poker_helpers import HOUSE, NLH, PLO, T0, fill, manager, table
 
@@ -17,7 +19,7 @@ def _full_main(session, leave_seats=()):
     main = table(session, 1)
     fill(session, main, range(1, 11), T0 - timedelta(hours=1))
     for s in leave_seats:
-        seating.leave(session, Actor.system("dealer terminal"), seating.open_assignment(session, main.id, s),
+        seating.leave(session, Actor.system("dealer terminal"), HOUSE, queries.open_assignment(session, main.id, s),
                       "forfeit", 0, T0)
     return main
 
@@ -25,13 +27,13 @@ def _full_main(session, leave_seats=()):
 def test_order_is_time_added_and_a_move_needs_a_reason(session):
     m = manager(session)
     a, b, c = (waitlist.add(session, m, NLH, pid, T0 + timedelta(minutes=k)) for k, pid in enumerate((11, 12, 13)))
-    assert [e.player_id for e in waitlist.open_entries(session, NLH)] == [11, 12, 13]
+    assert [e.player_id for e in queries.open_entries(session, NLH)] == [11, 12, 13]
     assert (a.added_by_name, a.added_terminal) == ("Marc Manager", "tablet-manager")
     with pytest.raises(BadInput) as exc:
         waitlist.move(session, m, c.id, 1, "")
     assert exc.value.field == "reason"
     waitlist.move(session, m, c.id, 1, "was here before, list error")
-    assert [e.player_id for e in waitlist.open_entries(session, NLH)] == [13, 11, 12]
+    assert [e.player_id for e in queries.open_entries(session, NLH)] == [13, 11, 12]
     rec = session.query(AuditRecord).filter_by(action="waitlist.move").one()
     assert "list error" in rec.after and rec.actor == "Marc Manager"
 
@@ -66,12 +68,12 @@ def test_a_seat_freed_by_anyone_proposes_the_first_eligible_player(session):
     conduct.ban(session, m, 11, "abuse", None, now=T0)
     seating.seat_player(session, m, HOUSE, table(session, 3), 1, 12, 50_000, T0)   # 12 is on PLO? no: a seat in another game
     # The dealer terminal frees seat 7 (third missed-blind ticket): a plain leave().
-    seating.leave(session, Actor("Dan Dealer", "dealer", "table-1"), seating.open_assignment(session, main.id, 7),
+    seating.leave(session, Actor("Dan Dealer", "dealer", "table-1"), HOUSE, queries.open_assignment(session, main.id, 7),
                   "missed_blinds", 20_000, T0)
     props = waitlist.proposals(session, HOUSE, T0)
     # 11 is banned (skipped); 12 plays Omaha, not this game, so he is eligible and first.
     assert [(p.table, p.seat, p.player_id) for p in props] == [(1, 7, 12)]
-    seating.leave(session, m, seating.open_assignment(session, main.id, 8), "left", 0, T0)
+    seating.leave(session, m, HOUSE, queries.open_assignment(session, main.id, 8), "left", 0, T0)
     assert [(p.seat, p.player_id) for p in waitlist.proposals(session, HOUSE, T0)] == [(7, 12), (8, 13)]
     assert e_banned.status == e_ok.status == e_plo_seated.status == "waiting"
 
@@ -94,7 +96,7 @@ def test_call_holds_the_seat_and_seating_takes_him_off_that_list_keeping_others(
     assert (done.assignment.seat.number, done.assignment.arrival, done.assignment.buy_in) == (3, "new", 10_000)
     assert e.status == "seated" and c.outcome == "seated"
     assert [x.id for x in done.other_entries] == [other.id]         # offered: keep or drop
-    assert waitlist.open_entries(session, PLO)[0].id == other.id
+    assert queries.open_entries(session, PLO)[0].id == other.id
 
 
 def test_seating_can_drop_his_other_lists(session):
@@ -105,7 +107,7 @@ def test_seating_can_drop_his_other_lists(session):
     waitlist.call(session, m, HOUSE, e.id, main, now=T0)
     done = waitlist.seat(session, m, HOUSE, e.id, 10_000, now=T0, drop_other_lists=True)
     assert done.other_entries == [] and [d.closed_reason for d in done.dropped] == ["seated elsewhere"]
-    assert waitlist.open_entries(session, PLO) == []
+    assert queries.open_entries(session, PLO) == []
 
 
 def test_calling_out_of_turn_needs_a_reason(session):
@@ -128,17 +130,17 @@ def test_call_timer_first_expiry_to_the_end_second_off_the_list(session):
     waitlist.add(session, m, NLH, 13, T0)
     c1 = waitlist.call(session, m, HOUSE, e.id, main, now=T0)
     # Before the time: the job does nothing.
-    jobs.JOBS["waitlist.call_expired"](session, c1.id, T0 + timedelta(minutes=4, seconds=59))
+    jobs.JOBS["waitlist.call_expired"](session, HOUSE, c1.id, T0 + timedelta(minutes=4, seconds=59))
     assert c1.closed_at is None and e.status == "called"
-    jobs.JOBS["waitlist.call_expired"](session, c1.id, T0 + timedelta(minutes=5))
+    jobs.JOBS["waitlist.call_expired"](session, HOUSE, c1.id, T0 + timedelta(minutes=5))
     assert (c1.outcome, e.status, e.expiries) == ("expired", "waiting", 1)
-    assert [x.player_id for x in waitlist.open_entries(session, NLH)] == [12, 13, 11]
+    assert [x.player_id for x in queries.open_entries(session, NLH)] == [12, 13, 11]
     # 12 and 13 are seated elsewhere (gone from the list); 11 is first again and called again.
-    for other in waitlist.open_entries(session, NLH)[:2]:
+    for other in queries.open_entries(session, NLH)[:2]:
         waitlist.remove(session, m, other.id, "went home", T0)
     c2 = waitlist.call(session, m, HOUSE, e.id, main, now=T0 + timedelta(minutes=6))
     assert c2.expiry_action == "remove"
-    jobs.JOBS["waitlist.call_expired"](session, c2.id, T0 + timedelta(minutes=11))
+    jobs.JOBS["waitlist.call_expired"](session, HOUSE, c2.id, T0 + timedelta(minutes=11))
     assert (e.status, e.closed_reason, e.expiries) == ("removed", "no_response", 2)
     # Running the job again (a restarted scheduler catching up) changes nothing.
     assert waitlist.expire_call(session, c2.id, T0 + timedelta(minutes=20)) is None
@@ -195,9 +197,9 @@ def test_estimated_wait_counts_only_seats_opened_for_the_list_in_the_window(sess
     now = T0 + timedelta(hours=1)
     # Three players left in the last 3 hours, one left 4 hours ago (outside), one changed seat (no opening).
     for seat, at in ((1, now - timedelta(minutes=30)), (2, now - timedelta(minutes=90)), (4, now - timedelta(minutes=170))):
-        a = seating.open_assignment(session, main.id, seat)
-        seating.leave(session, m, a, "left", 0, at)
-        seating.sit(session, m, main, seat, 20 + seat, 50_000, at)
+        a = queries.open_assignment(session, main.id, seat)
+        seating.leave(session, m, HOUSE, a, "left", 0, at)
+        seating.sit(session, m, HOUSE, main, seat, 20 + seat, 50_000, at)
     waitlist.add(session, m, NLH, 11, now)
     waitlist.add(session, m, NLH, 12, now)
     lst = next(x for x in waitlist.lists_view(session, HOUSE, now) if x["game"]["id"] == NLH)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from floor import rounds
-from tests.floor.rounds.helpers import at, tid
+from tests.floor.rounds.helpers import HOUSE, at, tid
 
 
 @contextmanager
@@ -27,7 +27,7 @@ def _fund(login, player_id, amount):
 def _open(app, table_number):
     from datetime import datetime, timezone
     with db(app) as session:
-        rounds.open_betting(session, rounds.core.SYSTEM, tid(session, table_number), datetime.now(timezone.utc))
+        rounds.open_betting(session, rounds.core.SYSTEM, tid(session, table_number), datetime.now(timezone.utc), house=HOUSE)
 
 
 def test_cashier_credits_and_debits_are_audited_and_never_below_zero(app, client, login):
@@ -110,11 +110,11 @@ def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
     client.post("/logout", headers=login.headers())
     login("pitboss")
     with db(app) as session:
-        rounds.wheel_status(session, table, 2, 7, 0, at(0))
+        rounds.wheel_status(session, table, 2, 7, 0, at(0), house=HOUSE)
     assert login.post("/api/tables/12/bets", json={"spot": "black", "amount": 1_000, "player_id": 4}).status_code == 201
     with db(app) as session:
-        rounds.wheel_status(session, table, 4, 7, 0, at(5))
-        rounds.wheel_status(session, table, 4, 7, 4, at(6))       # fault
+        rounds.wheel_status(session, table, 4, 7, 0, at(5), house=HOUSE)
+        rounds.wheel_status(session, table, 4, 7, 4, at(6), house=HOUSE)       # fault
     held = client.get("/api/rounds/held").get_json()
     assert [h["held_reason"] for h in held] == ["wheel fault (sensor, motor or encoder)"]
     rid = held[0]["id"]
@@ -128,11 +128,11 @@ def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
     assert client.get("/api/ledger/check").get_json()["ok"] is True
     # a second held round is voided: every bet comes back
     with db(app) as session:
-        rounds.wheel_status(session, table, 2, 8, 0, at(20))
+        rounds.wheel_status(session, table, 2, 8, 0, at(20), house=HOUSE)
     login.post("/api/tables/12/bets", json={"spot": "red", "amount": 2_000, "player_id": 4})
     with db(app) as session:
-        rounds.wheel_status(session, table, 4, 8, 0, at(25))
-        rounds.wheel_status(session, table, 6, 8, 0, at(26))
+        rounds.wheel_status(session, table, 4, 8, 0, at(25), house=HOUSE)
+        rounds.wheel_status(session, table, 6, 8, 0, at(26), house=HOUSE)
     rid = client.get("/api/rounds/held").get_json()[0]["id"]
     assert login.post(f"/api/rounds/{rid}/void", json={"reason": "wheel closed"}).get_json()["status"] == "voided"
     assert client.get("/api/cashier/players/4").get_json()["balance"] == 11_000

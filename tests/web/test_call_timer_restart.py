@@ -7,10 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import text
 
-from floor import seating, waitlist
 from floor.actors import Actor
 from floor.models import ListCall, Table
-from floor.web import scheduler
+from floor.poker import queries, seating, waitlist
+from floor.runtime import scheduler
+from floor.settings import HouseSettings
 from tests.floor.poker_helpers import HOUSE, T0, fill, manager
 from tests.web.test_poker_floor_api import db_session
 
@@ -28,7 +29,7 @@ def test_call_timer_survives_a_scheduler_restart(app):
     with db_session(app) as s:
         main = s.query(Table).filter_by(number=1).one()
         fill(s, main, range(1, 11), T0)
-        seating.leave(s, Actor.system("test"), seating.open_assignment(s, main.id, 3), "left", 0, T0)
+        seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main.id, 3), "left", 0, T0)
     scheduler.start(app)
     try:
         with db_session(app) as s:
@@ -57,7 +58,7 @@ def test_call_timer_survives_a_scheduler_restart(app):
                 return s.get(ListCall, call_id).outcome == "expired"
         assert _wait(expired, 15), "the stored timer did not fire after the restart"
         with db_session(app) as s:
-            entry = waitlist.open_entries(s, 1)[0]
+            entry = queries.open_entries(s, 1)[0]
             assert (entry.player_id, entry.status, entry.expiries) == (11, "waiting", 1)
             assert s.execute(text("SELECT count(*) FROM apscheduler_jobs WHERE id = :j"), {"j": job_id}).scalar() == 0
     finally:
@@ -68,7 +69,7 @@ def test_answering_the_call_cancels_its_timer(app):
     with db_session(app) as s:
         main = s.query(Table).filter_by(number=1).one()
         fill(s, main, range(1, 11), T0)
-        seating.leave(s, Actor.system("test"), seating.open_assignment(s, main.id, 3), "left", 0, T0)
+        seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main.id, 3), "left", 0, T0)
     scheduler.start(app)
     try:
         with db_session(app) as s:

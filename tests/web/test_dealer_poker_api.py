@@ -7,9 +7,10 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy import select
 
-from floor import seating
 from floor.actors import Actor
 from floor.models import Alert, AuditRecord, Ban, SeatAssignment, Table
+from floor.poker import seating
+from floor.settings import HouseSettings
 
 
 @contextmanager
@@ -55,7 +56,7 @@ def seat(app_or_session, table_number: int, seats: dict[int, int]):
     with dbs(app) as s:
         table = s.execute(select(Table).where(Table.number == table_number)).scalar_one()
         for number, player in seats.items():
-            seating.sit(s, Actor.system("test"), table, number, player, 50_000)
+            seating.sit(s, Actor.system("test"), HouseSettings(), table, number, player, 50_000)
         s.commit()
 
 

@@ -26,7 +26,7 @@ def test_scheduler_beat_makes_it_running_and_a_stale_beat_does_not(client, sessi
 
 
 def test_the_real_scheduler_beats(app, client):
-    from floor.web import scheduler
+    from floor.runtime import scheduler
     scheduler.start(app)
     try:
         import time

@@ -7,11 +7,16 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from floor import bets, conduct, ledger, rounds
+from floor import ledger, rounds
 from floor.actors import Actor
 from floor.models import Round
+from floor.poker import conduct
+from floor.rounds import bets
+from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.conftest import Login
+
+HOUSE = HouseSettings()
 
 CAGE = Actor("Cleo", "cashier", "cage")
 
@@ -39,14 +44,14 @@ def _held(session, stakes: dict[str, int], player_id: int) -> int:
     table = table_by_number(session, 12).id
     ledger.credit(session, CAGE, player_id, 500_000)
     session.commit()
-    rounds.wheel_status(session, table, 2, 70, 0, t)
+    rounds.wheel_status(session, table, 2, 70, 0, t, house=HOUSE)
     session.commit()
     for spot, amount in stakes.items():
         bets.place(session, DEVICE, table, spot=spot, amount=amount, player_id=player_id, at=t + timedelta(seconds=1))
     session.commit()
-    rounds.wheel_status(session, table, 4, 70, 0, t + timedelta(seconds=5))
+    rounds.wheel_status(session, table, 4, 70, 0, t + timedelta(seconds=5), house=HOUSE)
     session.commit()
-    rounds.wheel_status(session, table, 4, 70, 4, t + timedelta(seconds=6))
+    rounds.wheel_status(session, table, 4, 70, 4, t + timedelta(seconds=6), house=HOUSE)
     session.commit()
     r = rounds.last_round(session, table)
     assert r.status == "held"
@@ -172,7 +177,7 @@ def test_the_pit_boss_reviews_and_lifts_warnings_and_bans(app, client, login):
     house = app.config["HOUSE"]
     with db(app) as session:
         w = conduct.give_warning(session, manager, 3, "electronic_device", house, note="phone at the table").warning
-        b, _ = conduct.ban_player(session, manager, 4, "abusive to the dealer", datetime.now(timezone.utc) + timedelta(hours=3))
+        b, _ = conduct.ban_player(session, manager, HouseSettings(), 4, "abusive to the dealer", datetime.now(timezone.utc) + timedelta(hours=3))
         session.flush()
         w_id, b_id = w.id, b.id
     login("pitboss")

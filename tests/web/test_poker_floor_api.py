@@ -4,9 +4,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from datetime import timedelta
 
-from floor import seating
 from floor.actors import Actor
 from floor.models import AuditRecord, Table
+from floor.poker import queries, seating
+from floor.settings import HouseSettings
 from tests.floor.poker_helpers import T0, fill
 
 
@@ -28,7 +29,7 @@ def _full_main_with_seat_3_free(app):
     with db_session(app) as session:
         main = session.query(Table).filter_by(number=1).one()
         fill(session, main, range(1, 11), T0)
-        seating.leave(session, Actor.system("test"), seating.open_assignment(session, main.id, 3), "left", 0, T0)
+        seating.leave(session, Actor.system("test"), HouseSettings(), queries.open_assignment(session, main.id, 3), "left", 0, T0)
 
 
 def test_add_call_seat_through_the_api_audited_and_live(app, client, login, socket_client):

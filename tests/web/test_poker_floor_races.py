@@ -8,9 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from floor import seating
 from floor.actors import Actor
 from floor.models import ListCall, SeatAssignment, Table, WaitlistEntry
+from floor.poker import queries, seating
+from floor.settings import HouseSettings
 from tests.conftest import Login
 from tests.floor.poker_helpers import T0, fill
 from tests.web.test_poker_floor_api import db_session
@@ -56,7 +57,7 @@ def _room(app, free_seats=(3,), listed=(11, 12)):
         main = s.query(Table).filter_by(number=1).one()
         fill(s, main, range(1, 11), T0)
         for seat in free_seats:
-            seating.leave(s, Actor.system("test"), seating.open_assignment(s, main.id, seat), "left", 0, T0)
+            seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main.id, seat), "left", 0, T0)
     return main
 
 
@@ -148,7 +149,7 @@ def test_both_move_the_due_must_move_player(app, managers):
     assert a.post("/api/floor/tables/2/open", json={}).status_code == 200
     with db_session(app) as s:
         fill(s, s.query(Table).filter_by(number=2).one(), range(11, 20), T0)
-        seating.leave(s, Actor.system("test"), seating.open_assignment(s, main_id, 2), "left", 0, T0)
+        seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main_id, 2), "left", 0, T0)
     results = race(lambda: a.post("/api/mustmove/tables/2/move", json={"player_id": 11}),
                    lambda: b.post("/api/mustmove/tables/2/move", json={"player_id": 11}))
     loser = one_winner(results, 200)

@@ -3,14 +3,28 @@ from __future__ import annotations
 
 from flask import Flask
 
+from floor.web.api import (
+        alerts,
+        bets,
+        board,
+        cashier,
+        conduct,
+        dealer_poker,
+        devices,
+        disputes,
+        floor,
+        mustmove,
+        pit,
+        players,
+        rounds,
+        seating,
+        tables,
+        waitlist,
+    )
 from floor.web.extensions import api
 
 
 def register(app: Flask) -> None:
-    from floor.web.api import alerts, conduct, dealer_poker, devices, disputes, players, tables
-    from floor.web.api import board, floor, mustmove, seating, waitlist
-    from floor.web.api import bets, cashier, rounds
-    from floor.web.api import pit
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,

@@ -5,9 +5,9 @@ from flask import request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from floor import bets as bets_svc
 from floor import tables as tables_svc
 from floor.errors import NotAllowed
+from floor.rounds import bets as bets_svc
 from floor.web.api.schemas import Strict
 from floor.web.extensions import db
 from floor.web.policy import actor, allow, current_identity

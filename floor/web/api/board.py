@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from floor import waitlist
-from floor.web.api.floor import house
+from floor.poker import waitlist
 from floor.web.api.poker_schemas import BoardSchema
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import allow
 
 blp = Blueprint("api_board", __name__, url_prefix="/api/board", description="The public board")

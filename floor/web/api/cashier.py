@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from floor import ledger
+from floor import ledger, players
 from floor.web.api.schemas import Strict
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
@@ -31,7 +31,6 @@ class CheckSchema(Schema):
 
 
 def _player(player_id: int):
-    from floor import players
     players.get_player(db.session, player_id)
 
 

@@ -3,17 +3,16 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from floor import conduct
-from floor import poker_table
 from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.gaming_day import end_of_gaming_day
+from floor.poker import conduct
+from floor.poker import table as poker_table
 from floor.web.api.schemas import Strict
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_conduct", __name__, url_prefix="/api/conduct",
@@ -109,19 +108,16 @@ def warning_result_json(r: conduct.WarningResult) -> dict:
             "freed_seats": r.freed_seats}
 
 
-def _house():
-    return current_app.config["HOUSE"]
-
 
 @blp.route("/panel")
 @allow(*READ)
 @blp.response(200, PanelSchema)
 def panel():
     """What the floor tablet's conduct panel shows: bans in force, this window's warnings, recent tickets."""
-    return {"bans": conduct.active_bans(db.session), "warnings": conduct.warnings_list(db.session, _house()),
+    return {"bans": conduct.active_bans(db.session), "warnings": conduct.warnings_list(db.session, house()),
             "tickets": poker_table.recent_tickets(db.session, 30),
             "reasons": [{"code": k, "text": v} for k, v in conduct.WARNING_REASONS.items()],
-            "warnings_to_ban": _house().warnings_to_ban}
+            "warnings_to_ban": house().warnings_to_ban}
 
 
 @blp.route("/warnings")
@@ -130,7 +126,7 @@ def panel():
 @blp.response(200, WarningSchema(many=True))
 def list_warnings(args):
     """Warnings in the house window (default: this gaming day), lifted ones included, newest first."""
-    return conduct.warnings_list(db.session, _house(), args["player_id"])
+    return conduct.warnings_list(db.session, house(), args["player_id"])
 
 
 @blp.route("/warnings", methods=["POST"])
@@ -144,7 +140,7 @@ def give_warning(args):
     if args["table_number"] is not None:
         table_id = tables_svc.table_by_number(db.session, args["table_number"]).id
     players_svc.get_player(db.session, args["player_id"])
-    result = conduct.give_warning(db.session, actor(), args["player_id"], args["reason"], _house(),
+    result = conduct.give_warning(db.session, actor(), args["player_id"], args["reason"], house(),
                                   note=args["note"], table_id=table_id)
     db.session.commit()
     return warning_result_json(result)
@@ -175,10 +171,10 @@ def list_bans():
 @blp.response(201, BanSchema)
 def create_ban(args):
     """The shift manager's decision in a case the rules do not list: a ban, by default to the end of the gaming day."""
-    house = _house()
+    settings = house()
     now = datetime.now(timezone.utc)
-    until = args["until"] or end_of_gaming_day(now, house.timezone, house.gaming_day_rollover)
-    b, _ = conduct.ban_player(db.session, actor(), args["player_id"], args["reason"], until, now)
+    until = args["until"] or end_of_gaming_day(now, settings.timezone, settings.gaming_day_rollover)
+    b, _ = conduct.ban_player(db.session, actor(), settings, args["player_id"], args["reason"], until, now)
     db.session.commit()
     return {**conduct.ban_json(b), "player": players_svc.get_player(db.session, b.player_id).name}
 

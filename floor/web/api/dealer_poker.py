@@ -2,15 +2,16 @@
 sit-outs, entry choices, straddles, missed-blind tickets and their corrections, warnings from the table."""
 from __future__ import annotations
 
-from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from floor import conduct, poker_table as svc
 from floor import tables as tables_svc
+from floor.errors import NotFound
+from floor.poker import conduct, queries
+from floor.poker import table as svc
 from floor.web.api.conduct import WarningResultSchema, warning_result_json
 from floor.web.api.schemas import EmptySchema, Strict
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_poker", __name__, url_prefix="/api/poker",
@@ -192,16 +193,13 @@ class SeatWarningSchema(Strict):
 
 # --- routes -----------------------------------------------------------------------------------------
 
-def _house():
-    return current_app.config["HOUSE"]
-
 
 def _table(number: int):
     return tables_svc.table_by_number(db.session, number)
 
 
 def _state(table):
-    return svc.terminal(db.session, table, _house())
+    return svc.terminal(db.session, table, house())
 
 
 @blp.route("/tables/<int:table_number>")
@@ -221,7 +219,7 @@ def new_hand(args, table_number: int):
     """New hand: moves the button, records who posted what, who sat out or waited, the blinds missed
     by away players (tickets), and frees the seat of a player reaching the forfeit count."""
     table = _table(table_number)
-    svc.new_hand(db.session, actor(), table, _house(), straddle=args["straddle"])
+    svc.new_hand(db.session, actor(), table, house(), straddle=args["straddle"])
     db.session.commit()
     return _state(table)
 
@@ -233,7 +231,7 @@ def new_hand(args, table_number: int):
 def straddle(args, table_number: int, hand_id: int):
     """The player after the big blind straddles (2 big blinds, before the cards): he acts last preflop."""
     table = _table(table_number)
-    svc.record_straddle(db.session, actor(), table, hand_id, _house())
+    svc.record_straddle(db.session, actor(), table, hand_id, house())
     db.session.commit()
     return _state(table)
 
@@ -257,7 +255,7 @@ def place_button(args, table_number: int):
 def away(args, table_number: int, seat: int):
     """The player steps away: he keeps the seat, is not dealt in, and misses the blinds that pass him."""
     table = _table(table_number)
-    svc.mark_away(db.session, actor(), table, seat, _house())
+    svc.mark_away(db.session, actor(), table, seat, house())
     db.session.commit()
     return _state(table)
 
@@ -269,7 +267,7 @@ def away(args, table_number: int, seat: int):
 def back(args, table_number: int, seat: int):
     """The player is back: what he owes is applied on the next New hand (or he waits for the big blind)."""
     table = _table(table_number)
-    svc.mark_back(db.session, actor(), table, seat, _house(), wait_for_bb=args["wait_for_bb"])
+    svc.mark_back(db.session, actor(), table, seat, house(), wait_for_bb=args["wait_for_bb"])
     db.session.commit()
     return _state(table)
 
@@ -301,7 +299,7 @@ def table_tickets(table_number: int):
 def add_ticket(args, table_number: int, seat: int):
     """Hand a ticket the system did not record (a correction, with a reason)."""
     table = _table(table_number)
-    svc.issue_ticket(db.session, actor(), table, seat, args["reason"], _house())
+    svc.issue_ticket(db.session, actor(), table, seat, args["reason"], house())
     db.session.commit()
     return _state(table)
 
@@ -325,14 +323,12 @@ def void_ticket(args, table_number: int, ticket_id: int):
 def warn_seat(args, table_number: int, seat: int):
     """A warning for the player in this seat. At the house count he is banned for the rest of the
     gaming day and his seat is freed."""
-    from floor import seating
-    from floor.errors import NotFound
     table = _table(table_number)
-    a = seating.open_assignment(db.session, table.id, seat)
+    a = queries.open_assignment(db.session, table.id, seat)
     if a is None:
         raise NotFound(f"nobody sits in seat {seat} at table {table.number}")
-    last = svc.load(db.session, table, _house()).last_hand
-    result = conduct.give_warning(db.session, actor(), a.player_id, args["reason"], _house(), note=args["note"],
+    last = svc.load(db.session, table, house()).last_hand
+    result = conduct.give_warning(db.session, actor(), a.player_id, args["reason"], house(), note=args["note"],
                                   table_id=table.id, hand_id=last.id if last else None)
     db.session.commit()
     return warning_result_json(result)

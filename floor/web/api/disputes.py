@@ -3,8 +3,8 @@ from __future__ import annotations
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from floor import disputes
 from floor import tables as tables_svc
+from floor.pit import showdown as disputes
 from floor.web.api.schemas import Strict
 from floor.web.extensions import db
 from floor.web.policy import actor, allow

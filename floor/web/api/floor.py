@@ -1,28 +1,18 @@
 """The floor tablet's API: everything it shows in one read, and opening, closing and breaking tables."""
 from __future__ import annotations
 
-from flask import current_app
 from flask_smorest import Blueprint
 
-from floor import floor_state, mustmove
 from floor import tables as tables_svc
+from floor.poker import floor_state, mustmove
 from floor.web.api.poker_schemas import FloorStateSchema, OpenTableArgs, TableStatusSchema
 from floor.web.api.schemas import EmptySchema
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_floor", __name__, url_prefix="/api/floor",
                 description="The poker room floor: state of tables, lists, must-move; opening and closing tables")
 
-
-def house():
-    return current_app.config["HOUSE"]
-
-
-@blp.before_app_request
-def _house_for_the_session():
-    # Domain code publishing live updates at commit (who is due to move) reads the house settings here.
-    db.session.info["house_settings"] = current_app.config["HOUSE"]
 
 
 @blp.route("/state")
@@ -54,7 +44,7 @@ def open_table(args, table_number: int):
 @blp.response(200, TableStatusSchema)
 def close_table(args, table_number: int):
     """Close an empty table."""
-    table = mustmove.close_table(db.session, actor(), tables_svc.table_by_number(db.session, table_number))
+    table = mustmove.close_table(db.session, actor(), house(), tables_svc.table_by_number(db.session, table_number))
     db.session.commit()
     return {"table": table.number, "status": table.status, "feeds_table": None}
 

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from flask_smorest import Blueprint
+from sqlalchemy import select
 
-from floor import mustmove
 from floor import tables as tables_svc
-from floor.web.api.floor import house
-from floor.web.api.poker_schemas import (AssignmentSchema, ChainSchema, MoveArgs, RefuseArgs,
-                                         TableMustMoveStateSchema)
+from floor.models import SeatAssignment
+from floor.poker import mustmove, queries
+from floor.web.api.poker_schemas import AssignmentSchema, ChainSchema, MoveArgs, RefuseArgs, TableMustMoveStateSchema
 from floor.web.api.seating import assignment_json
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_mustmove", __name__, url_prefix="/api/mustmove",
@@ -22,7 +22,7 @@ MANAGE = ("floor_manager", "admin")
 @blp.response(200, ChainSchema(many=True))
 def chains():
     """Every must-move chain with each table's must-move order, the due moves and break prompts."""
-    return [mustmove.chain_json(db.session, c, house()) for c in mustmove.chains(db.session)]
+    return [mustmove.chain_json(db.session, c, house()) for c in queries.chains(db.session)]
 
 
 @blp.route("/tables/<int:table_number>")
@@ -31,7 +31,7 @@ def chains():
 def table_state(table_number: int):
     """For a table terminal: its role in a chain and the moves due from or to it now."""
     table = tables_svc.table_by_number(db.session, table_number)
-    chain = mustmove.chain_of(db.session, table.id)
+    chain = queries.chain_of(db.session, table.id)
     due = [d.as_dict() for d in mustmove.due_moves(db.session, house(), chain)
            if table.id in (d.from_table_id, d.to_table_id)] if chain else []
     return {"table": table.number, "role": chain.role(table.id) if chain else None, "due": due}
@@ -55,8 +55,7 @@ def move(args, table_number: int):
 @blp.response(200, AssignmentSchema)
 def refuse(args, table_number: int):
     """The due player refuses to move: banned for the rest of the gaming day, his seat is freed."""
-    from floor.models import SeatAssignment
-    from sqlalchemy import select
+
     table = tables_svc.table_by_number(db.session, table_number)
     mustmove.refuse(db.session, actor(), house(), table, args["player_id"], args["reason"])
     db.session.commit()

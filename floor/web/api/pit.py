@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from datetime import date, datetime, timezone
 
-from flask import current_app
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate, validates_schema, ValidationError
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from floor import conduct, pit
+from floor import pit
 from floor import players as players_svc
 from floor import tables as tables_svc
+from floor.errors import BadInput
+from floor.poker import conduct
 from floor.web.api.schemas import Strict
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_pit", __name__, url_prefix="/api/pit",
@@ -21,9 +22,6 @@ blp = Blueprint("api_pit", __name__, url_prefix="/api/pit",
 VIEW = ("pit_boss", "admin", "floor_manager", "cashier")   # read a timeline, the figures
 RULE = ("pit_boss", "admin")                                 # rule, approve, lift
 
-
-def house():
-    return current_app.config["HOUSE"]
 
 
 class RoundsQuery(Strict):
@@ -171,7 +169,6 @@ def list_rounds(args):
     rows = pit.recent_rounds(db.session, args["table_number"], args["status"], args["limit"], args["before_id"])
     if args["number"] is not None:
         if args["table_number"] is None:
-            from floor.errors import BadInput
             raise BadInput("a round number is per table: give table_number too", field="table_number")
         r = pit.find_round(db.session, args["table_number"], args["number"])
         rows = [x for x in pit.recent_rounds(db.session, args["table_number"], None, 1, r.id + 1)]

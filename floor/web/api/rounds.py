@@ -10,7 +10,7 @@ from floor import pit, rounds
 from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.web.api.schemas import EmptySchema, Strict
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_rounds", __name__, url_prefix="/api", description="Live rounds of the table games")
@@ -88,9 +88,6 @@ class BoardGameSchema(Schema):
     big_road = fields.List(fields.List(fields.Dict()))
     counts = fields.Dict()
 
-
-def house():
-    return current_app.config["HOUSE"]
 
 
 def _table(number: int):

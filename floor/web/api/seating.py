@@ -4,15 +4,25 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from floor import seating
 from floor import tables as tables_svc
-from floor import waitlist as wl
-from floor.web.api.floor import house
-from floor.web.api.poker_schemas import (AssignmentSchema, BustArgs, BustResultSchema, BuyInQuery, BuyInSchema,
-                                         ChangeSeatArgs, HonourArgs, LeaveArgs, PickupArgs, TableChangeArgs,
-                                         TableChangeSchema, WalkUpArgs)
+from floor.poker import queries, seating
+from floor.poker import waitlist as wl
+from floor.web.api.poker_schemas import (
+    AssignmentSchema,
+    BustArgs,
+    BustResultSchema,
+    BuyInQuery,
+    BuyInSchema,
+    ChangeSeatArgs,
+    HonourArgs,
+    LeaveArgs,
+    PickupArgs,
+    TableChangeArgs,
+    TableChangeSchema,
+    WalkUpArgs,
+)
 from floor.web.api.schemas import EmptySchema
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_seating", __name__, url_prefix="/api/seating",
@@ -61,7 +71,7 @@ def sit(args, table_number: int, seat_number: int):
 @blp.response(200, AssignmentSchema)
 def leave(args, table_number: int, seat_number: int):
     """The player leaves his seat (with what he takes away, for anti-ratholing)."""
-    a = seating.leave_seat(db.session, actor(), _table(table_number), seat_number, args["reason"], args["chips_out"])
+    a = seating.leave_seat(db.session, actor(), house(), _table(table_number), seat_number, args["reason"], args["chips_out"])
     db.session.commit()
     return assignment_json(a)
 
@@ -72,7 +82,7 @@ def leave(args, table_number: int, seat_number: int):
 @blp.response(200, AssignmentSchema)
 def change(args, table_number: int, seat_number: int):
     """Seat change at the same table: he keeps his chips and his must-move place."""
-    a = seating.change_seat(db.session, actor(), _table(table_number), seat_number, args["to_seat"])
+    a = seating.change_seat(db.session, actor(), house(), _table(table_number), seat_number, args["to_seat"])
     db.session.commit()
     return assignment_json(a)
 
@@ -119,7 +129,7 @@ def pickup(args, table_number: int, seat_number: int):
 def bust(args, table_number: int, seat_number: int):
     """He went all-in and lost. First time: one rebuy, even under the minimum. Second: his game ends;
     to play on he goes to the end of the list, or with no list sits again with a full buy-in."""
-    r = seating.record_bust(db.session, actor(), house(), _table(table_number), seat_number,
+    r = wl.record_bust(db.session, actor(), house(), _table(table_number), seat_number,
                             rebuy=args["rebuy"], play_on=args["play_on"], buy_in=args["buy_in"])
     db.session.commit()
     return {"busts": r.busts, "outcome": r.outcome, "assignment": assignment_json(r.assignment), "entry_id": r.entry_id}
@@ -130,7 +140,7 @@ def bust(args, table_number: int, seat_number: int):
 @blp.response(200, TableChangeSchema(many=True))
 def table_changes():
     """Open table-change requests, in order."""
-    return [seating.table_change_json(r, db.session) for r in seating.open_table_changes(db.session)]
+    return [seating.table_change_json(r, db.session) for r in queries.open_table_changes(db.session)]
 
 
 @blp.route("/table-changes", methods=["POST"])

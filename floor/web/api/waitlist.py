@@ -5,12 +5,21 @@ from flask import current_app
 from flask_smorest import Blueprint
 
 from floor import tables as tables_svc
-from floor import waitlist as wl
-from floor.web.api.floor import house
-from floor.web.api.poker_schemas import (AddEntryArgs, CallArgs, CallSchema, EntrySchema, ListSchema, MoveEntryArgs,
-                                         ProposalSchema, ReasonArgs, SeatedSchema, SeatEntryArgs)
+from floor.poker import waitlist as wl
+from floor.web.api.poker_schemas import (
+    AddEntryArgs,
+    CallArgs,
+    CallSchema,
+    EntrySchema,
+    ListSchema,
+    MoveEntryArgs,
+    ProposalSchema,
+    ReasonArgs,
+    SeatedSchema,
+    SeatEntryArgs,
+)
 from floor.web.api.seating import assignment_json
-from floor.web.extensions import db
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_waitlists", __name__, url_prefix="/api/waitlists",

@@ -4,8 +4,15 @@ from fractions import Fraction
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.blackjack import (BlackjackSettings, PlayerHand, Seat, dealer_must_draw, hand_value,
-                                   is_blackjack, settle)
+from floor.games.blackjack import (
+    BlackjackSettings,
+    PlayerHand,
+    Seat,
+    dealer_must_draw,
+    hand_value,
+    is_blackjack,
+    settle,
+)
 from floor.games.cards import Card, parse_cards
 
 

@@ -2,8 +2,7 @@
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.casino_holdem import (CasinoHoldemSettings, aa_bonus_pays, ante_pays, dealer_qualifies,
-                                       returned)
+from floor.games.casino_holdem import CasinoHoldemSettings, aa_bonus_pays, ante_pays, dealer_qualifies, returned
 from floor.games.poker import hand_rank
 
 ANTE, CALL = 100, 200

@@ -4,8 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from floor.games.roulette import (BLACK, RED, Bet, InvalidBet, RouletteSettings, all_bets, bet,
-                                  returned)
+from floor.games.roulette import BLACK, RED, Bet, InvalidBet, RouletteSettings, all_bets, bet, returned
 
 
 def test_the_layout_has_157_legal_bets():

@@ -8,12 +8,14 @@ from sqlalchemy import func, select
 from floor import ledger, rounds
 from floor.actors import Actor
 from floor.models import Transfer
+from floor.settings import HouseSettings
 from floor.tables import table_by_number
 
 T0 = datetime(2024, 5, 1, 20, 0, tzinfo=timezone.utc)
 CASHIER = Actor("Cleo Cashier", "cashier", "cage-1")
 DEALER = Actor("Dan Dealer", "dealer", "table-terminal")
 PIT = Actor("Paul Pitboss", "pit_boss", "pit-1")
+HOUSE = HouseSettings()
 
 
 def tid(session, number: int) -> int:
@@ -34,7 +36,7 @@ def event(session, fn, *args, **kw):
     out = fn(session, *args, **kw)
     session.commit()
     if out is not None and getattr(out, "settle", None):
-        rounds.settle(session, out.settle, at=kw.get("at") if "at" in kw else None)
+        rounds.settle(session, out.settle, at=kw.get("at") if "at" in kw else None, house=HOUSE)
         session.commit()
     return out
 

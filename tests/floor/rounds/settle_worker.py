@@ -8,6 +8,10 @@ import time
 from sqlalchemy import create_engine, event
 from sqlalchemy.orm import Session
 
+from floor.settings import HouseSettings
+
+HOUSE = HouseSettings()
+
 
 def main(url: str, round_id: int) -> None:
     engine = create_engine(url)
@@ -30,7 +34,7 @@ def main(url: str, round_id: int) -> None:
 
     from floor import rounds
     with Session(engine) as s:
-        rounds.settle(s, round_id)
+        rounds.settle(s, round_id, house=HOUSE)
         s.commit()
     print("committed", flush=True)
 

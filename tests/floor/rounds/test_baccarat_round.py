@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from floor import bets, ledger, rounds
+from floor import ledger, rounds
 from floor.errors import InvalidState
 from floor.models import Alert, Round, RoundCard, Settlement
+from floor.rounds import bets
 from floor.settings import HouseSettings
-from tests.floor.rounds.helpers import DEALER, at, bet_returns, books_balance, event, fund, tid
+from tests.floor.rounds.helpers import DEALER, HOUSE, at, bet_returns, books_balance, event, fund, tid
 
 # Player 2H 3D + 8C = 3, Banker 7S KC = 7 (stands on 7): banker wins.
 BANKER_WINS = [("player", "2H"), ("banker", "7S"), ("player", "3D"), ("banker", "KC"), ("player", "8C")]
@@ -17,18 +18,18 @@ BANKER_WINS = [("player", "2H"), ("banker", "7S"), ("player", "3D"), ("banker", 
 def _coup(session, table, cards, start=10, source="shoe"):
     for i, (target, card) in enumerate(cards):
         event(session, rounds.card, table, card, source, target if source == "shoe" else None, at(start + i),
-              raw=b"D" + card.encode(), device="shoe-10")
+              raw=b"D" + card.encode(), device="shoe-10", house=HOUSE)
 
 
 def _open(session, table, t=0):
-    r = rounds.open_betting(session, DEALER, table, at(t))
+    r = rounds.open_betting(session, DEALER, table, at(t), house=HOUSE)
     session.commit()
     return r
 
 
 def test_a_coup_pays_each_spot_and_takes_the_commission(session):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     session.commit()
     fund(session, 5, 20_000)
     r = _open(session, table)
@@ -57,7 +58,7 @@ def test_a_coup_pays_each_spot_and_takes_the_commission(session):
 
 def test_a_tie_pushes_player_and_banker(session):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     fund(session, 6, 10_000)
     _open(session, table)
     for spot in ("player", "banker", "tie"):
@@ -74,7 +75,7 @@ def test_a_tie_pushes_player_and_banker(session):
 @pytest.mark.parametrize("trouble", ["misdeal", "shoe_disagrees", "early_result", "quit"])
 def test_disagreements_hold_the_coup(session, trouble):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     fund(session, 7, 10_000)
     r = _open(session, table)
     bets.place(session, DEALER, table, spot="player", amount=1_000, player_id=7, at=at(1))
@@ -94,7 +95,7 @@ def test_disagreements_hold_the_coup(session, trouble):
     assert r.status == "held"
     assert session.query(Settlement).filter_by(round_id=r.id).count() == 0
     # the pit boss settles it from the cards laid out again
-    rounds.settle_held(session, DEALER, r.id, {"cards": [c for _, c in BANKER_WINS]}, at(60))
+    rounds.settle_held(session, DEALER, r.id, {"cards": [c for _, c in BANKER_WINS]}, at(60), house=HOUSE)
     session.commit()
     assert ledger.player_balance(session, 7) == 9_000
     books_balance(session)
@@ -102,7 +103,7 @@ def test_disagreements_hold_the_coup(session, trouble):
 
 def test_cut_card_makes_the_last_coup_then_a_new_shoe_must_be_confirmed(session):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     session.commit()
     _open(session, table)
     event(session, rounds.coup_start, table, at(5))
@@ -111,14 +112,14 @@ def test_cut_card_makes_the_last_coup_then_a_new_shoe_must_be_confirmed(session)
     event(session, rounds.shoe_result, table, "banker", False, False, at(20))
     assert rounds.current_shoe(session, table).status == "finished"
     with pytest.raises(InvalidState) as refused:
-        rounds.open_betting(session, DEALER, table, at(30))
+        rounds.open_betting(session, DEALER, table, at(30), house=HOUSE)
     assert refused.value.code == "new_shoe_needed"
     session.rollback()
     # a card now belongs to nothing: recorded and alerted
-    event(session, rounds.card, table, "4D", "shoe", "player", at(31))
+    event(session, rounds.card, table, "4D", "shoe", "player", at(31), house=HOUSE)
     assert session.query(Alert).filter_by(kind="card_no_round").count() == 1
     assert session.query(RoundCard).filter_by(card="4D", accepted=False).count() == 1
-    shoe = rounds.new_shoe(session, DEALER, table, at(40))
+    shoe = rounds.new_shoe(session, DEALER, table, at(40), house=HOUSE)
     session.commit()
     assert shoe.number == 2
     r = _open(session, table, 41)
@@ -131,8 +132,8 @@ def test_a_card_beyond_the_shoes_decks_is_refused_and_holds(session):
     session.commit()
     _open(session, table)
     event(session, rounds.coup_start, table, at(5))
-    event(session, rounds.card, table, "2H", "shoe", "player", at(6))
-    event(session, rounds.card, table, "2H", "shoe", "banker", at(7))
+    event(session, rounds.card, table, "2H", "shoe", "player", at(6), house=HOUSE)
+    event(session, rounds.card, table, "2H", "shoe", "banker", at(7), house=HOUSE)
     r = rounds.last_round(session, table)
     assert r.status == "held"
     assert session.query(Alert).filter_by(kind="impossible_card").count() == 1
@@ -140,7 +141,7 @@ def test_a_card_beyond_the_shoes_decks_is_refused_and_holds(session):
 
 def test_a_result_with_no_coup_is_recorded_never_settled(session):
     table = tid(session, 10)
-    rounds.new_shoe(session, DEALER, table, at(0))
+    rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     session.commit()
     event(session, rounds.shoe_result, table, "player", False, False, at(3))
     assert session.query(Alert).filter_by(kind="result_without_no_more_bets").count() == 1

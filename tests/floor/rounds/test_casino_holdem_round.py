@@ -2,21 +2,22 @@
 a bet over the maximum is cut down to it (seed 003)."""
 from __future__ import annotations
 
-from floor import bets, ledger, rounds
+from floor import ledger, rounds
 from floor.models import Round
-from tests.floor.rounds.helpers import DEALER, at, bet_returns, books_balance, event, fund, tid
+from floor.rounds import bets
+from tests.floor.rounds.helpers import DEALER, HOUSE, at, bet_returns, books_balance, event, fund, tid
 
 
 def _scan(session, table, *cards, start=10):
     for i, c in enumerate(cards):
-        event(session, rounds.card, table, c, "scanner", None, at(start + i))
+        event(session, rounds.card, table, c, "scanner", None, at(start + i), house=HOUSE)
 
 
 def test_call_fold_aa_bonus_and_the_cut_down_bet(session):
     table = tid(session, 15)
     fund(session, 11, 10_000)
     fund(session, 12, 100_000)
-    r = rounds.open_betting(session, DEALER, table, at(0))
+    r = rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
     ante1, _ = bets.place(session, DEALER, table, spot="ante", seat=1, amount=1_000, player_id=11, at=at(1))
     aa1, _ = bets.place(session, DEALER, table, spot="aa_bonus", seat=1, amount=1_000, player_id=11, at=at(1))
     ante2, _ = bets.place(session, DEALER, table, spot="ante", seat=2, amount=30_000, player_id=12, at=at(1))
@@ -29,9 +30,9 @@ def test_call_fold_aa_bonus_and_the_cut_down_bet(session):
     _scan(session, table, "AH", "KC", "2D", "4H", "AD", "QC", "7S", "4S", "AS", "9C", "3C")
     view = rounds.build_flow(session, rounds.active_round(session, table, lock=False)).view()
     assert view["expecting"] == ["decision", [1, 2, 3]] and view["dealer"] == ["??", "??"]
-    event(session, rounds.decide, DEALER, table, 3, "fold", at(30))
-    event(session, rounds.decide, DEALER, table, 1, "call", at(31))
-    event(session, rounds.decide, DEALER, table, 2, "call", at(32))
+    event(session, rounds.decide, DEALER, table, 3, "fold", at(30), house=HOUSE)
+    event(session, rounds.decide, DEALER, table, 1, "call", at(31), house=HOUSE)
+    event(session, rounds.decide, DEALER, table, 2, "call", at(32), house=HOUSE)
     _scan(session, table, "8D", "JC", start=40)                      # turn, river
     session.expire_all()
     assert session.get(Round, r.id).status == "settled"
@@ -51,16 +52,16 @@ def test_the_timer_folds_a_silent_seat(session):
     from floor.rounds import jobs
     table = tid(session, 15)
     fund(session, 13, 10_000)
-    rounds.open_betting(session, DEALER, table, at(0))
+    rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="ante", seat=4, amount=1_000, player_id=13, at=at(1))
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()
     _scan(session, table, "2H", "5D", "7C", "9S", "JD", "QH", "KH")
     r = rounds.active_round(session, table, lock=False)
-    jobs.decision_timeout_job(session, r.id, r.steps, now=at(60))
+    jobs.decision_timeout_job(session, HOUSE, r.id, r.steps, now=at(60))
     session.commit()
-    rounds.recover(session, at(60))
+    rounds.recover(session, at(60), house=HOUSE)
     session.commit()
     r = rounds.last_round(session, table)
     assert r.status == "settled" and r.result["seats"]["4"]["called"] is False

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from floor import bets, ledger, rounds
+from floor import ledger, rounds
 from floor.errors import Conflict
 from floor.games import roulette
-from tests.floor.rounds.helpers import DEALER, at, fund, tid
+from floor.rounds import bets
+from tests.floor.rounds.helpers import DEALER, HOUSE, at, fund, tid
 
 LAYOUT = roulette.all_bets()
 PLAYERS = (14, 15, 16)
@@ -38,7 +40,7 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
             if play["deposit"]:
                 fund(session, p, play["deposit"])
                 expected[p] += play["deposit"]
-        rounds.wheel_status(session, table, 2, spin, 0, at(t))
+        rounds.wheel_status(session, table, 2, spin, 0, at(t), house=HOUSE)
         session.commit()
         accepted = []
         for player, idx, stake in play["bets"]:
@@ -53,9 +55,9 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
                 session.rollback()
         fate, number = play["fate"], play["number"]
         if fate == "misspin_then_result":
-            rounds.wheel_status(session, table, 3, spin, 2, at(t + 3))
+            rounds.wheel_status(session, table, 3, spin, 2, at(t + 3), house=HOUSE)
             session.commit()
-        rounds.wheel_status(session, table, 4, spin, 0, at(t + 5))
+        rounds.wheel_status(session, table, 4, spin, 0, at(t + 5), house=HOUSE)
         session.commit()
         if fate == "void":
             rounds.device_fault(session, table, "sensor fault", at(t + 6))
@@ -66,22 +68,22 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
                 expected[player] += stake
             continue
         if fate == "hold_then_settle":
-            rounds.wheel_status(session, table, 6, spin, 0, at(t + 6))
+            rounds.wheel_status(session, table, 6, spin, 0, at(t + 6), house=HOUSE)
             session.commit()
-            rounds.settle_held(session, DEALER, rounds.last_round(session, table).id, {"number": number}, at(t + 9))
+            rounds.settle_held(session, DEALER, rounds.last_round(session, table).id, {"number": number}, at(t + 9), house=HOUSE)
             session.commit()
         else:
             rounds.wheel_number(session, table, spin, number, at(t + 9))
-            out = rounds.wheel_status(session, table, 5, spin, 0, at(t + 9.1), winning=number)
+            out = rounds.wheel_status(session, table, 5, spin, 0, at(t + 9.1), winning=number, house=HOUSE)
             session.commit()
             if fate == "crash_then_recover":
-                rounds.settle(session, out.settle, at=at(t + 10))
+                rounds.settle(session, out.settle, at=at(t + 10), house=HOUSE)
                 session.rollback()          # the process died before committing
                 session.expunge_all()
-                rounds.recover(session, at(t + 20))
+                rounds.recover(session, at(t + 20), house=HOUSE)
             else:
-                rounds.settle(session, out.settle, at=at(t + 10))
-                rounds.settle(session, out.settle, at=at(t + 10))   # a repeat does nothing
+                rounds.settle(session, out.settle, at=at(t + 10), house=HOUSE)
+                rounds.settle(session, out.settle, at=at(t + 10), house=HOUSE)   # a repeat does nothing
             session.commit()
         for player, b, stake in accepted:
             expected[player] += roulette.returned(b, stake, number)

@@ -9,16 +9,17 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from devices.bridge import FloorBridge
-from devices.dispatch import RoundsDispatch
 from devices.config import DeviceConfig
+from devices.dispatch import RoundsDispatch
 from devices.reader import DeviceReader
 from devices.simulate.base import PtyEnd
 from devices.simulate.wheel import WheelSimulator
-from floor import bets, ledger, rounds
+from floor import ledger, rounds
 from floor.games import roulette
 from floor.models import DeviceFrame, Round
+from floor.rounds import bets
 from floor.tables import table_by_number
-from tests.floor.rounds.helpers import CASHIER, DEALER
+from tests.floor.rounds.helpers import CASHIER, DEALER, HOUSE
 
 
 def _wait(predicate, timeout=30.0):
@@ -40,7 +41,7 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
     end = PtyEnd(link=str(tmp_path / "wheel-12"))
     sim = WheelSimulator(end, seed=3, speed=8.0)
     factory = sessionmaker(bind=engine, expire_on_commit=False)
-    sink = FloorBridge(factory, {"wheel-12": table}, {"wheel-12": "wheel"}, dispatch=RoundsDispatch(factory))
+    sink = FloorBridge(factory, {"wheel-12": table}, {"wheel-12": "wheel"}, dispatch=RoundsDispatch(factory, HOUSE))
     reader = DeviceReader(DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path), sink,
                           backoff_initial=0.02, backoff_max=0.2)
     reader.start()

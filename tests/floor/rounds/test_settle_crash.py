@@ -13,7 +13,10 @@ from sqlalchemy.orm import Session
 
 from floor import ledger, rounds
 from floor.models import Bet, Round, Settlement, Transfer
+from floor.settings import HouseSettings
 from tests.floor.rounds.bulk import make_spin
+
+HOUSE = HouseSettings()
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -43,11 +46,11 @@ def test_a_killed_settlement_leaves_nothing_and_recovery_settles_once(db_url):
         assert s.execute(select(func.count(Settlement.id))).scalar_one() == 0
         assert s.execute(select(func.count(Transfer.id))).scalar_one() == in_transfers
         assert ledger.check(s).ok
-        assert rounds.recover(s) == [rid]
+        assert rounds.recover(s, house=HOUSE) == [rid]
         s.commit()
     with Session(engine) as s:
-        assert rounds.recover(s) == []          # a second recovery, or the stored timer, finds nothing
-        assert rounds.settle(s, rid) is None
+        assert rounds.recover(s, house=HOUSE) == []          # a second recovery, or the stored timer, finds nothing
+        assert rounds.settle(s, rid, house=HOUSE) is None
         s.commit()
         r = s.get(Round, rid)
         assert r.status == "settled"

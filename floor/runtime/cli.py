@@ -7,9 +7,12 @@ import click
 from flask import Blueprint, current_app
 from flask_migrate import upgrade
 
-from floor import audit, demo as demo_svc, staff as staff_svc
+from floor import audit
+from floor import demo as demo_svc
+from floor import staff as staff_svc
 from floor.actors import Actor
 from floor.errors import FloorError
+from floor.runtime import background
 from floor.web.extensions import db
 
 bp = Blueprint("floor_cli", __name__, cli_group="floor")
@@ -104,5 +107,4 @@ def user(username, role, name, pin, password):
 @bp.cli.command("devices")
 def devices_process():
     """Run the device process: own the serial ports, emit through the message queue."""
-    from floor.web.runtime import run_device_process
-    run_device_process()
+    background.run_device_process(current_app._get_current_object())

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from floor.errors import BadInput
 from floor.games import baccarat
 from floor.games.cards import Card, InvalidCard
-from floor.models import Bet, Round, RoundCard, RoundEvent
+from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingApproval
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
@@ -174,3 +174,15 @@ def same_result(kind: str, a: dict | None, b: dict | None) -> bool:
     else:
         keys = ("seats", "dealer", "board")
     return all(a.get(k) == b.get(k) for k in keys)
+
+
+def corrected_results(session: Session, round_ids: list[int]) -> dict[int, dict]:
+    """The result of the last applied correction of each of these rounds (those corrected only)."""
+    if not round_ids:
+        return {}
+    approved = select(RulingApproval.id).where(RulingApproval.ruling_id == RoundRuling.id,
+                                               RulingApproval.decision == "approved").exists()
+    rows = session.execute(select(RoundRuling.round_id, RoundRuling.result).where(
+        RoundRuling.round_id.in_(round_ids), RoundRuling.kind == "correct", RoundRuling.result.is_not(None),
+        (RoundRuling.needs_approval.is_(False)) | approved).order_by(RoundRuling.id)).all()
+    return {rid: res for rid, res in rows}

@@ -5,7 +5,7 @@ away, who is entering, what each one missed, where the last hand's button and bl
 what the next hand looks like: the button, who posts the small and the big blind, who posts what to
 come back in, who is dealt in, who waits, and which away players just missed a blind (each miss may
 earn a missed-blind ticket). The dealer terminal shows this plan before "New hand" and the service
-(``floor.poker_table``) records exactly this plan when the dealer presses it.
+(``floor.poker.table``) records exactly this plan when the dealer presses it.
 
 The rules (HOUSE_RULES §1 "Missed blinds and re-entry"; the French originals win):
 

@@ -16,17 +16,19 @@ changed seats at those tables commits.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import event, func, select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from floor import audit, notify, seating
+from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState
 from floor.gaming_day import end_of_gaming_day
 from floor.models import ListCall, MustMoveLink, SeatAssignment, Table
+from floor.poker import conduct, queries, seating, waitlist
+from floor.poker.queries import Chain, chain_of, chains, must_move_order, occupied
 from floor.settings import HouseSettings
 
 log = logging.getLogger(__name__)
@@ -56,78 +58,6 @@ def moves_due(fed_count: int, fed_seats: int, feeding_count: int, keep_full_abov
 
 # --- Chains ------------------------------------------------------------------------------------------
 
-@dataclass
-class Chain:
-    game_id: int
-    tables: list[int]                      # table ids: [main, MM1, MM2, ...]
-    numbers: dict[int, int] = field(default_factory=dict)   # table id -> table number
-    links: list[MustMoveLink] = field(default_factory=list)
-
-    def position(self, table_id: int) -> int:
-        return self.tables.index(table_id)
-
-    def number(self, table_id: int) -> int:
-        return self.numbers[table_id]
-
-    @property
-    def tail(self) -> int:
-        return self.tables[-1]
-
-    def role(self, table_id: int) -> str:
-        pos = self.position(table_id)
-        return "main" if pos == 0 else f"mm{pos}"
-
-
-def open_links(session: Session) -> list[MustMoveLink]:
-    return list(session.execute(select(MustMoveLink).where(MustMoveLink.closed_at.is_(None))
-                                .order_by(MustMoveLink.id)).scalars())
-
-
-def chains(session: Session) -> list[Chain]:
-    links = open_links(session)
-    if not links:
-        return []
-    by_feeds = {lk.feeds_table_id: lk for lk in links}
-    fed_children = {lk.table_id for lk in links}
-    out = []
-    for root in sorted({lk.feeds_table_id for lk in links} - fed_children):
-        chain = Chain(game_id=by_feeds[root].game_id, tables=[root])
-        while chain.tables[-1] in by_feeds:
-            lk = by_feeds[chain.tables[-1]]
-            chain.links.append(lk)
-            chain.tables.append(lk.table_id)
-        chain.numbers = dict(session.execute(select(Table.id, Table.number).where(Table.id.in_(chain.tables))).all())
-        out.append(chain)
-    return out
-
-
-def chain_of(session: Session, table_id: int) -> Chain | None:
-    for chain in chains(session):
-        if table_id in chain.tables:
-            return chain
-    return None
-
-
-def left_main_at(session: Session, player_id: int, chain: Chain) -> datetime | None:
-    """When this player last left the chain's main table (a seat change there is not leaving it)."""
-    return session.execute(select(func.max(SeatAssignment.left_at)).where(
-        SeatAssignment.player_id == player_id, SeatAssignment.table_id == chain.tables[0],
-        SeatAssignment.left_at.is_not(None), SeatAssignment.reason_left != "seat_change")).scalar()
-
-
-def must_move_order(session: Session, table_id: int) -> list[SeatAssignment]:
-    return list(session.execute(select(SeatAssignment).where(
-        SeatAssignment.table_id == table_id, SeatAssignment.left_at.is_(None))
-        .order_by(SeatAssignment.sat_at, SeatAssignment.id)).scalars())
-
-
-def _occupied(session: Session, table_id: int) -> int:
-    seated = session.execute(select(func.count(SeatAssignment.id)).where(
-        SeatAssignment.table_id == table_id, SeatAssignment.left_at.is_(None))).scalar()
-    held = session.execute(select(func.count(ListCall.id)).where(
-        ListCall.table_id == table_id, ListCall.closed_at.is_(None))).scalar()
-    return seated + held
-
 
 @dataclass
 class DueMove:
@@ -154,7 +84,7 @@ def due_moves(session: Session, settings: HouseSettings, chain: Chain | None = N
             if fed.status != "open" or feeding.status != "open":
                 continue
             order = must_move_order(session, feeding.id)
-            n = moves_due(_occupied(session, fed.id), fed.seat_count, len(order),
+            n = moves_due(occupied(session, fed.id), fed.seat_count, len(order),
                           settings.mustmove_keep_main_full_above, settings.mustmove_main_below)
             for k, a in enumerate(order[:n], start=1):
                 out.append(DueMove(ch.game_id, feeding.id, feeding.number, fed.id, fed.number, a.id, a.player_id,
@@ -181,7 +111,7 @@ def break_prompts(session: Session, chain: Chain) -> list[dict]:
     out = []
     for i in range(1, len(chain.tables)):
         fed, feeding = session.get(Table, chain.tables[i - 1]), session.get(Table, chain.tables[i])
-        n_fed, n_feeding = _occupied(session, fed.id), _occupied(session, feeding.id)
+        n_fed, n_feeding = occupied(session, fed.id), occupied(session, feeding.id)
         if n_fed + n_feeding <= fed.seat_count:
             out.append({"table_id": feeding.id, "table": feeding.number, "into_table": fed.number,
                         "players": n_feeding, "message": f"Table {feeding.number} ({n_feeding}) fits into table "
@@ -222,14 +152,13 @@ def move(session: Session, actor: Actor, settings: HouseSettings, from_table: Ta
          seat_number: int | None = None, now: datetime | None = None) -> SeatAssignment:
     """The due player moves to the table his must-move table feeds, with his chips (no buy-in)."""
     now = _now(now)
-    session.info["house_settings"] = settings
     _chain, due = _due_for(session, settings, from_table, player_id)
     to_table = session.get(Table, due.to_table_id)
     seat_number = seating.pick_seat(session, to_table, seat_number)
     seating.check_seat_free(session, to_table, seat_number)
     a = session.get(SeatAssignment, due.assignment_id)
-    seating.leave(session, actor, a, "must_move", None, now)
-    new = seating.sit(session, actor, to_table, seat_number, player_id, 0, now, arrival="must_move")
+    seating.leave(session, actor, settings, a, "must_move", None, now)
+    new = seating.sit(session, actor, settings, to_table, seat_number, player_id, 0, now, arrival="must_move")
     audit.record(session, actor, "mustmove.move", f"player:{player_id}",
                  after={"from_table": from_table.number, "to_table": to_table.number, "seat": seat_number,
                         "order": due.order})
@@ -240,9 +169,7 @@ def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: 
            reason: str | None = None, now: datetime | None = None):
     """He refuses to move: he stops for the rest of the gaming day (a ban, with who decided it), leaves
     his seat and every list; the next in order becomes due."""
-    from floor import conduct, waitlist
     now = _now(now)
-    session.info["house_settings"] = settings
     waitlist.lock_player_lists(session, player_id)
     _chain, due = _due_for(session, settings, from_table, player_id)
     until = end_of_gaming_day(now, settings.timezone, settings.gaming_day_rollover)
@@ -250,7 +177,7 @@ def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: 
     if (reason or "").strip():
         text += f": {reason.strip()}"
     b = conduct.ban(session, actor, player_id, text, until, now=now)
-    seating.leave(session, actor, session.get(SeatAssignment, due.assignment_id), "refused_move", None, now)
+    seating.leave(session, actor, settings, session.get(SeatAssignment, due.assignment_id), "refused_move", None, now)
     waitlist.close_player_entries(session, actor, player_id, "banned", now)
     audit.record(session, actor, "mustmove.refuse", f"player:{player_id}",
                  after={"from_table": due.from_table, "to_table": due.to_table, "ban": b.id,
@@ -261,9 +188,7 @@ def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: 
 def break_table(session: Session, actor: Actor, settings: HouseSettings, table: Table,
                 now: datetime | None = None) -> list[SeatAssignment]:
     """Break a must-move table into the table it feeds: its players move in must-move order."""
-    from floor import waitlist
     now = _now(now)
-    session.info["house_settings"] = settings
     chain = chain_of(session, table.id)
     if chain is None or chain.position(table.id) == 0:
         raise Conflict(f"table {table.number} is not a must-move table", code="not_mustmove")
@@ -273,15 +198,15 @@ def break_table(session: Session, actor: Actor, settings: HouseSettings, table: 
                                                        ListCall.closed_at.is_(None))).scalars().all():
         waitlist.cancel_call(session, actor, call.id, now, "table broken")
     order = must_move_order(session, table.id)
-    free = seating.free_seats(session, fed)
+    free = queries.free_seats(session, fed)
     if len(order) > len(free):
         raise Conflict(f"table {table.number}'s {len(order)} players do not fit into table {fed.number} "
                        f"({len(free)} free seats)", code="does_not_fit")
     moved = []
     for a, seat in zip(order, free):
         player_id = a.player_id
-        seating.leave(session, actor, a, "must_move", None, now)
-        moved.append(seating.sit(session, actor, fed, seat, player_id, 0, now, arrival="must_move"))
+        seating.leave(session, actor, settings, a, "must_move", None, now)
+        moved.append(seating.sit(session, actor, settings, fed, seat, player_id, 0, now, arrival="must_move"))
     link = chain.links[pos - 1]
     link.closed_at = now
     child = chain.links[pos] if pos < len(chain.links) else None
@@ -294,14 +219,14 @@ def break_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     session.flush()
     audit.record(session, actor, "table.break", f"table:{table.id}",
                  after={"into_table": fed.number, "moved": [m.player_id for m in moved]})
-    _changed(session, chain.tables)
+    _changed(session, settings, chain.tables)
     return moved
 
 
 # --- Opening and closing tables ---------------------------------------------------------------------
 
-def _changed(session: Session, table_ids) -> None:
-    session.info.setdefault(seating.SEAT_CHANGES_KEY, set()).update(table_ids)
+def _changed(session: Session, settings: HouseSettings, table_ids) -> None:
+    seating.touched(session, settings, table_ids)
     for tid in table_ids:
         notify.publish(session, "tables.changed", {"table_id": tid}, "floor", "board", notify.table_room(tid))
 
@@ -346,14 +271,13 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
     session.flush()
     audit.record(session, actor, "table.open", f"table:{table.id}", before={"status": before},
                  after={"status": "open", "feeds_table": feeds.number if link is not None else None})
-    _changed(session, [table.id] + ([feeds.id] if link is not None else []))
+    _changed(session, settings, [table.id] + ([feeds.id] if link is not None else []))
     notify.publish(session, "lists.changed", {"game_id": table.game_id}, "floor", "board")
     return link
 
 
-def close_table(session: Session, actor: Actor, table: Table, now: datetime | None = None) -> Table:
+def close_table(session: Session, actor: Actor, settings: HouseSettings, table: Table, now: datetime | None = None) -> Table:
     """Close an empty table (a must-move table with players is broken instead)."""
-    from floor import waitlist
     now = _now(now)
     table = _lock_table(session, table.id)
     if table.status == "closed":
@@ -372,14 +296,14 @@ def close_table(session: Session, actor: Actor, table: Table, now: datetime | No
     for call in session.execute(select(ListCall).where(ListCall.table_id == table.id,
                                                        ListCall.closed_at.is_(None))).scalars().all():
         waitlist.cancel_call(session, actor, call.id, now, "table closed")
-    for req in seating.open_table_changes(session, table.id):
+    for req in queries.open_table_changes(session, table.id):
         req.closed_at, req.outcome = now, "cancelled"
     before = table.status
     table.status = "closed"
     session.flush()
     audit.record(session, actor, "table.close", f"table:{table.id}", before={"status": before},
                  after={"status": "closed"})
-    _changed(session, [table.id] + (chain.tables if chain else []))
+    _changed(session, settings, [table.id] + (chain.tables if chain else []))
     notify.publish(session, "lists.changed", {"game_id": table.game_id}, "floor", "board")
     return table
 
@@ -399,11 +323,11 @@ def publish_due(session: Session, table_ids: set[int], settings: HouseSettings) 
 def _before_commit(session: Session) -> None:
     if session.in_nested_transaction():
         return
-    changed = session.info.pop(seating.SEAT_CHANGES_KEY, None)
+    changed: seating.SeatChanges | None = session.info.pop(seating.SEAT_CHANGES_KEY, None)
     if not changed:
         return
     try:
-        publish_due(session, changed, session.info.get("house_settings") or HouseSettings())
+        publish_due(session, changed.table_ids, changed.settings)
     except Exception:   # a live update must never stop the change it reports
         log.exception("could not work out who is due to move")
 

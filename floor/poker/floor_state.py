@@ -9,8 +9,10 @@ from datetime import datetime, timezone
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from floor import alerts, mustmove, seating, tables as tables_svc, waitlist
+from floor import alerts
+from floor import tables as tables_svc
 from floor.models import Game, ListCall, Seat, SeatAway, Table
+from floor.poker import mustmove, queries, seating, waitlist
 from floor.settings import HouseSettings
 
 
@@ -23,8 +25,8 @@ def open_prompts(session: Session, settings: HouseSettings, lists: list[dict]) -
         waiting = sum(1 for e in lst["entries"] if e["status"] == "waiting")
         if waiting < settings.table_open_min_waiting:
             continue
-        takers = waitlist._list_tables(session, game_id)
-        if any(seating.free_seats(session, t) for t in takers):
+        takers = queries.list_tables(session, game_id)
+        if any(queries.free_seats(session, t) for t in takers):
             continue
         closed = session.execute(select(Table).where(Table.game_id == game_id, Table.status == "closed")
                                  .order_by(Table.number).limit(1)).scalar_one_or_none()
@@ -41,7 +43,7 @@ def open_prompts(session: Session, settings: HouseSettings, lists: list[dict]) -
 def floor_state(session: Session, settings: HouseSettings, now: datetime | None = None) -> dict:
     now = now or datetime.now(timezone.utc)
     tables = tables_svc.floor_tables(session)
-    chains = mustmove.chains(session)
+    chains = queries.chains(session)
     role = {}
     for ch in chains:
         for tid in ch.tables:
@@ -57,7 +59,7 @@ def floor_state(session: Session, settings: HouseSettings, now: datetime | None 
     orders = {}
     for ch in chains:
         for tid in ch.tables[1:]:
-            for k, a in enumerate(mustmove.must_move_order(session, tid), start=1):
+            for k, a in enumerate(queries.must_move_order(session, tid), start=1):
                 orders[a.id] = k
     seat_ids = {(tid, n): sid for sid, tid, n in session.execute(select(Seat.id, Seat.table_id, Seat.number)).all()}
     for t in tables:
@@ -82,7 +84,7 @@ def floor_state(session: Session, settings: HouseSettings, now: datetime | None 
         "due": [d.as_dict() for d in due],
         "open_prompts": open_prompts(session, settings, lists),
         "pickups": seating.pickup_due(session, settings, now),
-        "table_changes": [seating.table_change_json(r, session) for r in seating.open_table_changes(session)],
+        "table_changes": [seating.table_change_json(r, session) for r in queries.open_table_changes(session)],
         "alerts": [alerts.alert_json(a) for a in alerts.open_alerts(session)],
     }
 

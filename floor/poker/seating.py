@@ -19,15 +19,16 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import audit, notify, timers
+from floor import alerts, audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
-from floor.models import (Bust, Game, ListCall, Player, Seat, SeatAssignment, SeatAway, Table,
-                          TableChangeRequest)
+from floor.models import ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
+from floor.poker import queries
+from floor.poker.queries import free_seats, lock_player, open_assignment, open_table_changes, seats_in_game
 from floor.settings import HouseSettings
 
 ARRIVALS = ("new", "must_move", "table_change", "seat_change", "rebuy")
-SEAT_CHANGES_KEY = "floor_seat_changes"     # session.info: table ids whose seats changed (see mustmove)
+SEAT_CHANGES_KEY = "floor_seat_changes"     # session.info: a SeatChanges (see mustmove)
 
 
 def _now(now: datetime | None) -> datetime:
@@ -42,14 +43,6 @@ def _seat(session: Session, table: Table, seat_number: int) -> Seat:
     return seat
 
 
-def open_assignment(session: Session, table_id: int, seat_number: int, lock: bool = False) -> SeatAssignment | None:
-    q = (select(SeatAssignment).join(Seat, Seat.id == SeatAssignment.seat_id)
-         .where(SeatAssignment.table_id == table_id, Seat.number == seat_number, SeatAssignment.left_at.is_(None)))
-    if lock:
-        q = q.with_for_update(of=SeatAssignment).execution_options(populate_existing=True)
-    return session.execute(q).scalar_one_or_none()
-
-
 def seated_assignment(session: Session, table: Table, seat_number: int, lock: bool = True) -> SeatAssignment:
     """The open assignment in a seat (locked for the caller's change), or 409 if the seat is empty."""
     _seat(session, table, seat_number)
@@ -59,15 +52,27 @@ def seated_assignment(session: Session, table: Table, seat_number: int, lock: bo
     return a
 
 
-def _touched(session: Session, table_id: int) -> None:
-    session.info.setdefault(SEAT_CHANGES_KEY, set()).add(table_id)
+@dataclass
+class SeatChanges:
+    """Tables whose seats changed in this transaction, and the house rules to judge them by: who is
+    due to move is published when the transaction commits (floor.poker.mustmove)."""
+    settings: HouseSettings
+    table_ids: set[int]
 
 
-def _publish_table(session: Session, table_id: int) -> None:
+def touched(session: Session, settings: HouseSettings, table_ids) -> None:
+    pending = session.info.get(SEAT_CHANGES_KEY)
+    if pending is None:
+        session.info[SEAT_CHANGES_KEY] = SeatChanges(settings, set(table_ids))
+    else:
+        pending.table_ids.update(table_ids)
+
+
+def publish_table(session: Session, table_id: int) -> None:
     notify.publish(session, "tables.changed", {"table_id": table_id}, "floor", "board", notify.table_room(table_id))
 
 
-def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_id: int,
+def sit(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int, player_id: int,
         buy_in: int = 0, now: datetime | None = None, arrival: str = "new",
         sat_at: datetime | None = None) -> SeatAssignment:
     """Put a player in a free seat. Rules about who may sit there are the caller's (seat_player)."""
@@ -91,12 +96,12 @@ def sit(session: Session, actor: Actor, table: Table, seat_number: int, player_i
                        f"already sits at this table", code="seat_taken") from None
     audit.record(session, actor, "seat.sit", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": player_id, "buy_in": buy_in, "arrival": arrival})
-    _touched(session, table.id)
-    _publish_table(session, table.id)
+    touched(session, settings, [table.id])
+    publish_table(session, table.id)
     return a
 
 
-def leave(session: Session, actor: Actor, assignment: SeatAssignment, reason: str,
+def leave(session: Session, actor: Actor, settings: HouseSettings, assignment: SeatAssignment, reason: str,
           chips_out: int | None = None, now: datetime | None = None) -> SeatAssignment:
     """Close a player's stay in a seat (left, busted, moved, forfeited, banned...).
 
@@ -124,8 +129,8 @@ def leave(session: Session, actor: Actor, assignment: SeatAssignment, reason: st
     audit.record(session, actor, "seat.leave", f"table:{assignment.table_id}",
                  before={"seat_id": assignment.seat_id, "player_id": assignment.player_id},
                  after={"reason": reason, "chips_out": chips_out})
-    _touched(session, assignment.table_id)
-    _publish_table(session, assignment.table_id)
+    touched(session, settings, [assignment.table_id])
+    publish_table(session, assignment.table_id)
     return assignment
 
 
@@ -197,26 +202,11 @@ def check_buy_in(limits: BuyInLimits, amount: int) -> None:
 
 # --- Who may sit where ----------------------------------------------------------------------------
 
-def lock_player(session: Session, player_id: int) -> Player:
-    p = session.execute(select(Player).where(Player.id == player_id).with_for_update()
-                        .execution_options(populate_existing=True)).scalar_one_or_none()
-    if p is None:
-        raise NotFound(f"no player {player_id}")
-    return p
-
-
-def seats_in_game(session: Session, player_id: int, game_id: int) -> list[SeatAssignment]:
-    return list(session.execute(
-        select(SeatAssignment).join(Table, Table.id == SeatAssignment.table_id)
-        .where(SeatAssignment.player_id == player_id, SeatAssignment.left_at.is_(None), Table.game_id == game_id)
-    ).scalars())
-
 
 def refusal(session: Session, settings: HouseSettings, table: Table, player_id: int, now: datetime,
             arrival: str = "new", moving_from: SeatAssignment | None = None) -> tuple[str, str] | None:
     """Why this player may not sit at this table now, as (code, sentence); None if he may."""
-    from floor import conduct, mustmove
-    b = conduct.active_ban(session, player_id, now)
+    b = queries.active_ban(session, player_id, now)
     if b is not None:
         until = f" until {b.expires_at:%Y-%m-%d %H:%M} UTC" if b.expires_at else ""
         return "banned", f"he is banned from the poker room{until}: {b.reason}"
@@ -224,7 +214,7 @@ def refusal(session: Session, settings: HouseSettings, table: Table, player_id: 
         if moving_from is None or a.id != moving_from.id:
             t = session.get(Table, a.table_id)
             return "seated_in_game", f"he already holds a seat in this game (table {t.number}); one seat per game"
-    chain = mustmove.chain_of(session, table.id)
+    chain = queries.chain_of(session, table.id)
     if chain is not None:
         pos = chain.position(table.id)
         if arrival in ("new", "table_change") and pos < len(chain.tables) - 1:
@@ -234,7 +224,7 @@ def refusal(session: Session, settings: HouseSettings, table: Table, player_id: 
             return ("main_to_mustmove", "no change from the main table (or a must-move table) to a must-move "
                     "table of the same game")
         if pos > 0 and arrival != "must_move":
-            left = mustmove.left_main_at(session, player_id, chain)
+            left = queries.left_main_at(session, player_id, chain)
             wait = timedelta(minutes=settings.mustmove_annex_wait_minutes)
             if left is not None and now - left < wait:
                 return ("cooling_off", f"he left the main table at {left:%H:%M} UTC: no annex table of this game "
@@ -268,15 +258,6 @@ def check_seat_free(session: Session, table: Table, seat_number: int, for_call: 
                        f"(called at {held.called_at:%H:%M} UTC)", code="seat_held")
 
 
-def free_seats(session: Session, table: Table) -> list[int]:
-    """Seat numbers nobody sits in and no call holds."""
-    taken = set(session.execute(select(Seat.number).join(SeatAssignment, SeatAssignment.seat_id == Seat.id)
-                                .where(SeatAssignment.table_id == table.id, SeatAssignment.left_at.is_(None))).scalars())
-    held = set(session.execute(select(ListCall.seat_number).where(ListCall.table_id == table.id,
-                                                                  ListCall.closed_at.is_(None))).scalars())
-    return [s.number for s in table.seats if s.number not in taken and s.number not in held]
-
-
 def pick_seat(session: Session, table: Table, seat_number: int | None) -> int:
     if seat_number is not None:
         return seat_number
@@ -291,7 +272,6 @@ def seat_player(session: Session, actor: Actor, settings: HouseSettings, table: 
                 ) -> SeatAssignment:
     """Seat a new player (from the list or walking up) with every house rule checked."""
     now = _now(now)
-    session.info["house_settings"] = settings
     if table.kind != "poker":
         raise InvalidState(f"table {table.number} is not a poker table")
     if table.status != "open":
@@ -300,10 +280,10 @@ def seat_player(session: Session, actor: Actor, settings: HouseSettings, table: 
     check_may_sit(session, settings, table, player_id, now)
     check_seat_free(session, table, seat_number, for_call)
     check_buy_in(buy_in_limits(session, settings, table, player_id, now), buy_in)
-    return sit(session, actor, table, seat_number, player_id, buy_in, now, arrival="new")
+    return sit(session, actor, settings, table, seat_number, player_id, buy_in, now, arrival="new")
 
 
-def change_seat(session: Session, actor: Actor, table: Table, from_seat: int, to_seat: int,
+def change_seat(session: Session, actor: Actor, settings: HouseSettings, table: Table, from_seat: int, to_seat: int,
                 now: datetime | None = None) -> SeatAssignment:
     """Same table, another seat: he keeps his chips and his place in the must-move order."""
     now = _now(now)
@@ -312,16 +292,16 @@ def change_seat(session: Session, actor: Actor, table: Table, from_seat: int, to
         raise BadInput("he already sits in that seat", field="to_seat")
     check_seat_free(session, table, to_seat)
     sat_at, player_id = a.sat_at, a.player_id
-    leave(session, actor, a, "seat_change", None, now)
-    return sit(session, actor, table, to_seat, player_id, 0, now, arrival="seat_change", sat_at=sat_at)
+    leave(session, actor, settings, a, "seat_change", None, now)
+    return sit(session, actor, settings, table, to_seat, player_id, 0, now, arrival="seat_change", sat_at=sat_at)
 
 
-def leave_seat(session: Session, actor: Actor, table: Table, seat_number: int, reason: str,
+def leave_seat(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int, reason: str,
                chips_out: int | None, now: datetime | None = None) -> SeatAssignment:
     if chips_out is not None and (chips_out < 0):
         raise BadInput("chips out cannot be negative", field="chips_out")
     a = seated_assignment(session, table, seat_number)
-    return leave(session, actor, a, reason, chips_out, now)
+    return leave(session, actor, settings, a, reason, chips_out, now)
 
 
 # --- Table-change requests -------------------------------------------------------------------------
@@ -331,13 +311,6 @@ def table_change_json(r: TableChangeRequest, session: Session) -> dict:
     return {"id": r.id, "player": {"id": r.player.id, "name": r.player.name}, "game_id": r.game_id,
             "from_table": frm.number, "to_table": to.number, "requested_at": r.requested_at.isoformat(),
             "outcome": r.outcome}
-
-
-def open_table_changes(session: Session, to_table_id: int | None = None) -> list[TableChangeRequest]:
-    q = select(TableChangeRequest).where(TableChangeRequest.closed_at.is_(None)).order_by(TableChangeRequest.id)
-    if to_table_id is not None:
-        q = q.where(TableChangeRequest.to_table_id == to_table_id)
-    return list(session.execute(q).scalars())
 
 
 def request_table_change(session: Session, actor: Actor, settings: HouseSettings, player_id: int,
@@ -392,7 +365,6 @@ def honour_table_change(session: Session, actor: Actor, settings: HouseSettings,
     """Move a player to the table he asked for: requests for one table are honoured in order; he takes
     his chips with him (no buy-in)."""
     now = _now(now)
-    session.info["house_settings"] = settings
     r = _lock_request(session, request_id)
     to_table = session.get(Table, r.to_table_id)
     if to_table.status != "open":
@@ -410,8 +382,8 @@ def honour_table_change(session: Session, actor: Actor, settings: HouseSettings,
     seat_number = pick_seat(session, to_table, seat_number)
     check_may_sit(session, settings, to_table, r.player_id, now, "table_change", frm)
     check_seat_free(session, to_table, seat_number)
-    leave(session, actor, frm, "table_change", None, now)
-    a = sit(session, actor, to_table, seat_number, r.player_id, 0, now, arrival="table_change")
+    leave(session, actor, settings, frm, "table_change", None, now)
+    a = sit(session, actor, settings, to_table, seat_number, r.player_id, 0, now, arrival="table_change")
     audit.record(session, actor, "tablechange.honour", f"player:{r.player_id}",
                  after={"request": r.id, "to_table": to_table.number, "seat": seat_number, "reason": reason})
     notify.publish(session, "lists.changed", {"game_id": r.game_id}, "floor")
@@ -443,7 +415,7 @@ def mark_away(session: Session, actor: Actor, settings: HouseSettings, table: Ta
     timers.set_timer(session, f"pickup-{away.id}", "seating.pickup_due",
                      now + timedelta(minutes=settings.chip_pickup_minutes), away.id)
     audit.record(session, actor, "seat.away", f"table:{table.id}", after={"seat": seat_number, "player_id": a.player_id})
-    _publish_table(session, table.id)
+    publish_table(session, table.id)
     return away
 
 
@@ -455,13 +427,12 @@ def mark_back(session: Session, actor: Actor, table: Table, seat_number: int, no
     away.back_at = _now(now)
     timers.cancel_timer(session, f"pickup-{away.id}")
     audit.record(session, actor, "seat.back", f"table:{table.id}", after={"seat": seat_number, "player_id": a.player_id})
-    _publish_table(session, table.id)
+    publish_table(session, table.id)
     return away
 
 
 def pickup_due(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[dict]:
     """Seats whose player has been away longer than the house allows while that game's list waits."""
-    from floor.models import WaitlistEntry
     now = _now(now)
     limit = now - timedelta(minutes=settings.chip_pickup_minutes)
     rows = session.execute(
@@ -481,8 +452,6 @@ def pickup_due(session: Session, settings: HouseSettings, now: datetime | None =
 
 def pickup_alert(session: Session, away_id: int, now: datetime | None = None):
     """The pickup timer fired: if he is still away and the game's list waits, alert the floor."""
-    from floor import alerts
-    from floor.models import WaitlistEntry
     away = session.get(SeatAway, away_id)
     if away is None or away.back_at is not None:
         return None
@@ -509,59 +478,9 @@ def confirm_pickup(session: Session, actor: Actor, settings: HouseSettings, tabl
         raise Conflict(f"seat {seat_number} at table {table.number} is not due for a chip pickup", code="not_due")
     audit.record(session, actor, "seat.pickup", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": a.player_id, "chips": chips_out})
-    return leave(session, actor, a, "chip_pickup", chips_out, now)
+    return leave(session, actor, settings, a, "chip_pickup", chips_out, now)
 
 
 # --- Busting (004 "All-in") ------------------------------------------------------------------------
 
-@dataclass
-class BustResult:
-    busts: int               # in this stay, this one included
-    outcome: str             # rebought | may_rebuy | left | listed | sat_again
-    assignment: SeatAssignment
-    entry_id: int | None = None
 
-
-def record_bust(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int,
-                now: datetime | None = None, rebuy: int | None = None, play_on: bool = False,
-                buy_in: int | None = None) -> BustResult:
-    """The first bust in a stay may be followed by one rebuy, even under the table minimum. The second
-    ends his game: if he wants to play on and the game's list waits, he goes to its end; otherwise,
-    with a seat free at his table, he may sit again with a full buy-in."""
-    from floor import waitlist
-    now = _now(now)
-    session.info["house_settings"] = settings
-    a = seated_assignment(session, table, seat_number)
-    before = session.execute(select(func.count(Bust.id)).where(Bust.assignment_id == a.id)).scalar()
-    if before == 0:
-        if rebuy is not None:
-            _lo, hi = structure_limits(table.game.structure, table.game.big_blind, settings)
-            if rebuy <= 0 or (hi is not None and rebuy > hi):
-                raise BadInput(f"a rebuy is more than nothing and at most {hi / 100:.2f}" if hi else
-                               "a rebuy is a positive amount", field="rebuy")
-        session.add(Bust(assignment_id=a.id, at=now, rebuy=rebuy, recorded_by=actor.name))
-        session.flush()
-        audit.record(session, actor, "seat.bust", f"table:{table.id}",
-                     after={"seat": seat_number, "player_id": a.player_id, "bust": 1, "rebuy": rebuy})
-        _publish_table(session, table.id)
-        return BustResult(1, "rebought" if rebuy is not None else "may_rebuy", a)
-    if rebuy is not None:
-        raise Conflict("he already bought back in once after busting: a second bust ends his game",
-                       code="second_bust")
-    session.add(Bust(assignment_id=a.id, at=now, rebuy=None, recorded_by=actor.name))
-    session.flush()
-    audit.record(session, actor, "seat.bust", f"table:{table.id}",
-                 after={"seat": seat_number, "player_id": a.player_id, "bust": before + 1})
-    player_id = a.player_id
-    leave(session, actor, a, "busted", 0, now)
-    if not play_on:
-        return BustResult(before + 1, "left", a)
-    if waitlist.waiting_count(session, table.game_id) > 0:
-        entry = waitlist.add(session, actor, table.game_id, player_id, now, note="busted twice")
-        return BustResult(before + 1, "listed", a, entry.id)
-    if buy_in is None:
-        lo, _ = structure_limits(table.game.structure, table.game.big_blind, settings)
-        raise BadInput(f"nobody waits: he may sit again with a full buy-in (at least {lo / 100:.2f})",
-                       field="buy_in")
-    again = seat_player(session, actor, settings, table, seat_number, player_id, buy_in, now)
-    return BustResult(before + 1, "sat_again", again)

@@ -19,10 +19,12 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import audit, notify, seating, timers
+from floor import audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
-from floor.models import (Game, ListCall, Player, SeatAssignment, Table, WaitingList, WaitlistEntry)
+from floor.models import Bust, Game, ListCall, Player, SeatAssignment, Table, WaitingList, WaitlistEntry
+from floor.poker import queries, seating
+from floor.poker.queries import list_tables, open_entries
 from floor.settings import HouseSettings
 
 EXPIRY_ACTIONS = ("end_of_list", "remove")
@@ -86,16 +88,6 @@ def _open_call(session: Session, entry_id: int) -> ListCall | None:
                            .execution_options(populate_existing=True)).scalar_one_or_none()
 
 
-def open_entries(session: Session, game_id: int) -> list[WaitlistEntry]:
-    return list(session.execute(select(WaitlistEntry).where(
-        WaitlistEntry.game_id == game_id, WaitlistEntry.closed_at.is_(None)).order_by(WaitlistEntry.position)).scalars())
-
-
-def waiting_count(session: Session, game_id: int) -> int:
-    return session.execute(select(func.count(WaitlistEntry.id)).where(
-        WaitlistEntry.game_id == game_id, WaitlistEntry.closed_at.is_(None))).scalar()
-
-
 def entry_json(session: Session, e: WaitlistEntry, call: ListCall | None = None) -> dict:
     call = call if call is not None else (_open_call(session, e.id) if e.status == "called" else None)
     return {"id": e.id, "game_id": e.game_id, "position": e.position, "status": e.status,
@@ -120,17 +112,16 @@ def call_json(session: Session, c: ListCall) -> dict:
 def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datetime | None = None,
         note: str | None = None) -> WaitlistEntry:
     """Staff put a player who presents himself at the floor on a game's list (at its end)."""
-    from floor import conduct
     now = _now(now)
     if actor.staff_id is None and actor.role not in ("system",):
         raise BadInput("only staff put players on a list", field="actor")
     game = poker_game(session, game_id)
     wl = lock_list(session, game_id)            # locks in one order everywhere: list, then player
-    player = seating.lock_player(session, player_id)
-    b = conduct.active_ban(session, player_id, now)
+    player = queries.lock_player(session, player_id)
+    b = queries.active_ban(session, player_id, now)
     if b is not None:
         raise Conflict(f"{player.name} is banned from the poker room: {b.reason}", code="banned")
-    if seating.seats_in_game(session, player_id, game_id):
+    if queries.seats_in_game(session, player_id, game_id):
         raise Conflict(f"{player.name} already plays {game.name}; a seated player asks for a table change "
                        f"instead", code="seated_in_game")
     existing = session.execute(select(WaitlistEntry).where(
@@ -241,18 +232,6 @@ class Proposal:
         return asdict(self)
 
 
-def _list_tables(session: Session, game_id: int | None = None) -> list[Table]:
-    """Open poker tables that take players from the list (not those a must-move table fills)."""
-    from floor import mustmove
-    fed = set()
-    for chain in mustmove.chains(session):
-        fed.update(chain.tables[:-1])
-    q = select(Table).where(Table.kind == "poker", Table.status == "open").order_by(Table.number)
-    if game_id is not None:
-        q = q.where(Table.game_id == game_id)
-    return [t for t in session.execute(q).scalars() if t.id not in fed]
-
-
 def proposals(session: Session, settings: HouseSettings, now: datetime | None = None,
               game_id: int | None = None) -> list[Proposal]:
     """For every free seat (nobody sits, no call holds it) at a table taking players from the list:
@@ -265,12 +244,12 @@ def proposals(session: Session, settings: HouseSettings, now: datetime | None = 
     used_entries: set[int] = set()
     used_players: set[int] = set(called)
     cache: dict[tuple[int, int], bool] = {}
-    for table in _list_tables(session, game_id):
-        free = seating.free_seats(session, table)
+    for table in list_tables(session, game_id):
+        free = queries.free_seats(session, table)
         if not free:
             continue
         candidates = []
-        for r in seating.open_table_changes(session, table.id):
+        for r in queries.open_table_changes(session, table.id):
             frm = session.execute(select(SeatAssignment).where(
                 SeatAssignment.player_id == r.player_id, SeatAssignment.table_id == r.from_table_id,
                 SeatAssignment.left_at.is_(None))).scalar_one_or_none()
@@ -316,7 +295,6 @@ def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
          seat_number: int | None = None, now: datetime | None = None, reason: str | None = None) -> ListCall:
     """Call a player for a seat: the seat is held for him and his response timer starts."""
     now = _now(now)
-    session.info["house_settings"] = settings
     wl, e = _lock_entry(session, entry_id)
     if e.closed_at is not None:
         raise Conflict(_closed_reason(session, e), code="entry_closed")
@@ -333,7 +311,7 @@ def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
     if other is not None:
         raise Conflict(f"{e.player.name} is already called to table {session.get(Table, other.table_id).number}",
                        code="already_called")
-    if table.id not in {t.id for t in _list_tables(session, table.game_id)}:
+    if table.id not in {t.id for t in list_tables(session, table.game_id)}:
         raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the list",
                        code="mustmove_fed")
     seating.check_may_sit(session, settings, table, e.player_id, now)
@@ -445,7 +423,6 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
     """Seat a listed player (called or not): checks the house rules and the buy-in, takes him off
     that game's list and keeps (or drops) his other lists."""
     now = _now(now)
-    session.info["house_settings"] = settings
     if drop_other_lists:   # all his lists, in game order, before this one (no lock-order deadlock)
         pre = session.get(WaitlistEntry, entry_id)
         if pre is not None:
@@ -463,7 +440,7 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
         raise BadInput("say at which table he sits", field="table_number")
     if table.game_id != e.game_id:
         raise BadInput(f"table {table.number} does not play this list's game", field="table_number")
-    if table.id not in {t.id for t in _list_tables(session, table.game_id)}:
+    if table.id not in {t.id for t in list_tables(session, table.game_id)}:
         raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the list",
                        code="mustmove_fed")
     if c is None:
@@ -502,7 +479,7 @@ def walk_up(session: Session, actor: Actor, settings: HouseSettings, table: Tabl
     if table.kind != "poker":
         raise InvalidState(f"table {table.number} is not a poker table")
     lock_list(session, table.game_id)
-    if table.id not in {t.id for t in _list_tables(session, table.game_id)}:
+    if table.id not in {t.id for t in list_tables(session, table.game_id)}:
         raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the floor",
                        code="mustmove_fed")
     props = [p for p in proposals(session, settings, now, table.game_id) if p.table_id == table.id]
@@ -610,3 +587,54 @@ def board_view(session: Session, settings: HouseSettings, now: datetime | None =
 
 __all__ = ["add", "remove", "move", "call", "cancel_call", "expire_call", "seat", "walk_up", "proposals",
            "estimate_wait", "format_name", "lists_view", "board_view", "Player"]
+
+
+@dataclass
+class BustResult:
+    busts: int               # in this stay, this one included
+    outcome: str             # rebought | may_rebuy | left | listed | sat_again
+    assignment: SeatAssignment
+    entry_id: int | None = None
+
+
+def record_bust(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int,
+                now: datetime | None = None, rebuy: int | None = None, play_on: bool = False,
+                buy_in: int | None = None) -> BustResult:
+    """The first bust in a stay may be followed by one rebuy, even under the table minimum. The second
+    ends his game: if he wants to play on and the game's list waits, he goes to its end; otherwise,
+    with a seat free at his table, he may sit again with a full buy-in."""
+    now = _now(now)
+    a = seating.seated_assignment(session, table, seat_number)
+    before = session.execute(select(func.count(Bust.id)).where(Bust.assignment_id == a.id)).scalar()
+    if before == 0:
+        if rebuy is not None:
+            _lo, hi = seating.structure_limits(table.game.structure, table.game.big_blind, settings)
+            if rebuy <= 0 or (hi is not None and rebuy > hi):
+                raise BadInput(f"a rebuy is more than nothing and at most {hi / 100:.2f}" if hi else
+                               "a rebuy is a positive amount", field="rebuy")
+        session.add(Bust(assignment_id=a.id, at=now, rebuy=rebuy, recorded_by=actor.name))
+        session.flush()
+        audit.record(session, actor, "seat.bust", f"table:{table.id}",
+                     after={"seat": seat_number, "player_id": a.player_id, "bust": 1, "rebuy": rebuy})
+        seating.publish_table(session, table.id)
+        return BustResult(1, "rebought" if rebuy is not None else "may_rebuy", a)
+    if rebuy is not None:
+        raise Conflict("he already bought back in once after busting: a second bust ends his game",
+                       code="second_bust")
+    session.add(Bust(assignment_id=a.id, at=now, rebuy=None, recorded_by=actor.name))
+    session.flush()
+    audit.record(session, actor, "seat.bust", f"table:{table.id}",
+                 after={"seat": seat_number, "player_id": a.player_id, "bust": before + 1})
+    player_id = a.player_id
+    seating.leave(session, actor, settings, a, "busted", 0, now)
+    if not play_on:
+        return BustResult(before + 1, "left", a)
+    if queries.waiting_count(session, table.game_id) > 0:
+        entry = add(session, actor, table.game_id, player_id, now, note="busted twice")
+        return BustResult(before + 1, "listed", a, entry.id)
+    if buy_in is None:
+        lo, _ = seating.structure_limits(table.game.structure, table.game.big_blind, settings)
+        raise BadInput(f"nobody waits: he may sit again with a full buy-in (at least {lo / 100:.2f})",
+                       field="buy_in")
+    again = seating.seat_player(session, actor, settings, table, seat_number, player_id, buy_in, now)
+    return BustResult(before + 1, "sat_again", again)

@@ -12,6 +12,8 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, NotFound
 from floor.gaming_day import end_of_gaming_day, gaming_day, gaming_day_bounds
 from floor.models import Ban, Player, PlayerWarning, PokerSitOut, Seat, SeatAssignment, Staff, Table
+from floor.poker import seating, waitlist
+from floor.poker.queries import active_ban
 from floor.settings import HouseSettings
 
 
@@ -20,15 +22,6 @@ def ban_json(b: Ban) -> dict:
             "decided_by": b.decided_by, "starts_at": b.starts_at.isoformat(),
             "expires_at": b.expires_at.isoformat() if b.expires_at else None,
             "lifted_at": b.lifted_at.isoformat() if b.lifted_at else None, "lift_reason": b.lift_reason}
-
-
-def active_ban(session: Session, player_id: int, at: datetime | None = None, scope: str = "poker_room") -> Ban | None:
-    at = at or datetime.now(timezone.utc)
-    return session.execute(
-        select(Ban).where(Ban.player_id == player_id, Ban.scope == scope, Ban.lifted_at.is_(None),
-                          Ban.starts_at <= at, or_(Ban.expires_at.is_(None), Ban.expires_at > at))
-        .order_by(Ban.id.desc()).limit(1)
-    ).scalar_one_or_none()
 
 
 def ban(session: Session, actor: Actor, player_id: int, reason: str, until: datetime | None,
@@ -140,7 +133,7 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
                 until, now=now)
         w.ban_id = b.id
         result.ban = b
-        result.freed_seats = free_poker_seats(session, actor, player_id, "banned_warnings", now)
+        result.freed_seats = exclude(session, actor, house, player_id, "banned_warnings", now)
         alerts.raise_alert(session, actor, "player_banned",
                            f"{player.name} has {count} warnings and must leave the poker area until the end of "
                            f"the gaming day" + (f"; seat freed at table "
@@ -152,8 +145,17 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     return result
 
 
-def free_poker_seats(session: Session, actor: Actor, player_id: int, reason: str, now: datetime) -> list[dict]:
-    from floor import seating
+def exclude(session: Session, actor: Actor, house: HouseSettings, player_id: int, reason: str,
+            now: datetime) -> list[dict]:
+    """A banned player leaves the poker area: every list he waits on and every poker seat he holds.
+    Returns the seats freed."""
+    waitlist.lock_player_lists(session, player_id)
+    waitlist.close_player_entries(session, actor, player_id, "banned", now)
+    return free_poker_seats(session, actor, house, player_id, reason, now)
+
+
+def free_poker_seats(session: Session, actor: Actor, house: HouseSettings, player_id: int, reason: str,
+                     now: datetime) -> list[dict]:
     rows = session.execute(
         select(SeatAssignment, Seat.number, Table).join(Seat, Seat.id == SeatAssignment.seat_id)
         .join(Table, Table.id == SeatAssignment.table_id)
@@ -164,7 +166,7 @@ def free_poker_seats(session: Session, actor: Actor, player_id: int, reason: str
                                                             PokerSitOut.back_at.is_(None))).scalar_one_or_none()
         if sit_out is not None:
             sit_out.back_at, sit_out.back_by, sit_out.back_reason = now, actor.staff_id, "banned"
-        seating.leave(session, actor, a, reason, None, now)
+        seating.leave(session, actor, house, a, reason, None, now)
         freed.append({"table_id": table.id, "table_number": table.number, "seat": number})
     return freed
 
@@ -174,7 +176,7 @@ def _conduct_changed(session: Session, player_id: int, table_ids: list[int]) -> 
     notify.publish(session, "conduct.changed", {"player_id": player_id}, *rooms)
 
 
-def ban_player(session: Session, actor: Actor, player_id: int, reason: str, until: datetime,
+def ban_player(session: Session, actor: Actor, house: HouseSettings, player_id: int, reason: str, until: datetime,
                now: datetime | None = None) -> tuple[Ban, list[dict]]:
     """The shift manager's decision in a case the rules do not list: ban and free his poker seats."""
     now = now or datetime.now(timezone.utc)
@@ -184,7 +186,7 @@ def ban_player(session: Session, actor: Actor, player_id: int, reason: str, unti
     if until <= now:
         raise BadInput("a ban must end in the future", field="until")
     b = ban(session, actor, player_id, reason, until, now=now)
-    freed = free_poker_seats(session, actor, player_id, "banned", now)
+    freed = exclude(session, actor, house, player_id, "banned", now)
     alerts.raise_alert(session, actor, "player_banned", f"{player.name} is banned from the poker area: {b.reason}",
                        severity="critical", data={"player_id": player_id, "ban_id": b.id, "freed_seats": freed})
     _conduct_changed(session, player_id, [s["table_id"] for s in freed])

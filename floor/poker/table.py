@@ -1,8 +1,8 @@
-"""The poker dealer terminal's services: load a table's state into a floor.blinds snapshot, show the
+"""The poker dealer terminal's services: load a table's state into a floor.poker.blinds snapshot, show the
 next hand, start it (recording who posted, who sat out, which blinds were missed), sit-outs, entry
 choices, the button, straddles, and missed-blind tickets with their corrections.
 
-The rules live in floor.blinds (pure); this module only loads and stores. Functions take a Session,
+The rules live in floor.poker.blinds (pure); this module only loads and stores. Functions take a Session,
 an Actor and plain values; they never commit.
 """
 from __future__ import annotations
@@ -13,12 +13,24 @@ from datetime import datetime, timezone
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from floor import alerts, audit, blinds, notify, seating
+from floor import alerts, audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
 from floor.gaming_day import gaming_day
-from floor.models import (MissedBlindTicket, Player, PokerButtonPlacement, PokerEntryChoice, PokerHand,
-                          PokerHandSeat, PokerPosting, PokerSitOut, Seat, SeatAssignment, Table)
+from floor.models import (
+    MissedBlindTicket,
+    Player,
+    PokerButtonPlacement,
+    PokerEntryChoice,
+    PokerHand,
+    PokerHandSeat,
+    PokerPosting,
+    PokerSitOut,
+    Seat,
+    SeatAssignment,
+    Table,
+)
+from floor.poker import blinds, conduct, queries, seating
 from floor.settings import HouseSettings
 
 STAY_ARRIVALS = ("seat_change", "rebuy")   # a new assignment that continues the same stay at the table
@@ -219,7 +231,6 @@ def _owed_json(o: blinds.Owed) -> dict:
 
 def terminal(session: Session, table: Table, house: HouseSettings, now: datetime | None = None) -> dict:
     """Everything the dealer terminal shows: seats, the next hand, what each seat owes, timers, tickets."""
-    from floor import conduct
     now = _now(now)
     st = load(session, table, house, now)
     rules = blinds.Rules.from_house(house)
@@ -366,7 +377,7 @@ def _forfeit_if_due(session: Session, actor: Actor, table: Table, info: SeatInfo
                                                         PokerSitOut.back_at.is_(None))).scalar_one_or_none()
     if sit_out is not None:
         sit_out.back_at, sit_out.back_by, sit_out.back_reason = now, actor.staff_id, "forfeit"
-    seating.leave(session, actor, info.assignment, "forfeit_missed_blinds", None, now)
+    seating.leave(session, actor, house, info.assignment, "forfeit_missed_blinds", None, now)
     name = info.assignment.player.name
     audit.record(session, actor, "poker.forfeit", f"table:{table.id}",
                  after={"seat": info.seat, "player_id": info.assignment.player_id, "tickets": count})
@@ -382,7 +393,7 @@ def mark_away(session: Session, actor: Actor, table: Table, seat_number: int, ho
               now: datetime | None = None) -> PokerSitOut:
     now = _now(now)
     _poker(table)
-    a = seating.open_assignment(session, table.id, seat_number)
+    a = queries.open_assignment(session, table.id, seat_number)
     if a is None:
         raise NotFound(f"nobody sits in seat {seat_number} at table {table.number}")
     if session.execute(select(PokerSitOut.id).where(PokerSitOut.assignment_id == a.id,
@@ -401,7 +412,7 @@ def mark_back(session: Session, actor: Actor, table: Table, seat_number: int, ho
               now: datetime | None = None, wait_for_bb: bool | None = None) -> PokerSitOut:
     now = _now(now)
     _poker(table)
-    a = seating.open_assignment(session, table.id, seat_number)
+    a = queries.open_assignment(session, table.id, seat_number)
     if a is None:
         raise NotFound(f"nobody sits in seat {seat_number} at table {table.number}")
     s = session.execute(select(PokerSitOut).where(PokerSitOut.assignment_id == a.id,
@@ -423,7 +434,7 @@ def choose_entry(session: Session, actor: Actor, table: Table, seat_number: int,
                  now: datetime | None = None) -> PokerEntryChoice:
     """The player entering says whether he posts now or waits for the big blind."""
     _poker(table)
-    a = seating.open_assignment(session, table.id, seat_number)
+    a = queries.open_assignment(session, table.id, seat_number)
     if a is None:
         raise NotFound(f"nobody sits in seat {seat_number} at table {table.number}")
     c = PokerEntryChoice(assignment_id=a.id, wait_for_bb=wait_for_bb, at=_now(now), chosen_by=actor.staff_id)

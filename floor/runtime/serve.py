@@ -10,6 +10,10 @@ import os
 
 from gunicorn.app.base import BaseApplication
 
+from app import create_app  # the process entry point builds the app; nothing under app imports this
+from config import load_config
+from floor.runtime import background
+
 log = logging.getLogger("floor.serve")
 
 
@@ -23,15 +27,12 @@ class FloorServer(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
-        from app import create_app
-        from floor.web import runtime
         app = create_app()
-        runtime.start_background(app)
+        background.start_background(app)
         return app
 
 
 def main() -> None:
-    from config import load_config
     cfg = load_config()
     server = cfg["server"]
     # One worker with threads: Flask-SocketIO's threading mode keeps each client's state in its

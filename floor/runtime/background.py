@@ -11,13 +11,22 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
+from devices.bridge import FloorBridge
+from devices.config import load
+from devices.demo import DemoDealer
+from devices.dispatch import RoundsDispatch
+from devices.runtime import DeviceRuntime, simulated_devices
+from floor import notify
+from floor.models import Table
+from floor.runtime import scheduler
+from floor.web.extensions import db
+
 log = logging.getLogger(__name__)
 
 
 def start_background(app: Flask) -> None:
     cfg = app.config["FLOOR"]["app"]
     if cfg.get("run_scheduler"):
-        from floor.web import scheduler
         scheduler.start(app)
         atexit.register(scheduler.shutdown)
         log.info("scheduler started")
@@ -27,12 +36,6 @@ def start_background(app: Flask) -> None:
 
 
 def start_devices(app: Flask):
-    from devices.bridge import FloorBridge
-    from devices.config import load
-    from devices.runtime import DeviceRuntime, simulated_devices
-    from floor import notify
-    from floor.models import Table
-    from floor.web.extensions import db
 
     floor_cfg = app.config["FLOOR"]
     with app.app_context():
@@ -50,23 +53,19 @@ def start_devices(app: Flask):
         configs += sim_configs
     by_name = {c.name: tables.get(int(c.table), (None, None))[0] if c.table.isdigit() else None for c in configs}
     kinds = {c.name: c.kind for c in configs}
-    from devices.dispatch import RoundsDispatch
     dispatch = RoundsDispatch(factory, app.config["HOUSE"])
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
     runtime = DeviceRuntime(configs, sims).start(bridge)
     app.extensions["floor_devices"] = runtime
     if sims:
         # simulated devices need someone at the table: the demo dealers play through the real path
-        from devices.demo import DemoDealer
         runtime.dealer = DemoDealer(factory, app.config["HOUSE"], {int(c.table): sim for c, sim in zip(sim_configs, sims)},
                                     speed=speed, confirm_shoe=runtime.shoe_confirmed).start()
     return runtime
 
 
-def run_device_process() -> None:
+def run_device_process(app: Flask) -> None:
     """Production: one process owns the serial ports and emits through the message queue."""
-    from app import create_app
-    app = create_app()
     if not app.config["FLOOR"]["app"].get("message_queue"):
         log.warning("device process without a message queue: live updates stay in this process")
     runtime = start_devices(app)
@@ -79,4 +78,3 @@ def run_device_process() -> None:
         runtime.stop()
 
 
-__all__ = ["start_background", "start_devices", "run_device_process", "Path"]

@@ -1,19 +1,22 @@
 """The APScheduler instance of the process that runs jobs (one per deployment).
 
 Jobs are stored in the database (SQLAlchemyJobStore), so timers survive a restart. Each stored job
-calls run_job(name, *args): it opens an app context and a session, runs floor.jobs.JOBS[name] and
-commits. Only plain ids cross into the job.
+calls run_job(name, *args): it opens an app context and a session, runs floor.jobs.JOBS[name] with
+the app's house settings and commits. Only plain ids cross into the job.
 """
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta, timezone
 
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 
-from floor import jobs
+import floor.poker.jobs  # noqa: F401  (each area registers its timer jobs)
+import floor.rounds.jobs  # noqa: F401
+from floor import jobs, timers
 from floor.web.extensions import db
 
 log = logging.getLogger(__name__)
@@ -26,7 +29,7 @@ def run_job(name: str, *args) -> None:
         raise RuntimeError("scheduler not started")
     with _app.app_context():
         try:
-            jobs.JOBS[name](db.session, *args)
+            jobs.JOBS[name](db.session, _app.config["HOUSE"], *args)
             db.session.commit()
         except Exception:
             db.session.rollback()
@@ -51,7 +54,6 @@ def start(app: Flask) -> BackgroundScheduler:
         _scheduler.add_job(run_job, "interval", seconds=10, args=["heartbeat"], id="heartbeat",
                            replace_existing=True, next_run_time=datetime.now(timezone.utc))
     app.extensions["floor_scheduler"] = _scheduler
-    from floor import timers
     timers.install(schedule_once, cancel)
     return _scheduler
 
@@ -66,7 +68,6 @@ def schedule_once(job_id: str, name: str, at: datetime, *args) -> None:
 def cancel(job_id: str) -> None:
     if _scheduler is None:
         return
-    from apscheduler.jobstores.base import JobLookupError
     try:
         _scheduler.remove_job(job_id)
     except JobLookupError:
@@ -78,7 +79,6 @@ def shutdown() -> None:
     if _scheduler is not None:
         _scheduler.shutdown(wait=False)
         _scheduler = None
-        from floor import timers
         timers.install(None, None)
 
 
