@@ -59,10 +59,13 @@ def _check_decks(decks) -> int:
     return decks
 
 
-@lru_cache(maxsize=None)
 def shoe_odds(decks: int) -> ShoeOdds:
     """Enumerate every coup of a fresh shoe of ``decks`` decks exactly (cached per ``decks``)."""
-    _check_decks(decks)
+    return _shoe_odds(_check_decks(decks))
+
+
+@lru_cache(maxsize=None)
+def _shoe_odds(decks: int) -> ShoeOdds:
     size = 52 * decks
     counts = [16 * decks] + [4 * decks] * 9
     outcomes: dict[tuple[int, int, int, int], list] = {}
@@ -128,7 +131,6 @@ def _unit_stake(settings: BaccaratSettings) -> int:
     return Fraction(settings.banker_commission).denominator
 
 
-@lru_cache(maxsize=256)
 def baccarat_edge(spot: str, decks: int, settings: BaccaratSettings) -> Fraction:
     """House edge of a baccarat spot: the expected loss per unit staked, exact, for a fresh shoe.
 
@@ -137,7 +139,15 @@ def baccarat_edge(spot: str, decks: int, settings: BaccaratSettings) -> Fraction
     Player and banker push on a tie, as ``returned`` says."""
     if spot not in SPOTS:
         raise GameInputError(f"no baccarat spot {spot!r} (one of {', '.join(SPOTS)})")
-    odds = shoe_odds(_check_decks(decks))
+    if not isinstance(settings, BaccaratSettings):
+        raise GameInputError(f"baccarat needs BaccaratSettings, got {type(settings).__name__}")
+    # checked before the cache: 8.0 and True hash like 8 and 1
+    return _edge(spot, _check_decks(decks), settings)
+
+
+@lru_cache(maxsize=256)
+def _edge(spot: str, decks: int, settings: BaccaratSettings) -> Fraction:
+    odds = shoe_odds(decks)
     stake = _unit_stake(settings)
     if spot in ("player_pair", "banker_pair"):
         p = odds.player_pair if spot == "player_pair" else odds.banker_pair

@@ -73,10 +73,6 @@ def _deck_constant() -> Fraction:
 DECK_CONSTANT = _deck_constant()
 
 
-def _state(cards: tuple[Card, ...]) -> tuple[int, bool]:
-    return hand_value(cards)
-
-
 class _Game:
     """The expectations of one rule set against one dealer distribution."""
 
@@ -106,7 +102,7 @@ class _Game:
 
     def best(self, cards: tuple[Card, ...]) -> Fraction:
         """Stand or hit, whichever is worth more, from a hand that can no longer double or split."""
-        key = _state(cards)
+        key = hand_value(cards)
         if key not in self._best:
             total = key[0]
             if total > 21:
@@ -135,7 +131,7 @@ class _Game:
             ev += p * max(options)
         return ev
 
-    def hand(self, a: Card, b: Card, dealer_has_blackjack_chance: bool) -> Fraction:
+    def hand(self, a: Card, b: Card) -> Fraction:
         """Expectation of a first hand of two cards (not a blackjack)."""
         cards = (a, b)
         options = [self.best(cards), self.double(cards)]
@@ -195,9 +191,9 @@ def infinite_deck_expectation(settings: BlackjackSettings) -> Fraction:
                 if is_blackjack(cards):
                     ev = (1 - bj) * settings.blackjack_pays  # a dealer blackjack pushes it
                 elif peeked:
-                    ev = -bj + (1 - bj) * game.hand(*cards, False)
+                    ev = -bj + (1 - bj) * game.hand(*cards)
                 else:
-                    ev = game.hand(*cards, True)
+                    ev = game.hand(*cards)
                 ev_up += pa * pb * ev
         total += p_up * ev_up
     return total

@@ -33,6 +33,8 @@ from .casino_holdem import CasinoHoldemSettings, aa_bonus_pays, returned
 
 
 def _pay_table(settings: CasinoHoldemSettings) -> tuple:
+    if not isinstance(settings, CasinoHoldemSettings):
+        raise GameInputError(f"Casino Hold'em needs CasinoHoldemSettings, got {type(settings).__name__}")
     return tuple((f.name, getattr(settings, f.name)) for f in fields(settings) if not f.name.startswith("aa_"))
 
 
@@ -92,6 +94,7 @@ def aa_bonus_odds(settings: CasinoHoldemSettings) -> BonusOdds:
 
 def aa_bonus_edge(settings: CasinoHoldemSettings) -> Fraction:
     """Exact edge of the AA Bonus (the player calls whenever it wins)."""
+    _pay_table(settings)  # checks the settings before they reach the cache
     odds = aa_bonus_odds(settings)
     back = sum(n * (1 + k) for k, n in odds.counts.items() if k is not None)
     return 1 - Fraction(back, odds.total)
