@@ -218,7 +218,8 @@ def hottest_arc(counts: Sequence[int], length: int) -> Fit:
 @dataclass(frozen=True)
 class WheelWatchSettings:
     """How a wheel is watched: the window of spins, the false-alarm rate the house accepts per
-    window, the arc length scanned for a hot sector, and the fewest spins worth testing."""
+    window, the arc length scanned for a hot sector, and the fewest spins worth testing (185 at
+    least: 5 expected hits per pocket)."""
 
     window: int
     p_threshold: float
@@ -232,8 +233,9 @@ class WheelWatchSettings:
             raise GameInputError(f"p_threshold must be between 0 and 1, got {self.p_threshold!r}")
         if not (isinstance(self.arc_pockets, int) and 2 <= self.arc_pockets <= 18):
             raise GameInputError(f"arc_pockets must be 2 to 18, got {self.arc_pockets!r}")
-        if not (isinstance(self.min_spins, int) and self.min_spins >= POCKETS):
-            raise GameInputError(f"min_spins must be at least {POCKETS}, got {self.min_spins!r}")
+        # the chi-square tail is trustworthy from about 5 expected hits per pocket
+        if not (isinstance(self.min_spins, int) and self.min_spins >= 5 * POCKETS):
+            raise GameInputError(f"min_spins must be at least {5 * POCKETS}, got {self.min_spins!r}")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from floor.games.wheel_stats import (CLASSIC_SECTIONS, JEU_ZERO, ORPHELINS, TIER
                                      arc_test, bias_check, binomial_sf, chi2_sf, direction_breaks,
                                      frequencies, pocket_test, section_test, speed_faults)
 
-WATCH = WheelWatchSettings(window=1000, p_threshold=0.01, arc_pockets=9, min_spins=100)
+WATCH = WheelWatchSettings(window=1000, p_threshold=0.01, arc_pockets=9, min_spins=200)
 
 
 def spin(rng, weights, n):
@@ -119,15 +119,17 @@ def test_bias_report_figures():
     assert hottest.labels == (17,) and hottest in report.failing
     assert "pocket 17" in report.summary()
     assert report.per_test_threshold == pytest.approx(0.0025)
-    assert bias_check(spins[:99], WATCH) is None                   # too few spins to judge
+    assert bias_check(spins[:199], WATCH) is None                  # too few spins to judge
     assert bias_check(spins + [0] * 10, WATCH).spins == 1000        # only the window counts
 
 
 def test_watch_settings_are_checked():
     with pytest.raises(GameInputError):
-        WheelWatchSettings(window=1000, p_threshold=0, arc_pockets=9, min_spins=100)
+        WheelWatchSettings(window=1000, p_threshold=0, arc_pockets=9, min_spins=200)
     with pytest.raises(GameInputError):
-        WheelWatchSettings(window=1000, p_threshold=0.01, arc_pockets=30, min_spins=100)
+        WheelWatchSettings(window=1000, p_threshold=0.01, arc_pockets=30, min_spins=200)
+    with pytest.raises(GameInputError):
+        WheelWatchSettings(window=1000, p_threshold=0.01, arc_pockets=9, min_spins=100)
 
 
 def test_direction_breaks():
