@@ -4,8 +4,9 @@ from fractions import Fraction
 import pytest
 
 from floor.games.baccarat import BaccaratSettings, next_target, play, returned
+from floor.games.baccarat_odds import baccarat_edge, falling, shoe_odds
 from floor.games.base import GameInputError
-from floor.games.cards import Card, parse_cards
+from floor.games.cards import parse_cards
 
 
 def coup(codes):
@@ -93,70 +94,63 @@ def test_bad_bets_refused(spot, stake):
         returned(spot, stake, coup("9S 5H KD 2C"))
 
 
-# --- full enumeration of the 8-deck shoe ------------------------------------------------------
+# --- full enumeration of the shoe (floor.games.baccarat_odds walks the tableau above) ----------
 
-SHOE = 416
-REPRESENTATIVE = {0: "TS", 1: "AS", **{v: f"{v}S" for v in range(2, 10)}}
-REP_CARDS = {v: Card.parse(code) for v, code in REPRESENTATIVE.items()}
+EIGHT = BaccaratSettings()
 
 
-def falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
+def test_eight_deck_outcome_counts():
+    odds = shoe_odds(8)
+    assert odds.total == sum(odds.wins.values()) == 4_998_398_275_503_360 == falling(416, 6)
+    assert odds.wins["banker"] == 2_292_252_566_437_888
+    assert odds.wins["player"] == 2_230_518_282_592_256
+    assert odds.wins["tie"] == 475_627_426_473_216
 
 
-def enumerate_shoe():
-    """Weight of every coup over all ordered 6-card draws from 8 decks, by card value.
-
-    The tableau decides through ``next_target`` how many cards the coup takes; cards it does not
-    take still count as the rest of the 6-card draw, hence the falling factorial.
-    """
-    counts = [128] + [32] * 9  # ten-valued cards are 4 ranks of 32
-    wins = {"player": 0, "banker": 0, "tie": 0}
-    stake = 100
-    back = {"player": 0, "banker": 0, "tie": 0}
-
-    def walk(cards, weight):
-        if next_target(cards) is None:
-            k = len(cards)
-            w = weight * falling(SHOE - k, 6 - k)
-            c = play(cards)
-            wins[c.winner] += w
-            for spot in back:
-                back[spot] += w * returned(spot, stake, c)
-            return
-        for v in range(10):
-            n = counts[v]
-            if n:
-                counts[v] -= 1
-                walk(cards + [REP_CARDS[v]], weight * n)
-                counts[v] += 1
-
-    walk([], 1)
-    return wins, back
+def test_every_outcome_is_a_real_coup_of_its_weight_class():
+    odds = shoe_odds(8)
+    for (p_total, b_total, n_player, n_banker), (weight, deal) in odds.outcomes.items():
+        c = play(deal)
+        assert (c.player_total, c.banker_total, len(c.player), len(c.banker)) == (p_total, b_total, n_player,
+                                                                                   n_banker)
+        assert weight > 0
 
 
-@pytest.fixture(scope="module")
-def shoe_figures():
-    return enumerate_shoe()
+@pytest.mark.parametrize("spot,published", [("banker", 1.0579), ("player", 1.2351), ("tie", 14.3596)])
+def test_eight_deck_house_edges(spot, published):
+    assert round(float(baccarat_edge(spot, 8, EIGHT)) * 100, 4) == published
 
 
-@pytest.mark.slow
-def test_eight_deck_outcome_counts(shoe_figures):
-    wins, _ = shoe_figures
-    assert sum(wins.values()) == 4_998_398_275_503_360 == falling(416, 6)
-    assert wins["banker"] == 2_292_252_566_437_888
-    assert wins["player"] == 2_230_518_282_592_256
-    assert wins["tie"] == 475_627_426_473_216
+@pytest.mark.parametrize("decks,places,banker,player,tie", [(1, 2, 1.01, 1.29, 15.75),
+                                                          (6, 4, 1.0558, 1.2374, 14.4382)])
+def test_other_shoes(decks, places, banker, player, tie):
+    edges = {s: round(float(baccarat_edge(s, decks, EIGHT)) * 100, places) for s in ("banker", "player", "tie")}
+    assert edges == {"banker": banker, "player": player, "tie": tie}
 
 
-@pytest.mark.slow
-def test_eight_deck_house_edges(shoe_figures):
-    _, back = shoe_figures
-    total = falling(416, 6)
-    edge = {spot: 1 - Fraction(back[spot], total * 100) for spot in back}
-    assert round(float(edge["banker"]) * 100, 4) == 1.0579
-    assert round(float(edge["player"]) * 100, 4) == 1.2351
-    assert round(float(edge["tie"]) * 100, 4) == 14.3596
+def test_pairs_by_rank_count():
+    # 13 ranks of 4 x decks cards: the second card matches the first with (4 decks - 1) of the rest
+    for decks in (1, 6, 8):
+        p = Fraction(4 * decks - 1, 52 * decks - 1)
+        assert shoe_odds(decks).player_pair == shoe_odds(decks).banker_pair == p
+        assert baccarat_edge("player_pair", decks, EIGHT) == 1 - 12 * p
+    assert round(float(baccarat_edge("banker_pair", 8, EIGHT)) * 100, 2) == 10.36
+
+
+def test_edges_follow_the_table_settings():
+    odds = shoe_odds(8)
+    p_banker = Fraction(odds.wins["banker"], odds.total)
+    p_tie = Fraction(odds.wins["tie"], odds.total)
+    four = BaccaratSettings(banker_commission=Fraction(4, 100))
+    # one point less commission hands back 1 % of every banker win
+    assert baccarat_edge("banker", 8, EIGHT) - baccarat_edge("banker", 8, four) == p_banker / 100
+    assert baccarat_edge("tie", 8, BaccaratSettings(tie_pays=9)) == 1 - 10 * p_tie
+    assert baccarat_edge("tie", 8, EIGHT) == 1 - 9 * p_tie
+    assert baccarat_edge("banker", 8, BaccaratSettings(commission_rounding="up")) == baccarat_edge("banker", 8, EIGHT)
+    assert baccarat_edge("player_pair", 8, BaccaratSettings(pair_pays=12)) < baccarat_edge("player_pair", 8, EIGHT)
+
+
+@pytest.mark.parametrize("spot,decks", [("dragon", 8), ("banker", 0), ("banker", 13), ("banker", 8.0), ("tie", True)])
+def test_bad_edge_questions_refused(spot, decks):
+    with pytest.raises(GameInputError):
+        baccarat_edge(spot, decks, EIGHT)
