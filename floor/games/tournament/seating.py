@@ -11,8 +11,10 @@ Rules (the rule documents of both rooms, and common live practice where they are
 * A table breaks, in the house's set order, as soon as the players left fit at one table fewer;
   its players are placed one by one (in a random order) on a random empty seat of the shortest
   remaining table.
-* When the players left fit at the final table (``final_table_size``), every remaining player is
-  redrawn: random seats at the final table and a fresh card draw for the button.
+* The last two tables are not merged before the players left fit the final table
+  (``final_table_size``, e.g. 9 players at 10-seat tables): then every remaining player is redrawn,
+  random seats at the final table and a fresh card draw for the button (common live practice; the
+  documents only say tables are broken as players go out).
 
 Ties the documents leave open, decided here: among equally full tables, the one that breaks soonest
 gives the player (its players will have to move anyway); among equally short tables the one that
@@ -219,14 +221,16 @@ def rebalance(draw: Draw, tables: Tables, seats_per_table: int, break_order: Seq
     play must be in it, and the last table of the order still in play hosts the final table.
     ``final_table_size``: how many players sit at the final table (at most ``seats_per_table``).
 
-    Stream use, in order: (1) final table: every remaining player, sorted by (table, seat), is
-    shuffled onto the final table's seats, which are drawn like ``draw_seats`` (shuffle seats
-    1..seats_per_table, keep the first n, ascending), then the button card draw. Else (2) while the
-    players fit at one table fewer: the next table of the break order breaks; its players, sorted by
-    seat, are shuffled; each in turn takes a seat picked at random from the empty seats (by table,
-    then seat) of the tables with the fewest players. Then (3) while a table has two or more players
-    more than another: a player picked at random (by seat) from the fullest table moves to a seat
-    picked at random (ascending) at the shortest.
+    Stream use, in order: (1) the final table, when more than one table is in play and the players
+    fit it: every remaining player, sorted by (table, seat), is shuffled onto the final table's seats,
+    which are drawn like ``draw_seats`` (shuffle seats 1..seats_per_table, keep the first n,
+    ascending), then the button card draw. Else (2) if the players fit at fewer tables (but never
+    fewer than two: merging the last two is (1)), the first tables of the break order break, as many
+    as can; table after table, its players sorted by seat are shuffled and each in turn takes a seat
+    picked at random from the empty seats (by table, then seat) of the remaining tables with the
+    fewest players. Then (3) while a table has two or more players more than another: a player
+    picked at random (by seat) from the fullest table moves to a seat picked at random (ascending)
+    at the shortest.
     """
     layout = _check_layout(tables, seats_per_table)
     check_count(final_table_size, "final_table_size", 2)
@@ -262,22 +266,22 @@ def rebalance(draw: Draw, tables: Tables, seats_per_table: int, break_order: Seq
         broken = [t for t in in_play if t != final]
         return TablePlan(tuple(moves), tuple(broken), button, {final: new_row}, stream.used)
 
-    def place(player, from_table, from_seat, reason, exclude=None):
-        fewest = min(len(layout[t]) for t in in_play if t != exclude)
-        choices = [(t, s) for t in sorted(in_play) if t != exclude and len(layout[t]) == fewest
-                   for s in range(1, seats_per_table + 1) if s not in layout[t]]
-        t, s = stream.pick(choices)
-        layout[t][s] = player
-        moves.append(Move(player, from_table, from_seat, t, s, reason))
-
-    while len(in_play) > 1 and players <= seats_per_table * (len(in_play) - 1):
-        victim = in_play[0]
+    # as many tables break as the players allow (never down to one: that is the final table above)
+    keep = max(2, -(-players // seats_per_table))
+    victims = in_play[:max(0, len(in_play) - keep)]
+    kept = [t for t in in_play if t not in victims]
+    for victim in victims:
         seated = [(s, layout[victim][s]) for s in sorted(layout[victim])]
         for s, p in stream.shuffled(seated):
-            place(p, victim, s, "break", exclude=victim)
+            fewest = min(len(layout[t]) for t in kept)
+            choices = [(t, seat) for t in sorted(kept) if len(layout[t]) == fewest
+                       for seat in range(1, seats_per_table + 1) if seat not in layout[t]]
+            t, seat = stream.pick(choices)
+            layout[t][seat] = p
+            moves.append(Move(p, victim, s, t, seat, "break"))
         del layout[victim]
-        in_play.remove(victim)
         broken.append(victim)
+    in_play = kept
 
     while True:
         counts = {t: len(layout[t]) for t in in_play}
