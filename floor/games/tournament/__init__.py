@@ -4,7 +4,7 @@ cancellation. No I/O, no clock reads, no global randomness: times, settings and 
 
 Modules: ``structure`` (levels, breaks, clock), ``payouts``, ``draw`` (the seeded stream),
 ``seating`` (seat draw, balancing, breaking), ``places`` (places, blinds, heads-up), ``bounty``,
-``icm`` (deals), ``cancellation``, ``cents`` (exact splitting of cents).
+``deals`` (ICM, chip chop, the save), ``cancellation``, ``cents`` (exact splitting of cents).
 """
 from .bounty import (BountyAward, MysteryDraw, draw_mystery_bounty, knockout_awards, mystery_stage_open,
                      progressive_awards)
@@ -12,7 +12,7 @@ from .cancellation import (RULES as CANCELLATION_RULES, CancellationRule, Cancel
                            Survivor, cancel_from_prize_pool, cancel_online_room, cancel_random_prize_sit_and_go,
                            cancel_sit_and_go, guarantee_topup, refund_all, settle_cancellation)
 from .draw import ALGORITHM as DRAW_ALGORITHM, Draw, DrawStream, card_strength, draw_deck
-from .icm import Deal, chip_chop, deal, icm, icm_equities
+from .deals import Deal, chip_chop, deal, icm, icm_equities
 from .payouts import (STANDARD_PAYOUTS, PayoutBand, PayoutTable, payout_table, payout_table_to_data, payouts,
                       prize_pool, split_pool)
 from .places import (BlindPositions, Bust, Place, blind_positions, bust_places, clockwise_from_button,

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (STANDARD_PAYOUTS, PayoutBand, payout_table, payout_table_to_data, payouts,
+from floor.games.tournament import (STANDARD_PAYOUTS, payout_table, payout_table_to_data, payouts,
                                     prize_pool, split_pool)
 
 
