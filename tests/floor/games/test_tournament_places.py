@@ -1,0 +1,103 @@
+"""Finishing places when several players go out on one hand; positions and heads-up blinds."""
+from collections import Counter
+
+import pytest
+
+from floor.games.base import GameInputError
+from floor.games.tournament import (Bust, Draw, blind_positions, bust_places, clockwise_from_button,
+                                    deal_final_places)
+
+SEED = bytes(range(7, 39))
+
+
+def places(result) -> dict:
+    return {p.player: p.place for p in result}
+
+
+def test_more_chips_at_the_start_of_the_hand_finishes_higher():
+    result = bust_places(20, [Bust("ann", 3000), Bust("bob", 5000)], "random")
+    assert places(result) == {"bob": 19, "ann": 20}
+    assert [p.player for p in result] == ["bob", "ann"]  # best place first
+    result = bust_places(10, [Bust("a", 1000), Bust("b", 4000), Bust("c", 2500)], "seat_order")
+    assert places(result) == {"b": 8, "c": 9, "a": 10}
+    assert places(bust_places(5, [Bust("x", 700)], "seat_order")) == {"x": 5}
+
+
+def test_equal_chips_by_seat_order_from_the_button():
+    """Nine-seat table, button on seat 9: seat 2 is 2nd to the button's left, seat 5 the 5th, the
+    button itself last. Equal stacks: the one nearer the button's left finishes higher."""
+    busts = [Bust(p, 2000, table=3, from_button=clockwise_from_button(seat, 9, 9))
+             for p, seat in (("on_button", 9), ("seat5", 5), ("seat2", 2))]
+    assert places(bust_places(12, busts, "seat_order")) == {"seat2": 10, "seat5": 11, "on_button": 12}
+    # a bigger stack still comes first whatever the seat
+    busts.append(Bust("big", 2500, table=3, from_button=7))
+    assert places(bust_places(12, busts, "seat_order")) == {"big": 9, "seat2": 10, "seat5": 11, "on_button": 12}
+
+
+def test_positions_from_the_button():
+    assert clockwise_from_button(1, 9, 9) == 1
+    assert clockwise_from_button(3, 1, 9) == 2
+    assert clockwise_from_button(9, 9, 9) == 9
+    assert clockwise_from_button(4, 6, 10) == 8
+    with pytest.raises(GameInputError):
+        clockwise_from_button(10, 1, 9)
+
+
+def test_equal_chips_drawn_at_random_each_equally_likely():
+    wins = Counter()
+    for k in range(600):
+        result = bust_places(9, [Bust("a", 1500), Bust("b", 1500), Bust("c", 1500)], "random",
+                             Draw(SEED, f"hand-{k}"))
+        assert sorted(p.place for p in result) == [7, 8, 9]
+        wins[result[0].player] += 1
+    assert set(wins) == {"a", "b", "c"} and all(150 < w < 250 for w in wins.values())  # 200 expected
+    again = bust_places(9, [Bust("c", 1500), Bust("a", 1500), Bust("b", 1500)], "random", Draw(SEED, "hand-0"))
+    first = bust_places(9, [Bust("a", 1500), Bust("b", 1500), Bust("c", 1500)], "random", Draw(SEED, "hand-0"))
+    assert again == first  # the draw does not depend on the order the busts were entered
+
+
+def test_seat_order_between_tables_falls_back_to_a_draw():
+    busts = [Bust("t1", 800, table=1, from_button=2), Bust("t2", 800, table=2, from_button=5)]
+    with pytest.raises(GameInputError):
+        bust_places(30, busts, "seat_order")
+    result = bust_places(30, busts, "seat_order", Draw(SEED, "hfh-1"))
+    assert sorted(p.place for p in result) == [29, 30]
+
+
+@pytest.mark.parametrize("args", [
+    (3, [Bust("a", 10), Bust("b", 20), Bust("c", 30)], "random"),      # nobody left to win
+    (5, [Bust("a", 10), Bust("a", 20)], "random"),                      # out twice
+    (5, [Bust("a", 10), Bust("b", 10)], "seat_order"),                  # no positions given
+    (5, [Bust("a", 10)], "chips"),
+    (1, [], "random"),
+])
+def test_impossible_busts_are_refused(args):
+    with pytest.raises(GameInputError):
+        bust_places(*args)
+    with pytest.raises(GameInputError):
+        Bust("nochips", 0)
+
+
+def test_final_places_after_a_deal_that_ends_the_tournament():
+    # bigger stack higher; the two 5000 stacks: the one nearer the button's left (position 2) is 2nd
+    assert deal_final_places([5000, 8000, 5000], [3, 1, 2]) == [3, 1, 2]
+    with pytest.raises(GameInputError):
+        deal_final_places([5000, 8000], [1, 1])
+
+
+def test_heads_up_the_button_posts_the_small_blind_and_acts_first_preflop():
+    hu = blind_positions([3, 7], 7)
+    assert (hu.button, hu.small_blind, hu.big_blind) == (7, 7, 3)
+    assert (hu.first_preflop, hu.first_postflop) == (7, 3)
+    assert blind_positions([3, 7], 3).small_blind == 3
+
+
+def test_three_or_more_the_blinds_sit_left_of_the_button():
+    three = blind_positions([2, 5, 8], 8)
+    assert (three.small_blind, three.big_blind, three.first_preflop, three.first_postflop) == (2, 5, 8, 2)
+    six = blind_positions([1, 2, 4, 6, 7, 9], 7)
+    assert (six.small_blind, six.big_blind, six.first_preflop, six.first_postflop) == (9, 1, 2, 9)
+    with pytest.raises(GameInputError):
+        blind_positions([4], 4)
+    with pytest.raises(GameInputError):
+        blind_positions([1, 2, 3], 5)
