@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := app:create_app
 
-.PHONY: venv node run test bench demo clean
+.PHONY: venv node run test test-fast bench demo clean
 
 venv: $(VENV)/.installed
 
@@ -27,7 +27,12 @@ run: venv node
 
 test: venv node
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
+
+# The quick loop while working: no browser, no real-time device runs, no slow proofs.
+test-fast: venv node
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not e2e" --ignore=tests/e2e --ignore=tests/e2e_devices $(PYTEST_ARGS)
 
 bench: venv node
 	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -q -s -o addopts="" $(PYTEST_ARGS)

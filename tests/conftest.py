@@ -10,6 +10,7 @@ import itertools
 import os
 import shutil
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,25 @@ def app(app_config):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@contextmanager
+def app_session(app):
+    """A session in an app context of its own, for arranging and checking data around the test
+    client's requests (they must not share one: flask.g caches the caller and the CSRF token).
+    Commits what the block did; what it loaded stays readable after the block."""
+    from floor.web.extensions import db
+    with app.app_context():
+        try:
+            yield db.session
+            db.session.flush()
+            db.session.expunge_all()
+            db.session.commit()
+        except BaseException:
+            db.session.rollback()
+            raise
+        finally:
+            db.session.remove()
 
 
 @pytest.fixture

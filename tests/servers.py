@@ -35,7 +35,7 @@ class Server:
         self.proc = subprocess.Popen([sys.executable, "-m", "floor.runtime.serve"], cwd=ROOT, env=self.env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
 
-    def wait(self, timeout: float = 30) -> "Server":
+    def wait(self, timeout: float = 120) -> "Server":   # a hang guard only: a loaded machine starts slowly
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

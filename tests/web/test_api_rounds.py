@@ -1,21 +1,9 @@
 """The JSON API of live rounds: bets and their refusals, idempotency, the cashier, the pit boss."""
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from floor import rounds
+from tests.conftest import app_session
 from tests.floor.rounds.helpers import HOUSE, at, tid
-
-
-@contextmanager
-def db(app):
-    """A short app context for arranging data: the test client's requests must not share one (or
-    its flask.g, where the CSRF token and the caller are cached)."""
-    from floor.web.extensions import db as _db
-    with app.app_context():
-        yield _db.session
-        _db.session.commit()
-        _db.session.remove()
 
 
 def _fund(login, player_id, amount):
@@ -26,7 +14,7 @@ def _fund(login, player_id, amount):
 
 def _open(app, table_number):
     from datetime import datetime, timezone
-    with db(app) as session:
+    with app_session(app) as session:
         rounds.open_betting(session, rounds.core.SYSTEM, tid(session, table_number), datetime.now(timezone.utc), house=HOUSE)
 
 
@@ -39,7 +27,7 @@ def test_cashier_credits_and_debits_are_audited_and_never_below_zero(app, client
     assert ok.status_code == 200 and ok.get_json()["balance"] == 6_000
     assert [t["amount"] for t in ok.get_json()["transfers"]] == [-4_000, 10_000]
     from floor.models import AuditRecord
-    with db(app) as session:
+    with app_session(app) as session:
         actions = [a.action for a in session.query(AuditRecord).filter(AuditRecord.action.like("cashier.%"))]
     assert actions == ["cashier.credit", "cashier.debit"]
     bad = login.post("/api/cashier/players/1/credit", json={"amount": 10.5})
@@ -103,16 +91,16 @@ def test_the_dealer_terminal_runs_a_blackjack_round(client, login):
 
 
 def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
-    with db(app) as session:
+    with app_session(app) as session:
         table = tid(session, 12)
     login("cashier")
     _fund(login, 4, 10_000)
     client.post("/logout", headers=login.headers())
     login("pitboss")
-    with db(app) as session:
+    with app_session(app) as session:
         rounds.wheel_status(session, table, 2, 7, 0, at(0), house=HOUSE)
     assert login.post("/api/tables/12/bets", json={"spot": "black", "amount": 1_000, "player_id": 4}).status_code == 201
-    with db(app) as session:
+    with app_session(app) as session:
         rounds.wheel_status(session, table, 4, 7, 0, at(5), house=HOUSE)
         rounds.wheel_status(session, table, 4, 7, 4, at(6), house=HOUSE)       # fault
     held = client.get("/api/rounds/held").get_json()
@@ -127,10 +115,10 @@ def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
     assert client.get("/api/cashier/players/4").get_json()["balance"] == 11_000
     assert client.get("/api/ledger/check").get_json()["ok"] is True
     # a second held round is voided: every bet comes back
-    with db(app) as session:
+    with app_session(app) as session:
         rounds.wheel_status(session, table, 2, 8, 0, at(20), house=HOUSE)
     login.post("/api/tables/12/bets", json={"spot": "red", "amount": 2_000, "player_id": 4})
-    with db(app) as session:
+    with app_session(app) as session:
         rounds.wheel_status(session, table, 4, 8, 0, at(25), house=HOUSE)
         rounds.wheel_status(session, table, 6, 8, 0, at(26), house=HOUSE)
     rid = client.get("/api/rounds/held").get_json()[0]["id"]

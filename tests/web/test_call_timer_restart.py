@@ -13,7 +13,7 @@ from floor.poker import queries, seating, waitlist
 from floor.runtime import scheduler
 from floor.settings import HouseSettings
 from tests.floor.poker_helpers import HOUSE, T0, fill, manager
-from tests.web.test_poker_floor_api import db_session
+from tests.conftest import app_session
 
 
 def _wait(pred, timeout):
@@ -26,13 +26,13 @@ def _wait(pred, timeout):
 
 
 def test_call_timer_survives_a_scheduler_restart(app):
-    with db_session(app) as s:
+    with app_session(app) as s:
         main = s.query(Table).filter_by(number=1).one()
         fill(s, main, range(1, 11), T0)
         seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main.id, 3), "left", 0, T0)
     scheduler.start(app)
     try:
-        with db_session(app) as s:
+        with app_session(app) as s:
             entry = waitlist.add(s, manager(s), 1, 11)
             # Called (5 minutes) such that the timer runs out 3 seconds from now.
             called_at = datetime.now(timezone.utc) - timedelta(minutes=HOUSE.call_response_minutes, seconds=-3)
@@ -43,21 +43,21 @@ def test_call_timer_survives_a_scheduler_restart(app):
         assert app.extensions["floor_scheduler"].get_job(job_id) is not None
     finally:
         scheduler.shutdown()
-    with db_session(app) as s:
+    with app_session(app) as s:
         stored = s.execute(text("SELECT id FROM apscheduler_jobs")).scalars().all()
         assert job_id in stored
     # The time passes while no scheduler runs: nothing happens.
     time.sleep(max(0.0, (expires_at - datetime.now(timezone.utc)).total_seconds()) + 0.5)
-    with db_session(app) as s:
+    with app_session(app) as s:
         assert s.get(ListCall, call_id).outcome is None
 
     scheduler.start(app)     # a new scheduler on the same database
     try:
         def expired():
-            with db_session(app) as s:
+            with app_session(app) as s:
                 return s.get(ListCall, call_id).outcome == "expired"
         assert _wait(expired, 15), "the stored timer did not fire after the restart"
-        with db_session(app) as s:
+        with app_session(app) as s:
             entry = queries.open_entries(s, 1)[0]
             assert (entry.player_id, entry.status, entry.expiries) == (11, "waiting", 1)
             assert s.execute(text("SELECT count(*) FROM apscheduler_jobs WHERE id = :j"), {"j": job_id}).scalar() == 0
@@ -66,18 +66,18 @@ def test_call_timer_survives_a_scheduler_restart(app):
 
 
 def test_answering_the_call_cancels_its_timer(app):
-    with db_session(app) as s:
+    with app_session(app) as s:
         main = s.query(Table).filter_by(number=1).one()
         fill(s, main, range(1, 11), T0)
         seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main.id, 3), "left", 0, T0)
     scheduler.start(app)
     try:
-        with db_session(app) as s:
+        with app_session(app) as s:
             entry = waitlist.add(s, manager(s), 1, 11)
             call = waitlist.call(s, manager(s), HOUSE, entry.id, s.query(Table).filter_by(number=1).one())
             call_id, entry_id = call.id, entry.id
         assert app.extensions["floor_scheduler"].get_job(f"call-{call_id}") is not None
-        with db_session(app) as s:
+        with app_session(app) as s:
             waitlist.seat(s, manager(s), HOUSE, entry_id, 20_000)
         assert app.extensions["floor_scheduler"].get_job(f"call-{call_id}") is None
     finally:

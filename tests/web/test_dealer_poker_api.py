@@ -2,69 +2,37 @@
 and warnings; the floor lifts warnings and bans; live events reach the table room and the floor."""
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-import pytest
 from sqlalchemy import select
 
 from floor.actors import Actor
 from floor.models import Alert, AuditRecord, Ban, SeatAssignment, Table
 from floor.poker import seating
 from floor.settings import HouseSettings
+from tests.conftest import app_session
 
 
-@contextmanager
-def dbs(app):
-    """A session in its own app context (the request contexts of the test client must not share one)."""
-    from floor.web.extensions import db
-    with app.app_context():
-        yield db.session
-        db.session.expunge_all()      # keep what was loaded readable after the context ends
-        db.session.rollback()
-
-
-@pytest.fixture
-def session(app):
-    class Lazy:
-        """Each use opens and closes its own app context."""
-        def execute(self, *a, **kw):
-            with dbs(app) as s:
-                res = s.execute(*a, **kw)
-                rows = res.all() if hasattr(res, "all") else res
-                return _Result(rows)
-
-        def scalars(self, *a, **kw):
-            with dbs(app) as s:
-                return list(s.scalars(*a, **kw))
-    return Lazy()
-
-
-class _Result:
-    def __init__(self, rows):
-        self.rows = rows
-
-    def scalar_one(self):
-        assert len(self.rows) == 1, self.rows
-        return self.rows[0][0]
-
-    def scalars(self):
-        return [r[0] for r in self.rows]
-
-
-def seat(app_or_session, table_number: int, seats: dict[int, int]):
-    app = app_or_session
-    with dbs(app) as s:
+def seat(app, table_number: int, seats: dict[int, int]):
+    with app_session(app) as s:
         table = s.execute(select(Table).where(Table.number == table_number)).scalar_one()
         for number, player in seats.items():
             seating.sit(s, Actor.system("test"), HouseSettings(), table, number, player, 50_000)
-        s.commit()
+
+
+def one(app, stmt):
+    with app_session(app) as s:
+        return s.execute(stmt).scalar_one()
+
+
+def all_of(app, stmt):
+    with app_session(app) as s:
+        return list(s.scalars(stmt))
 
 
 def events(received, name):
     return [e["args"][0] for e in received if e["name"] == name]
 
 
-def test_a_dealer_runs_hands_with_a_player_away_and_back(app, session, client, login, socket_client):
+def test_a_dealer_runs_hands_with_a_player_away_and_back(app, client, login, socket_client):
     seat(app, 1, {1: 1, 2: 2, 4: 3, 6: 4, 8: 5})
     login.dealer(1)
     sc = socket_client()
@@ -101,11 +69,11 @@ def test_a_dealer_runs_hands_with_a_player_away_and_back(app, session, client, l
     st = login.post("/api/poker/tables/1/hands", json={}).get_json()
     assert {(p["kind"], p["amount"], p["live"]) for p in st["last_hand"]["postings"] if p["seat"] == 8} == {
         ("entry", 500, True), ("dead_small", 200, False)}
-    actions = session.scalars(select(AuditRecord.action))
+    actions = all_of(app, select(AuditRecord.action))
     assert actions.count("poker.hand") == 4 and "poker.away" in actions and "poker.back" in actions
 
 
-def test_a_dealer_is_bound_to_his_table(app, session, client, login):
+def test_a_dealer_is_bound_to_his_table(app, client, login):
     seat(app, 3, {1: 1, 2: 2})
     login.dealer(1)
     assert client.get("/api/poker/tables/3").status_code == 403
@@ -113,7 +81,7 @@ def test_a_dealer_is_bound_to_his_table(app, session, client, login):
     assert r.status_code == 403 and r.get_json()["error"] == "wrong_table"
 
 
-def test_the_terminal_refuses_a_table_that_is_not_poker_and_bad_input(app, session, client, login):
+def test_the_terminal_refuses_a_table_that_is_not_poker_and_bad_input(app, client, login):
     login("manager")
     assert client.get("/api/poker/tables/12").get_json()["error"] == "not_poker"
     r = login.post("/api/poker/tables/1/hands", json={"strattle": True})
@@ -124,7 +92,7 @@ def test_the_terminal_refuses_a_table_that_is_not_poker_and_bad_input(app, sessi
     assert r.status_code == 404
 
 
-def test_a_ticket_correction_and_the_forfeit_at_the_third_ticket(app, session, client, login, socket_client):
+def test_a_ticket_correction_and_the_forfeit_at_the_third_ticket(app, client, login, socket_client):
     seat(app, 1, {1: 1, 2: 2, 3: 3, 4: 4})
     login.dealer(1)
     login.post("/api/poker/tables/1/hands", json={})
@@ -146,7 +114,7 @@ def test_a_ticket_correction_and_the_forfeit_at_the_third_ticket(app, session, c
     r = login.post("/api/poker/tables/1/seats/3/tickets", json={"reason": "missed again"})
     assert r.status_code == 201
     assert next(s for s in r.get_json()["seats"] if s["number"] == 3)["player"] is None
-    alert = session.execute(select(Alert).where(Alert.kind == "seat_forfeited")).scalar_one()
+    alert = one(app, select(Alert).where(Alert.kind == "seat_forfeited"))
     assert alert.data["seat"] == 3
     got = floor.get_received("/live")
     assert [a["kind"] for a in events(got, "alert")] == ["seat_forfeited"]
@@ -154,7 +122,7 @@ def test_a_ticket_correction_and_the_forfeit_at_the_third_ticket(app, session, c
     assert any(e["what"] == "ticket" for e in events(got, "poker.changed"))
 
 
-def test_a_straddle_through_the_api(app, session, client, login):
+def test_a_straddle_through_the_api(app, client, login):
     seat(app, 1, {1: 1, 2: 2, 3: 3, 4: 4})
     login.dealer(1)
     st = login.post("/api/poker/tables/1/hands", json={}).get_json()
@@ -165,7 +133,7 @@ def test_a_straddle_through_the_api(app, session, client, login):
     assert login.post(f"/api/poker/tables/1/hands/{hand_id}/straddle", json={}).status_code == 409
 
 
-def test_the_third_warning_from_the_table_bans_and_frees_the_seat_and_the_floor_lifts_it(app, session, client, login,
+def test_the_third_warning_from_the_table_bans_and_frees_the_seat_and_the_floor_lifts_it(app, client, login,
                                                                                           socket_client):
     seat(app, 1, {1: 1, 2: 2, 5: 9})
     login.dealer(1)
@@ -182,7 +150,7 @@ def test_the_third_warning_from_the_table_bans_and_frees_the_seat_and_the_floor_
     assert body["banned"] and body["count"] == 3 and body["freed_seats"] == [{"table_id": 1, "table_number": 1, "seat": 5}]
     got = floor.get_received("/live")
     assert events(got, "conduct.changed") and [a["kind"] for a in events(got, "alert")] == ["player_banned"]
-    assert session.execute(select(SeatAssignment).where(SeatAssignment.player_id == 9)).scalar_one().reason_left == \
+    assert one(app, select(SeatAssignment).where(SeatAssignment.player_id == 9)).reason_left == \
         "banned_warnings"
     bans = client.get("/api/conduct/bans").get_json()
     assert [(b["player"], b["decided_by_name"]) for b in bans] == [("Iris Müller", "Marc Manager")]
@@ -198,27 +166,27 @@ def test_the_third_warning_from_the_table_bans_and_frees_the_seat_and_the_floor_
     assert client.get("/api/conduct/bans").get_json() == []
     r = login.post(f"/api/conduct/warnings/{warnings[0]['id']}/lift", json={"reason": "phone was off"})
     assert r.status_code == 200 and r.get_json()["lifted_at"]
-    rec = session.execute(select(AuditRecord).where(AuditRecord.action == "ban.lift")).scalar_one()
+    rec = one(app, select(AuditRecord).where(AuditRecord.action == "ban.lift"))
     assert rec.actor == "Marc Manager" and rec.role == "floor_manager"
-    assert session.execute(select(AuditRecord).where(AuditRecord.action == "warning.lift")).scalar_one()
+    assert one(app, select(AuditRecord).where(AuditRecord.action == "warning.lift"))
     panel = client.get("/api/conduct/panel").get_json()
     assert panel["bans"] == [] and len(panel["warnings"]) == 3
 
 
-def test_a_dealer_cannot_lift_or_warn_from_the_floor_api(app, session, client, login):
+def test_a_dealer_cannot_lift_or_warn_from_the_floor_api(app, client, login):
     login.dealer(1)
     assert login.post("/api/conduct/warnings", json={"player_id": 1, "reason": "other", "note": "x"}).status_code == 403
     assert login.post("/api/conduct/warnings/1/lift", json={"reason": "x"}).status_code == 403
     assert login.post("/api/conduct/bans/1/lift", json={"reason": "x"}).status_code == 403
 
 
-def test_a_floor_manager_bans_by_decision_until_the_end_of_the_gaming_day(app, session, client, login):
+def test_a_floor_manager_bans_by_decision_until_the_end_of_the_gaming_day(app, client, login):
     seat(app, 3, {2: 11})
     login("manager")
     r = login.post("/api/conduct/bans", json={"player_id": 11, "reason": "abusive to staff"})
     assert r.status_code == 201 and r.get_json()["expires_at"]
-    assert session.execute(select(Ban).where(Ban.player_id == 11)).scalar_one()
-    assert session.execute(select(SeatAssignment).where(SeatAssignment.player_id == 11)).scalar_one().left_at
+    assert one(app, select(Ban).where(Ban.player_id == 11))
+    assert one(app, select(SeatAssignment).where(SeatAssignment.player_id == 11)).left_at
 
 
 def test_the_openapi_document_describes_the_terminal_and_conduct_routes(client):
@@ -232,7 +200,7 @@ def test_the_openapi_document_describes_the_terminal_and_conduct_routes(client):
     assert "Terminal" in spec["components"]["schemas"]
 
 
-def test_the_dealer_page_renders_the_poker_terminal(app, session, client, login):
+def test_the_dealer_page_renders_the_poker_terminal(app, client, login):
     seat(app, 1, {3: 1, 7: 2})
     login.dealer(1)
     html = client.get("/dealer/1").get_data(as_text=True)

@@ -2,7 +2,6 @@
 bosses, the older direct void refusing above the threshold, the shift CSV, the conduct review."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -14,27 +13,16 @@ from floor.poker import conduct
 from floor.rounds import bets
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
-from tests.conftest import Login
+from tests.conftest import Login, app_session
 
 HOUSE = HouseSettings()
 
 CAGE = Actor("Cleo", "cashier", "cage")
-
-
-@contextmanager
-def db(app):
-    """A short app context for arranging and checking data: the test client's requests must not
-    share one (flask.g caches the caller)."""
-    from floor.web.extensions import db as _db
-    with app.app_context():
-        yield _db.session
-        _db.session.commit()
-        _db.session.remove()
 DEVICE = Actor.device("wheel-12")
 
 
 def _held_roulette(app, stakes: dict[str, int], player_id: int = 4) -> int:
-    with db(app) as session:
+    with app_session(app) as session:
         return _held(session, stakes, player_id)
 
 
@@ -67,7 +55,7 @@ def test_only_a_pit_boss_rules(app, client, login, who):
         login(who)
     resp = login.post(f"/api/pit/rounds/{rid}/rulings", json={"kind": "void", "reason": "wheel fault"})
     assert resp.status_code == 403, resp.get_json()
-    with db(app) as session:
+    with app_session(app) as session:
         assert session.get(Round, rid).status == "held"
 
 
@@ -98,14 +86,14 @@ def test_a_floor_manager_reads_the_timeline_but_cannot_rule(app, client, login):
 def test_two_pit_bosses_the_second_approves_a_void_above_the_threshold(app, client, login):
     # The house threshold is 1 000.00; three spots of 400.00 are 1 200.00 at stake.
     rid = _held_roulette(app, {"red": 40_000, "odd": 40_000, "low": 40_000}, player_id=5)
-    with db(app) as session:
+    with app_session(app) as session:
         before = ledger.player_balance(session, 5)
     login("pitboss")
     made = login.post(f"/api/pit/rounds/{rid}/rulings", json={"kind": "void", "reason": "wheel sensor fault"})
     assert made.status_code == 201
     ruling = made.get_json()
     assert ruling["state"] == "pending" and ruling["needs_approval"] and ruling["amount"] == 120_000
-    with db(app) as session:
+    with app_session(app) as session:
         assert session.get(Round, rid).status == "held" and ledger.player_balance(session, 5) == before
     listed = client.get("/api/pit/rulings?pending=true").get_json()
     assert [r["id"] for r in listed] == [ruling["id"]]
@@ -121,7 +109,7 @@ def test_two_pit_bosses_the_second_approves_a_void_above_the_threshold(app, clie
     ok = other.post(f"/api/pit/rulings/{ruling['id']}/approve", json={"reason": "checked the wheel log"})
     assert ok.status_code == 200, ok.get_json()
     assert ok.get_json()["state"] == "applied" and ok.get_json()["approval"]["by_name"] == "Petra Pitboss"
-    with db(app) as session:
+    with app_session(app) as session:
         assert session.get(Round, rid).status == "voided"
         assert ledger.player_balance(session, 5) == before + 120_000
     tl = client.get(f"/api/pit/rounds/{rid}/timeline").get_json()
@@ -147,7 +135,7 @@ def test_a_correction_needs_what_was_misread(app, client, login):
     assert resp.status_code == 400 and resp.get_json()["field"] == "number"
     resp = login.post(f"/api/pit/rounds/{rid}/rulings", json={"kind": "correct", "reason": "ball in 3", "number": 3})
     assert resp.status_code == 201 and resp.get_json()["state"] == "applied"
-    with db(app) as session:
+    with app_session(app) as session:
         assert session.get(Round, rid).status == "settled"
         assert ledger.player_balance(session, 4) == 500_000 + 2_000      # 3 is red
 
@@ -175,7 +163,7 @@ def test_shift_figures_and_csv(app, client, login):
 def test_the_pit_boss_reviews_and_lifts_warnings_and_bans(app, client, login):
     manager = Actor("Mia Manager", "floor_manager", "tablet", None)
     house = app.config["HOUSE"]
-    with db(app) as session:
+    with app_session(app) as session:
         w = conduct.give_warning(session, manager, 3, "electronic_device", house, note="phone at the table").warning
         b, _ = conduct.ban_player(session, manager, HouseSettings(), 4, "abusive to the dealer", datetime.now(timezone.utc) + timedelta(hours=3))
         session.flush()

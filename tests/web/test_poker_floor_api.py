@@ -1,24 +1,14 @@
 """The poker room floor through HTTP and Socket.IO: lists, calls, seating, must-move, the board."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import timedelta
 
 from floor.actors import Actor
 from floor.models import AuditRecord, Table
 from floor.poker import queries, seating
 from floor.settings import HouseSettings
+from tests.conftest import app_session
 from tests.floor.poker_helpers import T0, fill
-
-
-@contextmanager
-def db_session(app):
-    """Arrange or check data in an app context of its own (requests must not share its flask.g)."""
-    from floor.web.extensions import db
-    with app.app_context():
-        yield db.session
-        db.session.commit()
-        db.session.remove()
 
 
 def _events(sc, name):
@@ -26,7 +16,7 @@ def _events(sc, name):
 
 
 def _full_main_with_seat_3_free(app):
-    with db_session(app) as session:
+    with app_session(app) as session:
         main = session.query(Table).filter_by(number=1).one()
         fill(session, main, range(1, 11), T0)
         seating.leave(session, Actor.system("test"), HouseSettings(), queries.open_assignment(session, main.id, 3), "left", 0, T0)
@@ -69,13 +59,13 @@ def test_add_call_seat_through_the_api_audited_and_live(app, client, login, sock
     assert board_client.get("/api/board").get_json()["lists"][0]["entries"] == []
     assert {"table_id": 1} in _events(board_sc, "tables.changed")
 
-    with db_session(app) as session:
+    with app_session(app) as session:
         actions = [a for (a,) in session.query(AuditRecord.action).filter(AuditRecord.action.like("waitlist.%"))]
     assert actions == ["waitlist.add", "waitlist.call", "waitlist.seat"]
 
 
 def test_the_display_role_sees_no_full_names(app, client, login):
-    with db_session(app) as session:
+    with app_session(app) as session:
         fill(session, session.query(Table).filter_by(number=1).one(), [1, 2], T0)
     login("display")
     assert client.get("/api/tables").status_code == 403
@@ -120,12 +110,12 @@ def test_conflicts_have_reasons(app, client, login):
 
 
 def test_must_move_through_the_api_and_the_dealer_terminal_view(app, client, login, socket_client):
-    with db_session(app) as session:
+    with app_session(app) as session:
         fill(session, session.query(Table).filter_by(number=1).one(), range(1, 11), T0 - timedelta(hours=1))
     login("manager")
     r = login.post("/api/floor/tables/2/open", json={})
     assert r.get_json() == {"table": 2, "status": "open", "feeds_table": 1}
-    with db_session(app) as session:
+    with app_session(app) as session:
         fill(session, session.query(Table).filter_by(number=2).one(), range(11, 20), T0)
     dealer = app.test_client()
     from tests.conftest import Login

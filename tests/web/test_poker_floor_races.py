@@ -14,7 +14,7 @@ from floor.poker import queries, seating
 from floor.settings import HouseSettings
 from tests.conftest import Login
 from tests.floor.poker_helpers import T0, fill
-from tests.web.test_poker_floor_api import db_session
+from tests.conftest import app_session
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def one_winner(results, ok: int):
 
 
 def _room(app, free_seats=(3,), listed=(11, 12)):
-    with db_session(app) as s:
+    with app_session(app) as s:
         main = s.query(Table).filter_by(number=1).one()
         fill(s, main, range(1, 11), T0)
         for seat in free_seats:
@@ -76,7 +76,7 @@ def test_both_call_the_same_player(app, managers, round_):
                    lambda: b.post(f"/api/waitlists/entries/{entry}/call", json={"table_number": 1}))
     loser = one_winner(results, 201)
     assert loser["error"] == "already_called" and "already called by" in loser["message"]
-    with db_session(app) as s:
+    with app_session(app) as s:
         assert s.query(ListCall).filter(ListCall.closed_at.is_(None)).count() == 1
 
 
@@ -89,7 +89,7 @@ def test_both_call_someone_for_the_one_free_seat(app, managers):
                                   json={"table_number": 1, "seat_number": 3, "reason": "first one is not here"}))
     loser = one_winner(results, 201)
     assert loser["error"] in ("seat_held", "not_first")
-    with db_session(app) as s:
+    with app_session(app) as s:
         assert s.query(ListCall).filter(ListCall.closed_at.is_(None)).count() == 1
 
 
@@ -102,7 +102,7 @@ def test_both_seat_the_same_called_player(app, managers):
                    lambda: b.post(f"/api/waitlists/entries/{entry}/seat", json={"buy_in": 30_000}))
     loser = one_winner(results, 201)
     assert loser["error"] in ("entry_closed",) and "already seated" in loser["message"]
-    with db_session(app) as s:
+    with app_session(app) as s:
         seated = s.query(SeatAssignment).filter_by(player_id=11).all()
         assert len(seated) == 1 and seated[0].left_at is None
 
@@ -114,7 +114,7 @@ def test_one_removes_while_the_other_calls(app, managers):
     results = race(lambda: a.post(f"/api/waitlists/entries/{entry}/remove", json={"reason": "went home"}),
                    lambda: b.post(f"/api/waitlists/entries/{entry}/call", json={"table_number": 1}))
     statuses = sorted(s for s, _ in results)
-    with db_session(app) as s:
+    with app_session(app) as s:
         e = s.get(WaitlistEntry, entry)
         calls = s.query(ListCall).filter_by(entry_id=entry).all()
         if statuses == [200, 409]:        # removed first: the call was refused
@@ -143,17 +143,17 @@ def test_both_add_the_same_player(app, managers):
 
 def test_both_move_the_due_must_move_player(app, managers):
     a, b = managers
-    with db_session(app) as s:
+    with app_session(app) as s:
         main_id = s.query(Table).filter_by(number=1).one().id
         fill(s, s.get(Table, main_id), range(1, 11), T0 - timedelta(hours=1))
     assert a.post("/api/floor/tables/2/open", json={}).status_code == 200
-    with db_session(app) as s:
+    with app_session(app) as s:
         fill(s, s.query(Table).filter_by(number=2).one(), range(11, 20), T0)
         seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main_id, 2), "left", 0, T0)
     results = race(lambda: a.post("/api/mustmove/tables/2/move", json={"player_id": 11}),
                    lambda: b.post("/api/mustmove/tables/2/move", json={"player_id": 11}))
     loser = one_winner(results, 200)
     assert loser["error"] in ("not_seated", "not_due")
-    with db_session(app) as s:
+    with app_session(app) as s:
         at_main = s.query(SeatAssignment).filter_by(player_id=11, left_at=None).one()
         assert at_main.table_id == main_id and at_main.arrival == "must_move"

@@ -6,8 +6,13 @@ import pytest
 
 from floor.games.base import GameInputError
 from floor.games.blackjack import BlackjackSettings
-from floor.games.blackjack_odds import (DECK_CONSTANT, PUBLISHED_DECK_EFFECT, blackjack_edge,
-                                        infinite_deck_expectation, insurance_edge)
+from floor.games.blackjack_odds import (
+    DECK_CONSTANT,
+    PUBLISHED_DECK_EFFECT,
+    blackjack_edge,
+    infinite_deck_expectation,
+    insurance_edge,
+)
 
 HOUSE = BlackjackSettings()
 

@@ -5,10 +5,9 @@ from math import comb
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.casino_holdem import CasinoHoldemSettings
 from floor.games.cards import parse_cards
-from floor.games.holdem_odds import (aa_bonus_edge, aa_bonus_odds, ante_edge, ante_edge_monte_carlo,
-                                     simple_call)
+from floor.games.casino_holdem import CasinoHoldemSettings
+from floor.games.holdem_odds import aa_bonus_edge, aa_bonus_odds, ante_edge, ante_edge_monte_carlo, simple_call
 
 HOUSE = CasinoHoldemSettings()
 

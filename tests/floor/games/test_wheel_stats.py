@@ -6,10 +6,26 @@ import random
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.wheel_stats import (CLASSIC_SECTIONS, JEU_ZERO, ORPHELINS, TIERS_DU_CYLINDRE,
-                                     VOISINS_DU_ZERO, WHEEL_ORDER, SpeedLimits, WheelWatchSettings, arc,
-                                     arc_test, bias_check, binomial_sf, chi2_sf, direction_breaks,
-                                     frequencies, pocket_test, section_test, speed_faults)
+from floor.games.wheel_stats import (
+    CLASSIC_SECTIONS,
+    JEU_ZERO,
+    ORPHELINS,
+    TIERS_DU_CYLINDRE,
+    VOISINS_DU_ZERO,
+    WHEEL_ORDER,
+    SpeedLimits,
+    WheelWatchSettings,
+    arc,
+    arc_test,
+    bias_check,
+    binomial_sf,
+    chi2_sf,
+    direction_breaks,
+    frequencies,
+    pocket_test,
+    section_test,
+    speed_faults,
+)
 
 WATCH = WheelWatchSettings(window=1000, p_threshold=0.01, arc_pockets=9, min_spins=200)
 
