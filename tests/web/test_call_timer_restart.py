@@ -12,8 +12,8 @@ from floor.models import ListCall, Table
 from floor.poker import queries, seating, waitlist
 from floor.runtime import scheduler
 from floor.settings import HouseSettings
-from tests.floor.poker_helpers import HOUSE, T0, fill, manager
 from tests.conftest import app_session
+from tests.floor.poker_helpers import HOUSE, T0, fill, manager
 
 
 def _wait(pred, timeout):

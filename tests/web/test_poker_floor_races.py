@@ -12,9 +12,8 @@ from floor.actors import Actor
 from floor.models import ListCall, SeatAssignment, Table, WaitlistEntry
 from floor.poker import queries, seating
 from floor.settings import HouseSettings
-from tests.conftest import Login
+from tests.conftest import Login, app_session
 from tests.floor.poker_helpers import T0, fill
-from tests.conftest import app_session
 
 
 @pytest.fixture
