@@ -1,4 +1,7 @@
-"""The gaming day: the casino's business day, which rolls over at a house-set local time."""
+"""The gaming day: the casino's business day, which rolls over at a house-set local time.
+
+The timezone and the rollover are the house's settings (``timezone``, ``gaming_day_rollover``): callers
+pass them, there is no default."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
@@ -10,7 +13,7 @@ def _rollover(rollover: str) -> time:
     return time(int(hh), int(mm))
 
 
-def gaming_day(at: datetime, tz: str = "Europe/Zurich", rollover: str = "06:00") -> date:
+def gaming_day(at: datetime, tz: str, rollover: str) -> date:
     """The gaming day that ``at`` belongs to: before the rollover it is still yesterday's."""
     local = at.astimezone(ZoneInfo(tz))
     day = local.date()
@@ -19,7 +22,7 @@ def gaming_day(at: datetime, tz: str = "Europe/Zurich", rollover: str = "06:00")
     return day
 
 
-def gaming_day_bounds(day: date, tz: str = "Europe/Zurich", rollover: str = "06:00") -> tuple[datetime, datetime]:
+def gaming_day_bounds(day: date, tz: str, rollover: str) -> tuple[datetime, datetime]:
     """UTC start (inclusive) and end (exclusive) of a gaming day."""
     zone = ZoneInfo(tz)
     start = datetime.combine(day, _rollover(rollover), zone)
@@ -27,5 +30,5 @@ def gaming_day_bounds(day: date, tz: str = "Europe/Zurich", rollover: str = "06:
     return start.astimezone(timezone.utc), end.astimezone(timezone.utc)
 
 
-def end_of_gaming_day(at: datetime, tz: str = "Europe/Zurich", rollover: str = "06:00") -> datetime:
+def end_of_gaming_day(at: datetime, tz: str, rollover: str) -> datetime:
     return gaming_day_bounds(gaming_day(at, tz, rollover), tz, rollover)[1]

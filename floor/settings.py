@@ -34,7 +34,7 @@ class HouseSettings:
 
     # Blinds, tickets, conduct (004, 002, 000)
     missed_blind_tickets_to_forfeit: int = 3
-    missed_blind_policy: str = "seed_004"     # seed_004 | seed_002 | seed_000
+    missed_blind_policy: str = "bern"     # bern | online_network | swiss_online
     dead_button: bool = False
     warnings_to_ban: int = 3
     warning_window: str = "gaming_day"        # gaming_day | hours:N

@@ -9,12 +9,12 @@ earn a missed-blind ticket). The dealer terminal shows this plan before "New han
 
 The rules (HOUSE_RULES §1 "Missed blinds and re-entry"; the French originals win):
 
-* 004 "Missed Blind" (``seed_004``, the default): missed both blinds -> big blind live, small blind dead.
+* 004 "Missed Blind" (``bern``, the default): missed both blinds -> big blind live, small blind dead.
   Missed only the small -> small dead, and he re-enters only in the big-blind position.
-* 002 "missed blinds policy" (``seed_002``): missed the small -> dead small on return; small and big ->
+* 002 "missed blinds policy" (``online_network``): missed the small -> dead small on return; small and big ->
   live big plus dead small; small, big and the third blind -> live third blind plus dead small and
   dead big. The third blind exists only where the house plays one (``third_blind``).
-* 000 re-entry (``seed_000``): no extra if his big blind did not pass while he sat out; he may come back
+* 000 re-entry (``swiss_online``): no extra if his big blind did not pass while he sat out; he may come back
   in the big blind (posting just it); if his big blind passed (the button passing his seat implies it),
   small plus big (big live, small dead); he may not come back in the small blind.
 * Everyone: a new player posts a big blind or waits for it and never enters in the small blind (002
@@ -42,7 +42,7 @@ from typing import Iterable, Sequence
 
 from floor.errors import BadInput, InvalidState
 
-POLICIES = ("seed_004", "seed_002", "seed_000")
+POLICIES = ("bern", "online_network", "swiss_online")
 ARRIVALS = ("new", "must_move", "table_change", "seat_change", "rebuy")
 BLINDS = ("small", "big", "third")
 TICKET_MODES = ("each_blind", "big_blind")
@@ -51,7 +51,7 @@ TICKET_MODES = ("each_blind", "big_blind")
 @dataclass(frozen=True)
 class Rules:
     """The house settings that decide blinds (built from floor.settings.HouseSettings)."""
-    policy: str = "seed_004"
+    policy: str = "bern"
     dead_button: bool = False
     third_blind: bool = False
     seat_change_distance: int = 3
@@ -263,7 +263,7 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
     if kind == "new":
         return Owed(big_blind, reason="new player: posts a big blind or waits for it")
     # returning from a sit-out
-    if rules.policy == "seed_004":
+    if rules.policy == "bern":
         if "big" in m and "small" in m:
             return Owed(big_blind, small_blind, reason="missed both blinds: big live, small dead")
         if "big" in m:
@@ -272,7 +272,7 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
             return Owed(0, small_blind, wait_for_bb=True,
                         reason="missed the small blind: small dead, comes back in the big blind")
         return Owed(reason="missed no blind: plays at once")
-    if rules.policy == "seed_002":
+    if rules.policy == "online_network":
         if {"small", "big", "third"} <= m:
             return Owed(big_blind * rules.straddle_big_blinds, small_blind, big_blind,
                         reason="missed small, big and third blind: third live, small and big dead")
@@ -283,7 +283,7 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
         if "small" in m:
             return Owed(0, small_blind, reason="missed the small blind: small dead")
         return Owed(reason="missed no blind: plays at once")
-    # seed_000
+    # swiss_online
     if "big" in m:
         return Owed(big_blind, small_blind,
                     reason="his big blind passed: small and big, or come back in the big blind")
@@ -311,7 +311,7 @@ def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up
     # At the big blind (or a third blind) his blind is his live bet. A returning player still owes
     # the dead part (004, 002), except under seed 000, where coming back in the big blind costs just it.
     # A new player or a far seat change waiting for the big blind owes nothing more once it comes.
-    dead = o.dead_parts() if (kind == "returning" and rules.policy != "seed_000") else []
+    dead = o.dead_parts() if (kind == "returning" and rules.policy != "swiss_online") else []
     if role in ("big", "third"):
         return True, pos + dead, ""
     if o.total == 0:

@@ -169,7 +169,7 @@ function ticketList() {
 function render() {
   const t = state.table;
   root.querySelector("#pk-hand").textContent = state.last_hand ? `Hand #${state.last_hand.number}` : "No hand yet";
-  const policy = { seed_004: "Missed blinds: Bern (004)", seed_002: "Missed blinds: 002", seed_000: "Missed blinds: 000" };
+  const policy = { bern: "Missed blinds: Bern room rules", online_network: "Missed blinds: online network rules", swiss_online: "Missed blinds: Swiss online rules" };
   root.querySelector("#pk-rules").textContent =
     `${policy[state.rules.policy] || state.rules.policy} · ${state.rules.dead_button ? "dead" : "moving"} button · blinds ${money(t.small_blind)}/${money(t.big_blind)}`;
   root.querySelector("#pk-seats").replaceChildren(...state.seats.map(seatCard));

@@ -1,5 +1,5 @@
 """Table-driven tests of floor.poker.blinds: one row per case of HOUSE_RULES §1 "Missed blinds and re-entry",
-each run under every policy setting (seed_004, seed_002, seed_000) with what that policy expects.
+each run under every policy setting (bern, online_network, swiss_online) with what that policy expects.
 
 Blinds are 2.00 / 5.00 (200 / 500 cents); the straddle and the third blind are 10.00.
 
@@ -29,7 +29,7 @@ from floor.poker.blinds import (
     seat_change_distance,
 )
 
-POLICIES = ("seed_004", "seed_002", "seed_000")
+POLICIES = ("bern", "online_network", "swiss_online")
 SB, BB = 200, 500
 ARRIVAL = {"n": "new", "t": "table_change", "m": "must_move", "r": "rebuy", "f": "seat_change", "s": "seat_change"}
 MISS = {"s": "small", "b": "big", "t": "third"}
@@ -142,9 +142,9 @@ CASES = [
      {"*": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500; 6 dead_small 200", wait=[])}),
     ("missed both blinds, back in the big blind",
      "1 2 3 4b:s,b 5 6", (1, 2, 3), {},
-     {"seed_004": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
-      "seed_002": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
-      "seed_000": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
+     {"bern": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
+      "online_network": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
+      "swiss_online": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
     ("missed both blinds, lands in the small blind: may not enter there",
      "1 2 3b:s,b 4 5 6", (1, 2, 3), {},
      {"*": dict(pos=(2, 4, 5), post="4 small_blind 200; 5 big_blind 500", wait=[3])}),
@@ -153,23 +153,23 @@ CASES = [
      {"*": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[6])}),
     ("missed only the small blind, back off the blinds",
      "1 2 3 4 5 6b:s", (1, 2, 3), {},
-     {"seed_004": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[6]),
-      "seed_002": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 dead_small 200", wait=[]),
-      "seed_000": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
+     {"bern": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[6]),
+      "online_network": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 dead_small 200", wait=[]),
+      "swiss_online": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
     ("missed only the small blind, back in the big blind",
      "1 2 3 4b:s 5 6", (1, 2, 3), {},
-     {"seed_004": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
-      "seed_002": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
-      "seed_000": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
+     {"bern": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
+      "online_network": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 4 dead_small 200", wait=[]),
+      "swiss_online": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500", wait=[])}),
     ("missed only the big blind (dead button), back off the blinds",
      "1 2 3 4 5 6b:b", (1, 2, 3), {},
-     {"seed_004": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500", wait=[]),
-      "seed_002": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500", wait=[]),
-      "seed_000": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500; 6 dead_small 200",
+     {"bern": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500", wait=[]),
+      "online_network": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500", wait=[]),
+      "swiss_online": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 6 entry 500; 6 dead_small 200",
                        wait=[])}),
     ("missed small, big and the third blind (third blind played)",
      "1 2 3 4 5 6 7b:s,b,t", (1, 2, 3, 4), {"third_blind": True},
-     {"seed_002": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 5 third_blind 1000; "
+     {"online_network": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 5 third_blind 1000; "
                                            "7 entry 1000; 7 dead_small 200; 7 dead_big 500", wait=[]),
       "*": dict(pos=(2, 3, 4), post="3 small_blind 200; 4 big_blind 500; 5 third_blind 1000; "
                                     "7 entry 500; 7 dead_small 200", wait=[])}),
@@ -265,18 +265,18 @@ def test_blind_rules_table(policy, seats, last, extra, exp):
 # --- what an away player owes if he comes back now (shown on the terminal) ---------------------------
 OWED = [
     # missed, policy -> (live, dead small, dead big, must wait for the big blind)
-    ("s,b", "seed_004", (500, 200, 0, False)),
-    ("s,b", "seed_002", (500, 200, 0, False)),
-    ("s,b", "seed_000", (500, 200, 0, False)),
-    ("s", "seed_004", (0, 200, 0, True)),
-    ("s", "seed_002", (0, 200, 0, False)),
-    ("s", "seed_000", (0, 0, 0, False)),
-    ("s,b,t", "seed_002", (1000, 200, 500, False)),
-    ("s,b,t", "seed_004", (500, 200, 0, False)),
-    ("s,b,t", "seed_000", (500, 200, 0, False)),
-    ("", "seed_004", (0, 0, 0, False)),
-    ("", "seed_002", (0, 0, 0, False)),
-    ("", "seed_000", (0, 0, 0, False)),
+    ("s,b", "bern", (500, 200, 0, False)),
+    ("s,b", "online_network", (500, 200, 0, False)),
+    ("s,b", "swiss_online", (500, 200, 0, False)),
+    ("s", "bern", (0, 200, 0, True)),
+    ("s", "online_network", (0, 200, 0, False)),
+    ("s", "swiss_online", (0, 0, 0, False)),
+    ("s,b,t", "online_network", (1000, 200, 500, False)),
+    ("s,b,t", "bern", (500, 200, 0, False)),
+    ("s,b,t", "swiss_online", (500, 200, 0, False)),
+    ("", "bern", (0, 0, 0, False)),
+    ("", "online_network", (0, 0, 0, False)),
+    ("", "swiss_online", (0, 0, 0, False)),
 ]
 
 
@@ -316,7 +316,7 @@ def test_fewer_than_two_players_cannot_start_a_hand():
     with pytest.raises(InvalidState):
         plan_hand(snapshot("1a 3 5a", (1, 1, 3)), Rules(dead_button=True))
     # Heads-up, a player waiting for the big blind gets it at once.
-    plan = plan_hand(snapshot("1 3nw", (1, 1, 3)), Rules(policy="seed_004"))
+    plan = plan_hand(snapshot("1 3nw", (1, 1, 3)), Rules(policy="bern"))
     assert (plan.positions.button, plan.positions.big) == (1, 3)
 
 

@@ -141,9 +141,9 @@ def test_a_corrected_ticket_no_longer_counts_and_the_correction_is_a_new_row(ses
 
 
 @pytest.mark.parametrize("policy,expected", [
-    ("seed_004", "1 small_blind 200; 2 big_blind 500; 4 entry 500; 4 dead_small 200"),
-    ("seed_002", "1 small_blind 200; 2 big_blind 500; 4 entry 500; 4 dead_small 200"),
-    ("seed_000", "1 small_blind 200; 2 big_blind 500; 4 entry 500; 4 dead_small 200"),
+    ("bern", "1 small_blind 200; 2 big_blind 500; 4 entry 500; 4 dead_small 200"),
+    ("online_network", "1 small_blind 200; 2 big_blind 500; 4 entry 500; 4 dead_small 200"),
+    ("swiss_online", "1 small_blind 200; 2 big_blind 500; 4 entry 500; 4 dead_small 200"),
 ])
 def test_a_returning_player_who_missed_both_blinds_posts_them_on_new_hand(session, dealer, table, policy, expected):
     house = replace(HOUSE, missed_blind_policy=policy)
