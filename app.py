@@ -8,10 +8,12 @@ from pathlib import Path
 
 from flask import Flask, request, send_from_directory
 from sqlalchemy import event
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from config import load_config
 from floor import notify
 from floor.runtime import cli
+from floor.runtime.commands import DeviceCommands
 from floor.settings import HouseSettings
 from floor.web import api as api_pkg
 from floor.web import (
@@ -82,6 +84,9 @@ def create_app(config: dict | str | None = None) -> Flask:
     if cfg["app"]["database_url"].startswith("sqlite"):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
 
+    hops = int(cfg["server"].get("proxy_hops") or 0)
+    if hops:   # behind TLS-terminating proxies: the client's address (rate limits) and https (cookies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
@@ -96,6 +101,8 @@ def create_app(config: dict | str | None = None) -> Flask:
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, payload, to=room, namespace="/live"))
 
     policy.register_socket_handlers(socketio)
+    # commands to the devices: in-process when this process owns the ports, else through Redis
+    app.extensions["floor_commands"] = DeviceCommands(app)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)

@@ -70,3 +70,13 @@ def devices(session: Session, now: datetime | None = None) -> list[dict]:
                     "reported_at": beat.at.isoformat(), "stale": stale,
                     "status": "unknown" if stale else (_problem(info) or "ok")})
     return out
+
+
+def at_table(session: Session, table_number: int | str, kind: str) -> list[str]:
+    """The names of the devices of ``kind`` the floor has heard of at a table."""
+    out = []
+    for beat in session.execute(select(ServiceHeartbeat).where(ServiceHeartbeat.name.like("device:%"))).scalars():
+        info = beat.info or {}
+        if str(info.get("table")) == str(table_number) and info.get("kind") == kind:
+            out.append(beat.name[len("device:"):])
+    return out

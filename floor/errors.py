@@ -49,3 +49,10 @@ class InvalidState(FloorError):
 class RateLimited(FloorError):
     code = "rate_limited"
     status = 429
+
+
+class Unavailable(FloorError):
+    """A part the request needs is not there right now (the device process, the message queue)."""
+
+    code = "unavailable"
+    status = 503

@@ -102,7 +102,6 @@ def run_migrations_online():
             connection=connection,
             target_metadata=get_metadata(),
             user_module_prefix="floor.models.base.",
-            include_name=lambda name, type_, parent: not (type_ == "table" and name == "apscheduler_jobs"),
             **conf_args
         )
 

@@ -25,6 +25,7 @@ from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
 SYSTEM = Actor.system("rounds")
+SETTLE_BACKSTOP = timedelta(seconds=5)
 BET_COLUMNS = (Bet.id, Bet.account_id, Bet.spot, Bet.numbers, Bet.amount, Bet.seat, Bet.hand, Bet.player_id)
 
 
@@ -265,7 +266,9 @@ def record_result(session: Session, actor: Actor, r: Round, result: dict, at: da
     r.result = result
     set_status(session, r, "result", at, actor, data=public_result(r))
     timers.cancel_timer(session, f"round:{r.id}:decision")
-    timers.set_timer(session, f"round:{r.id}:settle", "rounds.settle", at, r.id)
+    # The process that recorded the result settles at once; this timer is the backstop when that
+    # process dies first (recovery at every process's start is the other one).
+    timers.set_timer(session, f"round:{r.id}:settle", "rounds.settle", at + SETTLE_BACKSTOP, r.id)
     publish(session, r, "round.result")
     return Outcome(r.id, r.status, settle=r.id)
 

@@ -22,7 +22,11 @@ def close_betting_job(session: Session, settings: HouseSettings, round_id: int, 
 @job("rounds.decision_timeout")
 def decision_timeout_job(session: Session, settings: HouseSettings, round_id: int, step: int,
                          now: datetime | None = None) -> None:
-    cards.decision_timeout(session, round_id, step, now, house=settings)
+    """Nobody decided in time: the default applies. When that ends the round (every Casino Hold'em seat
+    folds), it is settled in the same transaction: a crash leaves the timer pending and nothing done."""
+    out = cards.decision_timeout(session, round_id, step, now, house=settings)
+    if out is not None and out.settle:
+        core.settle(session, out.settle, at=now, house=settings)
 
 
 @job("rounds.no_ball")

@@ -1,9 +1,11 @@
 """Background parts of a process: the scheduler, the device readers (and simulators on ptys for
-the demo floor), and the device process of a production deployment."""
+the demo floor), the device process of a production deployment, and what every process sets up
+(timer wake-ups, recovery of settlements cut by a crash)."""
 from __future__ import annotations
 
 import atexit
 import logging
+import signal
 import threading
 from pathlib import Path
 
@@ -16,23 +18,56 @@ from devices.config import load
 from devices.demo import DemoDealer
 from devices.dispatch import RoundsDispatch
 from devices.runtime import DeviceRuntime, simulated_devices
-from floor import notify
+from floor import notify, timers
 from floor.models import Table
-from floor.runtime import scheduler
+from floor.runtime import recovery, scheduler
+from floor.runtime.commands import CommandListener
+from floor.runtime.devicelock import DeviceLock
 from floor.web.extensions import db
 
 log = logging.getLogger(__name__)
+STANDBY_POLL_S = 1.0    # a standby device process tries the lock this often
+BEAT_S = 5.0            # the device process's own heartbeat
+
+
+def stop_on_signals(stop: threading.Event) -> None:
+    """SIGTERM (systemd, docker) and SIGINT end the process's wait loop, so it shuts down cleanly."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+
+
+def factory(app: Flask) -> sessionmaker:
+    with app.app_context():
+        return sessionmaker(bind=db.engine, expire_on_commit=False)
+
+
+def wire(app: Flask) -> None:
+    """Every process: timers set here wake the scheduler elsewhere through Redis (the scheduler's own
+    process wakes it directly, see floor.runtime.scheduler)."""
+    cfg = app.config["FLOOR"]["app"]
+    if cfg.get("message_queue") and not cfg.get("run_scheduler"):
+        timers.set_waker(scheduler.redis_waker(cfg["message_queue"], cfg["message_queue_channel"]))
+
+
+def recover(app: Flask) -> list[int]:
+    """Settle what a crash left at "result" (every process that can settle runs this at its start)."""
+    return recovery.recover_rounds(factory(app), app.config["HOUSE"])
 
 
 def start_background(app: Flask) -> None:
+    """A web process (floor.runtime.serve): and, as configured, the scheduler and the devices."""
+    wire(app)
     cfg = app.config["FLOOR"]["app"]
     if cfg.get("run_scheduler"):
-        scheduler.start(app)
+        scheduler.start(app)     # recovers first
         atexit.register(scheduler.shutdown)
         log.info("scheduler started")
+    else:
+        recover(app)
     if cfg.get("run_devices"):
-        runtime = start_devices(app)
-        atexit.register(runtime.stop)
+        supervisor = DeviceSupervisor(app).start()
+        atexit.register(supervisor.stop)
 
 
 def start_devices(app: Flask):
@@ -64,17 +99,94 @@ def start_devices(app: Flask):
     return runtime
 
 
-def run_device_process(app: Flask) -> None:
+class DeviceSupervisor:
+    """Owns the devices while it holds the floor's device lock; stands by while another process does."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        with app.app_context():
+            self.lock = DeviceLock(db.engine, app.instance_path)
+        self.runtime: DeviceRuntime | None = None
+        self.listener: CommandListener | None = None
+        self._stop = threading.Event()
+        self._mutex = threading.Lock()
+        self._thread = threading.Thread(target=self._watch, name="device-supervisor", daemon=True)
+        self.standing_by = False
+
+    def start(self) -> "DeviceSupervisor":
+        if self.lock.try_acquire():
+            self._up()
+        else:
+            self._standby()
+        self._thread.start()
+        return self
+
+    def _standby(self) -> None:
+        self.standing_by = True
+        log.warning("devices: another device process owns this floor's devices (%s); standing by: this process "
+                    "opens no port and reports nothing until that one stops", self.lock.holder())
+
+    def _watch(self) -> None:
+        beat_due = 0.0
+        while not self._stop.wait(STANDBY_POLL_S):
+            with self._mutex:
+                if self._stop.is_set():
+                    return
+                if self.runtime is None:
+                    if self.lock.try_acquire():
+                        log.warning("devices: the other device process stopped; this one takes the devices over")
+                        self._up()
+                elif not self.lock.held():
+                    log.error("devices: lost the device lock; stopping the readers and standing by")
+                    self._down()
+                    self._standby()
+                else:
+                    beat_due += STANDBY_POLL_S
+                    if beat_due >= BEAT_S:
+                        beat_due = 0.0
+                        try:
+                            self.lock.beat()
+                        except Exception:
+                            log.exception("devices: heartbeat failed")
+
+    def _up(self) -> None:
+        self.standing_by = False
+        recover(self.app)
+        self.runtime = start_devices(self.app)
+        cfg = self.app.config["FLOOR"]["app"]
+        if cfg.get("message_queue"):
+            runtime = self.runtime
+            self.listener = CommandListener(cfg["message_queue"], cfg["message_queue_channel"],
+                                            lambda: runtime.manager.readers if runtime.manager else {}).start()
+
+    def _down(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
+        if self.runtime is not None:
+            self.runtime.stop()
+            self.runtime = None
+            self.app.extensions.pop("floor_devices", None)
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._mutex:
+            self._down()
+            self.lock.release()
+
+
+def run_device_process(app: Flask, stop: threading.Event | None = None) -> None:
     """Production: one process owns the serial ports and emits through the message queue."""
     if not app.config["FLOOR"]["app"].get("message_queue"):
-        log.warning("device process without a message queue: live updates stay in this process")
-    runtime = start_devices(app)
-    stop = threading.Event()
+        log.warning("device process without a message queue: live updates and commands stay in this process")
+    wire(app)
+    stop = stop or threading.Event()
+    stop_on_signals(stop)
+    supervisor = DeviceSupervisor(app).start()
     try:
-        stop.wait()
+        while not stop.wait(1.0):
+            pass
     except KeyboardInterrupt:
         pass
     finally:
-        runtime.stop()
-
-
+        supervisor.stop()

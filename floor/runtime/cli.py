@@ -12,7 +12,8 @@ from floor import demo as demo_svc
 from floor import staff as staff_svc
 from floor.actors import Actor
 from floor.errors import FloorError
-from floor.runtime import background
+from floor.models import ROLES
+from floor.runtime import background, scheduler
 from floor.web.extensions import db
 
 bp = Blueprint("floor_cli", __name__, cli_group="floor")
@@ -87,14 +88,20 @@ def audit_verify():
     sys.exit(1)
 
 
-@bp.cli.command("user")
+@bp.cli.group("user")
+def user_group():
+    """Staff accounts (on a floor without the demo, the first admin is created here)."""
+
+
+@user_group.command("create")
 @click.argument("username")
-@click.argument("role")
-@click.option("--name", default=None)
-@click.option("--pin", default=None, help="dealer PIN")
-@click.password_option()
-def user(username, role, name, pin, password):
-    """Create a staff account."""
+@click.option("--role", required=True, type=click.Choice(ROLES), help="what the account may do")
+@click.option("--name", default=None, help="the full name shown on pages and in the audit log")
+@click.option("--pin", default=None, help="dealer PIN for the table terminals (dealers only)")
+@click.password_option(help="prompted (twice) when not given; FLOOR_USER_PASSWORD also works",
+                       envvar="FLOOR_USER_PASSWORD")
+def user_create(username, role, name, pin, password):
+    """Create a staff account: USERNAME with --role, e.g. `flask floor user create alice --role admin`."""
     try:
         staff_svc.create_staff(db.session, CLI_ACTOR, username, name or username, role, password, pin)
     except FloorError as exc:
@@ -106,5 +113,12 @@ def user(username, role, name, pin, password):
 
 @bp.cli.command("devices")
 def devices_process():
-    """Run the device process: own the serial ports, emit through the message queue."""
+    """Run the device process: own the serial ports, emit through the message queue, run the commands
+    people give the devices. A second one stands by until the first stops."""
     background.run_device_process(current_app._get_current_object())
+
+
+@bp.cli.command("scheduler")
+def scheduler_process():
+    """Run the scheduler process: every timer of the floor, recovery of cut settlements, the heartbeat."""
+    scheduler.run_scheduler_process(current_app._get_current_object())

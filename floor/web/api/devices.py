@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
-from floor import device_health
+from devices.commands import COMMANDS
+from floor import audit, device_health
+from floor.errors import BadInput, NotFound
+from floor.web import device_commands
+from floor.web.api.schemas import Strict
 from floor.web.extensions import db
-from floor.web.policy import allow
+from floor.web.policy import actor, allow
 
 blp = Blueprint("api_devices", __name__, url_prefix="/api/devices", description="Table devices and their health")
 
@@ -31,9 +35,45 @@ class DeviceSchema(Schema):
     stale = fields.Boolean()
 
 
+class CommandSchema(Strict):
+    command = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={
+        "description": "wheel: " + ", ".join(COMMANDS["wheel"]) + "; shoe: " + ", ".join(COMMANDS["shoe"])})
+    code = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=99),
+                          metadata={"description": "the shoe's clear_error: the error code to clear"})
+
+
+class CommandResultSchema(Schema):
+    device = fields.String()
+    command = fields.String()
+    sent = fields.List(fields.String(), metadata={"description": "the devices the command was written to"})
+
+
 @blp.route("")
 @allow("floor_manager", "pit_boss", "admin")
 @blp.response(200, DeviceSchema(many=True))
 def list_devices():
     """Every device, connected or not: last frame age, error counts, last error."""
     return device_health.devices(db.session)
+
+
+@blp.route("/<name>/commands", methods=["POST"])
+@allow("pit_boss", "admin")
+@blp.arguments(CommandSchema)
+@blp.response(200, CommandResultSchema)
+def command(args, name: str):
+    """Send a command to a device (reset or poll a wheel, lock or unlock a shoe...). Answered once the
+    device process has written it to the port; 409 when the device is not connected, 503 when no
+    device process answers."""
+    known = {d["name"]: d for d in device_health.devices(db.session)}
+    if name not in known:
+        raise NotFound(f"no device named {name!r} on this floor")
+    kind = known[name].get("kind")
+    if args["command"] not in COMMANDS.get(kind, ()):
+        raise BadInput(f"a {kind} has no command {args['command']!r} (it has: "
+                       f"{', '.join(COMMANDS.get(kind, ())) or 'none'})", field="command")
+    audit.record(db.session, actor(), "device.command", f"device:{name}",
+                 after={"command": args["command"], "code": args["code"]})
+    db.session.flush()
+    sent = device_commands.send(args["command"], device=name, code=args["code"])
+    db.session.commit()
+    return {"device": name, "command": args["command"], "sent": sent}

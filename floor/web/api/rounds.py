@@ -2,13 +2,13 @@
 settle and void of held rounds, and the board's history."""
 from __future__ import annotations
 
-from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from floor import pit, rounds
 from floor import tables as tables_svc
 from floor.actors import Actor
+from floor.web import device_commands
 from floor.web.api.schemas import EmptySchema, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -168,14 +168,14 @@ def decision(args, table_number: int):
 @blp.arguments(EmptySchema)
 @blp.response(201, TableStateSchema)
 def confirm_shoe(_args, table_number: int):
-    """The dealer confirms a new baccarat shoe (and, when this process owns the table's smart shoe,
-    confirms the game to it: ``GP 00``)."""
+    """The dealer confirms a new baccarat shoe, and the table's smart shoe hears it (``GP 00``,
+    through the device process). When the shoe cannot be told (no device process, the shoe
+    unplugged, no answer in time) nothing is recorded and the error says why: 409 or 503."""
     t = _table(table_number)
     rounds.new_shoe(db.session, actor(), t.id, house=house())
+    db.session.flush()
+    device_commands.to_table(db.session, t.number, "shoe", "confirm_game")
     db.session.commit()
-    devices = current_app.extensions.get("floor_devices")
-    if devices is not None:
-        devices.shoe_confirmed(t.number)
     return _state(t.id)
 
 

@@ -1,0 +1,162 @@
+"""The command channel to the devices: a person's command (confirm a new shoe, reset a wheel...)
+goes from whichever process served the request to the process that owns the serial ports, and
+comes back acknowledged, or with the reason it failed, for the person who gave it.
+
+In the process that owns the ports (the embedded default) the command runs in-process. Elsewhere
+it crosses through Redis, the message queue the floor already has: the request is published on
+``<channel>.device-commands`` (PUBLISH says how many device processes heard it: none is an error
+at once), the device process writes it to the port and pushes its reply to a list only this
+request waits on. A request carries its deadline; a device process that gets it late drops it, so
+a command the person was told had failed is never sent afterwards.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from typing import Any, Callable
+
+import redis
+from flask import Flask
+
+from devices.commands import execute
+from floor.errors import BadInput, Conflict, Unavailable
+
+log = logging.getLogger(__name__)
+TIMEOUT_S = 2.0          # a command is written in milliseconds; past this the device process is stuck
+REPLY_TTL_S = 30
+
+
+def request_channel(channel: str) -> str:
+    return f"{channel}.device-commands"
+
+
+class DeviceCommands:
+    """What the web views use (``app.extensions["floor_commands"]``)."""
+
+    def __init__(self, app: Flask, timeout: float = TIMEOUT_S) -> None:
+        cfg = app.config["FLOOR"]["app"]
+        self.app = app
+        self.url = cfg.get("message_queue") or None
+        self.channel = cfg["message_queue_channel"]
+        self.timeout = timeout
+        self._redis: redis.Redis | None = None
+        self._lock = threading.Lock()
+
+    def send(self, command: str, *, device: str | None = None, table: int | str | None = None,
+             kind: str | None = None, code: int | None = None, by: str = "") -> list[str]:
+        """Send and wait for the acknowledgement; returns the devices written to. Raises a FloorError
+        the person sees: 400 a command the device does not have, 409 no such device or not
+        connected, 503 no device process, no answer in time, or no message queue."""
+        req: dict[str, Any] = {"command": command, "device": device, "table": None if table is None else str(table),
+                               "kind": kind, "code": code, "by": by}
+        runtime = self.app.extensions.get("floor_devices")
+        if runtime is not None and getattr(runtime, "manager", None) is not None:
+            reply = execute(runtime.manager.readers, req)
+        elif self.url:
+            reply = self._remote(req)
+        else:
+            raise Unavailable("no device process runs for this floor: the command was not sent",
+                              code="no_device_process")
+        if reply.get("ok"):
+            return list(reply.get("sent") or [])
+        error, message = reply.get("error"), reply.get("message") or "the device refused the command"
+        if error == "bad_command":
+            raise BadInput(message, code="bad_command", field="command")
+        if error == "not_connected":
+            raise Conflict(message, code="device_not_connected")
+        if error == "no_device":
+            raise Conflict(message, code="no_device")
+        raise Unavailable(message, code=error or "device_error")
+
+    def _client(self) -> redis.Redis:
+        with self._lock:
+            if self._redis is None:
+                self._redis = redis.Redis.from_url(self.url, socket_connect_timeout=1,
+                                                   socket_timeout=self.timeout + 2)
+            return self._redis
+
+    def _remote(self, req: dict[str, Any]) -> dict[str, Any]:
+        rid = uuid.uuid4().hex
+        reply_key = f"{self.channel}.device-reply.{rid}"
+        req.update(id=rid, reply_to=reply_key, expires=time.time() + self.timeout)
+        try:
+            client = self._client()
+            heard = client.publish(request_channel(self.channel), json.dumps(req))
+            if not heard:
+                raise Unavailable("no device process is running for this floor: the command was not sent",
+                                  code="no_device_process")
+            got = client.blpop([reply_key], timeout=self.timeout)
+        except redis.RedisError as exc:
+            raise Unavailable(f"the message queue cannot be reached ({type(exc).__name__}): the command "
+                              "was not sent", code="message_queue_down") from None
+        if got is None:
+            raise Unavailable(f"the device process did not answer within {self.timeout:.0f} s: the command "
+                              "may not have been sent", code="device_process_timeout")
+        return json.loads(got[1])
+
+
+class CommandListener:
+    """In the process that owns the ports: runs the commands other processes send, and replies."""
+
+    def __init__(self, url: str, channel: str, readers: Callable[[], dict]) -> None:
+        self.url, self.channel, self.readers = url, request_channel(channel), readers
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="device-commands", daemon=True)
+
+    def start(self, wait: float = 5.0) -> "CommandListener":
+        self._thread.start()
+        self._ready.wait(wait)   # subscribed before the process says it is up
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(3)
+
+    def handle(self, client: redis.Redis, raw: bytes | str) -> None:
+        try:
+            req = json.loads(raw)
+            reply_to = req["reply_to"]
+        except (ValueError, KeyError, TypeError):
+            log.warning("device commands: ignored a malformed request %r", raw[:200])
+            return
+        if time.time() > float(req.get("expires") or 0):
+            log.warning("device commands: dropped %s for %s, arrived after its deadline",
+                        req.get("command"), req.get("device") or f"table {req.get('table')}")
+            return
+        try:
+            reply = execute(self.readers(), req)
+        except Exception as exc:  # a bug here must still answer the person waiting
+            log.exception("device commands: %r failed", req)
+            reply = {"ok": False, "error": "device_error", "message": f"the device process failed: {exc!r}"}
+        log.info("device command %s for %s by %s: %s", req.get("command"),
+                 req.get("device") or f"table {req.get('table')} {req.get('kind')}", req.get("by") or "?",
+                 "sent to " + ", ".join(reply["sent"]) if reply.get("ok") else reply.get("message"))
+        pipe = client.pipeline()
+        pipe.rpush(reply_to, json.dumps(reply))
+        pipe.expire(reply_to, REPLY_TTL_S)
+        pipe.execute()
+
+    def _run(self) -> None:
+        backoff = 0.5
+        while not self._stop.is_set():
+            try:
+                client = redis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=30)
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(self.channel)
+                pubsub.get_message(timeout=1.0)   # the subscription's confirmation
+                self._ready.set()
+                backoff = 0.5
+                while not self._stop.is_set():
+                    msg = pubsub.get_message(timeout=1.0)
+                    if msg is not None and msg.get("type") == "message":
+                        self.handle(client, msg["data"])
+                pubsub.close()
+                client.close()
+            except (redis.RedisError, OSError) as exc:
+                log.warning("device commands: Redis unavailable (%s); retrying", exc)
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, 10.0)
