@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from collections import deque
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
@@ -61,7 +62,8 @@ class TimerDispatch:
         self.settings = settings
         self.scheduler = scheduler
         self.clock = clock
-        self.fired: list[tuple[int, str, datetime, datetime]] = []   # (id, key, due, ran) for tests and logs
+        # the last timers run: (id, key, due, ran), for the logs and the latency tests
+        self.fired: deque[tuple[int, str, datetime, datetime]] = deque(maxlen=1000)
 
     # --- running -----------------------------------------------------------------------------
 
@@ -169,10 +171,12 @@ class WakeListener:
     def __init__(self, url: str, channel: str, dispatch: TimerDispatch) -> None:
         self.url, self.channel, self.dispatch = url, wake_channel(channel), dispatch
         self._stop = threading.Event()
+        self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="timer-wake-listener", daemon=True)
 
-    def start(self) -> "WakeListener":
+    def start(self, wait: float = 5.0) -> "WakeListener":
         self._thread.start()
+        self._ready.wait(wait)   # subscribed before the scheduler says it runs
         return self
 
     def stop(self) -> None:
@@ -186,6 +190,8 @@ class WakeListener:
                 client = redis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=30)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
+                pubsub.get_message(timeout=1.0)   # the subscription's confirmation
+                self._ready.set()
                 backoff = 0.5
                 self.dispatch.plan()   # anything announced while we were not listening
                 while not self._stop.is_set():
