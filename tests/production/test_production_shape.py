@@ -1,0 +1,294 @@
+"""The floor run as production runs it: PostgreSQL, Redis, two web processes, the scheduler process
+and the device process reading the table devices (simulators on ptys). One set of processes serves
+every check of this module; processes are killed (SIGKILL, inside a transaction where it matters)
+and restarted along the way, and each check ends with the table playing on and the books balanced.
+
+Who does what in a round, and where each process is killed:
+- a web process opens betting, enters bets and cards typed by the dealer, settles what it resulted;
+- the device process records what the devices say, settles what they resulted, sets decision timers;
+- the scheduler process runs every timer (betting close, decision default, settle backstop).
+"""
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+
+import pytest
+import redis
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from floor.models import Shoe
+from tests.production.shape import DECISION_S, Floor, utcnow, wait
+
+pytestmark = [pytest.mark.xdist_group("production"), pytest.mark.slow]
+REDIS = "redis://127.0.0.1:6379/0"
+SETTLING = r"^\s*INSERT INTO settlements"     # inside the settlement transaction, after the result commit
+LAGS: dict[str, float] = {}
+
+
+@pytest.fixture(scope="module")
+def shape(request, tmp_path_factory):
+    from tests.conftest import PG_URL, _pg_admin
+    if not PG_URL:
+        pytest.skip("the production shape runs on PostgreSQL: TEST_DATABASE_URL is not set")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
+    from sqlalchemy import text
+    template = request.getfixturevalue("pg_template")
+    name = f"fm_production_{utcnow().strftime('%H%M%S%f')}"
+    admin = _pg_admin()
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    floor = Floor(url, tmp_path_factory.mktemp("production"), REDIS)
+    try:
+        floor.start()
+        yield floor
+    finally:
+        floor.stop()
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+        if LAGS:
+            print("\ntimer lag (s): " + ", ".join(f"{k} {v:.3f}" for k, v in LAGS.items()))
+
+
+@pytest.fixture
+def floor(shape) -> Floor:
+    shape.ensure_up()
+    return shape
+
+
+def _shoe_count(floor: Floor) -> int:
+    with floor.session() as s:
+        return s.execute(select(func.count(Shoe.id)).where(Shoe.table_id == floor.table_id(10))).scalar_one()
+
+
+def _ensure_shoe(floor: Floor) -> None:
+    with floor.session() as s:
+        shoe = s.execute(select(Shoe).where(Shoe.table_id == floor.table_id(10)).order_by(Shoe.number.desc())
+                         .limit(1)).scalar_one_or_none()
+    if shoe is None or shoe.status == "finished":
+        floor.api(floor.web_a, "POST", "/api/tables/10/shoe")
+        wait(lambda: floor.shoe.waiting, 20, "the shoe shuffled and waiting for the dealer")
+
+
+def _quietly(fn, *args) -> None:
+    """A request whose process is killed before it answers."""
+    try:
+        fn(*args)
+    except Exception:
+        pass
+
+
+def _lag(what: str, planned: datetime, happened: datetime) -> float:
+    lag = (happened - planned).total_seconds()
+    LAGS[what] = lag
+    return lag
+
+
+# --- commands to the devices -------------------------------------------------------------------------
+
+def test_a_new_shoe_confirmed_through_either_web_process_reaches_the_shoe(floor):
+    shoes, heard = _shoe_count(floor), floor.shoe.commands.count("GP00")
+    for web in (floor.web_a, floor.web_b):
+        floor.api(web, "POST", "/api/tables/10/shoe", status=201)
+    wait(lambda: floor.shoe.commands.count("GP00") == heard + 2, 10, "two GP 00 at the shoe")
+    assert _shoe_count(floor) == shoes + 2
+
+    # any command a person gives a device crosses the same way, and is acknowledged
+    out = floor.api(floor.web_b, "POST", "/api/devices/shoe-10/commands", {"command": "unlock"})
+    assert out == {"device": "shoe-10", "command": "unlock", "sent": ["shoe-10"]}
+    wait(lambda: "LK01" in floor.shoe.commands, 10, "LK 01 at the shoe")
+    bad = floor.call(floor.web_a, "POST", "/api/devices/shoe-10/commands", {"command": "spin"})
+    assert bad.status_code == 400 and bad.json()["field"] == "command"
+
+    # the shoe unplugged: the dealer is told, and no shoe is recorded
+    floor.ends["shoe-10"].unplug()
+    try:
+        wait(lambda: not floor.device_beats()["shoe-10"]["connected"], 10, "the shoe seen unplugged")
+        resp = floor.call(floor.web_a, "POST", "/api/tables/10/shoe")
+        assert resp.status_code == 409 and resp.json()["error"] == "device_not_connected", resp.text
+        assert "not connected" in resp.json()["message"]
+        assert _shoe_count(floor) == shoes + 2
+    finally:
+        floor.ends["shoe-10"].replug()
+    wait(lambda: floor.device_beats()["shoe-10"]["connected"], 15, "the shoe connected again")
+
+    # no device process at all: 503, nothing recorded, nothing sent later
+    floor.devices.stop()
+    resp = floor.call(floor.web_b, "POST", "/api/tables/10/shoe")
+    assert resp.status_code == 503 and resp.json()["error"] == "no_device_process", resp.text
+    assert _shoe_count(floor) == shoes + 2
+    floor.devices.start()
+    floor.ready(floor.devices)
+    assert floor.shoe.commands.count("GP00") == heard + 2
+    wait(lambda: floor.shoe.waiting, 20, "the shoe waiting for the dealer")
+
+
+# --- timers from every process -------------------------------------------------------------------------
+
+def test_betting_opened_through_the_second_web_process_closes_on_time_though_that_process_died(floor):
+    _ensure_shoe(floor)
+    state = floor.api(floor.web_b, "POST", "/api/tables/10/round/open", status=201)
+    rid = state["round"]["id"]
+    closes_at = datetime.fromisoformat(state["round"]["closes_at"])
+    # the process that set the timer dies at once, and the device process with it (a round at "betting")
+    floor.web_b.kill()
+    floor.devices.kill()
+    floor.web_b.start()
+    floor.devices.start()
+    r = floor.wait_status(rid, "dealing", timeout=15)
+    closes = floor.events(rid, "no_more_bets")
+    assert len(closes) == 1 and closes[0].actor == "system"
+    assert 0 <= _lag("betting close", closes_at, r.locked_at) < 1.0, (closes_at, r.locked_at)
+    assert [t.status for t in floor.timer(f"round:{rid}:betting")] == ["done"]
+    floor.ready(floor.web_b, floor.devices)
+    # the table plays on: the coup is dealt through the restarted device process and settles
+    floor.shoe.deal_coup()
+    floor.wait_status(rid, "settled", timeout=20)
+
+
+def test_a_decision_timer_set_by_the_device_process_fires_though_that_process_died(floor):
+    state = floor.api(floor.web_b, "POST", "/api/tables/14/round/open", status=201)
+    rid = state["round"]["id"]
+    bet = floor.api(floor.web_b, "POST", "/api/tables/14/bets", {"spot": "bet", "amount": 1_000, "seat": 1})
+    floor.wait_status(rid, "dealing", timeout=15)
+    floor.scanner14.new_hand()
+    floor.scanner14.deal("9S", "7H", "8D", "5C")     # seat 1: 17 against the dealer's 7: a decision
+    pending = wait(lambda: [t for t in floor.timer(f"round:{rid}:decision") if t.status == "pending"], 20,
+                   "the decision timer, set by the device process")
+    assert pending[0].args == [rid, floor.round(rid).steps]
+    due = pending[0].due_at
+    floor.devices.kill()        # the process that set the timer is gone; the scheduler still answers
+    floor.devices.start()
+    decided = wait(lambda: floor.events(rid, "decision"), 15, "the decision timer to stand for seat 1")
+    assert [(e.actor, e.data["seat"], e.data["action"]) for e in decided] == [("system", 1, "stand")]
+    assert 0 <= _lag("decision (device process)", due, decided[0].at) < 1.0, (due, decided[0].at)
+    floor.ready(floor.devices)
+    floor.scanner14.deal("TC")   # the dealer draws to 12 + 10: bust
+    floor.wait_status(rid, "settled", timeout=20)
+    floor.assert_settled_once(rid, 14)
+    assert floor.round(rid).result is not None
+    with floor.session() as s:
+        from floor.models import Transfer
+        back = s.execute(select(func.sum(Transfer.amount)).where(Transfer.bet_id == bet["id"],
+                                                                 Transfer.kind.in_(("return", "win")))).scalar()
+    assert back == 2_000     # seat 1 stood on 17, the dealer bust: even money
+
+
+# --- a crash at each step of a round, in each process ------------------------------------------------
+
+def test_the_device_process_killed_mid_settlement_settles_that_round_once_after_restart(floor):
+    _ensure_shoe(floor)
+    rid = floor.api(floor.web_a, "POST", "/api/tables/10/round/open", status=201)["round"]["id"]
+    for spot, seat in (("player", 1), ("banker", 2), ("tie", 3), ("player", 4)):
+        floor.api(floor.web_a, "POST", "/api/tables/10/bets", {"spot": spot, "amount": 1_000, "seat": seat})
+    floor.wait_status(rid, "dealing", timeout=15)
+    floor.devices.arm(SETTLING)
+    floor.shoe.deal_coup()
+    floor.devices.wait_paused()          # the result is committed, the settlement under way
+    floor.devices.kill()
+    r = floor.round(rid)
+    assert r.status == "result" and floor.settlements(rid) == []
+    floor.devices.start()                # its recovery (or the settle timer, whichever is first) settles
+    floor.wait_status(rid, "settled", timeout=20)
+    floor.assert_settled_once(rid, 10)
+    floor.ready(floor.devices)
+    # the table plays on
+    nxt = floor.api(floor.web_b, "POST", "/api/tables/10/round/open", status=201)["round"]["id"]
+    floor.wait_status(nxt, "dealing", timeout=15)
+    floor.shoe.deal_coup()
+    floor.wait_status(nxt, "settled", timeout=20)
+    floor.assert_settled_once(rid, 10)
+
+
+def test_the_scheduler_and_a_web_process_killed_at_each_step_of_a_blackjack_round(floor):
+    # betting: the scheduler is down when the timer is set; it closes betting once it is back
+    floor.scheduler.kill()
+    state = floor.api(floor.web_a, "POST", "/api/tables/14/round/open", status=201)
+    rid = state["round"]["id"]
+    floor.api(floor.web_a, "POST", "/api/tables/14/bets", {"spot": "bet", "amount": 2_000, "seat": 2})
+    floor.scheduler.start()
+    r = floor.wait_status(rid, "dealing", timeout=30)
+    assert len(floor.events(rid, "no_more_bets")) == 1 and r.locked_at >= datetime.fromisoformat(
+        state["round"]["closes_at"])
+    floor.ready(floor.scheduler)
+
+    # dealing: the dealer types the cards at web A, which dies with the decision timer it set pending
+    for card in ("9S", "7H", "8D", "6C"):
+        floor.api(floor.web_a, "POST", "/api/tables/14/round/card", {"card": card})
+    due = wait(lambda: [t for t in floor.timer(f"round:{rid}:decision") if t.status == "pending"], 10,
+               "the decision timer set by web A")[0].due_at
+    floor.web_a.kill()
+    floor.web_a.start(pause_on=SETTLING)     # back, and about to die inside its next settlement
+    decided = wait(lambda: floor.events(rid, "decision"), 15, "the decision timer to stand for seat 2")
+    assert [(e.actor, e.data["action"]) for e in decided] == [("system", "stand")]
+    assert 0 <= _lag("decision (web process)", due, decided[0].at) < 1.0
+    floor.ready(floor.web_a)
+
+    # settling: the dealer's last card typed at web A, which dies inside the settlement
+    threading.Thread(target=_quietly, args=(floor.call, floor.web_a, "POST", "/api/tables/14/round/card",
+                                            {"card": "TD"}), daemon=True).start()
+    floor.web_a.wait_paused()
+    floor.web_a.kill()
+    assert floor.round(rid).status == "result" and floor.settlements(rid) == []
+    floor.web_a.start()
+    floor.wait_status(rid, "settled", timeout=20)
+    floor.assert_settled_once(rid, 14)
+    floor.ready(floor.web_a)
+    assert floor.api(floor.web_a, "POST", "/api/tables/14/round/open", status=201)["round"]["status"] == "betting"
+
+
+def test_the_scheduler_killed_while_a_decision_is_due_and_again_mid_settlement(floor):
+    state = floor.api(floor.web_a, "POST", "/api/tables/15/round/open", status=201)
+    rid = state["round"]["id"]
+    floor.api(floor.web_a, "POST", "/api/tables/15/bets", {"spot": "ante", "amount": 1_000, "seat": 3})
+    floor.wait_status(rid, "dealing", timeout=15)
+    floor.scheduler.kill()                   # dealing: no scheduler while the decision comes due
+    floor.scanner15.new_hand()
+    floor.scanner15.deal("AS", "2D", "KH", "3C", "7S", "8H", "9D")   # seat 3, dealer, twice; the flop
+    wait(lambda: [t for t in floor.timer(f"round:{rid}:decision") if t.status == "pending"], 20,
+         "the decision timer set by the device process")
+    # back, and about to die inside the settlement that the default (fold) makes
+    floor.scheduler.start(pause_on=SETTLING)
+    floor.scheduler.wait_paused()
+    floor.scheduler.kill()
+    # the decision, the result and the settlement were one transaction: nothing of it stayed
+    assert floor.round(rid).status == "dealing" and floor.events(rid, "decision") == []
+    assert [t.status for t in floor.timer(f"round:{rid}:decision")] == ["pending"]
+    floor.scheduler.start()
+    floor.wait_status(rid, "settled", timeout=20)
+    assert [(e.actor, e.data["action"]) for e in floor.events(rid, "decision")] == [("system", "fold")]
+    floor.assert_settled_once(rid, 15)
+    floor.ready(floor.scheduler)
+    assert floor.round(rid).result is not None
+
+
+# --- operations ---------------------------------------------------------------------------------------
+
+def test_a_second_device_process_stands_by_without_touching_the_devices_and_takes_over(floor):
+    from tests.production.shape import Proc
+    spare = Proc("devices-2", ["flask", "floor", "devices"], floor.spare_env, floor.tmp).start()
+    try:
+        wait(lambda: "standing by" in spare.log_tail(), 30, "the second device process to stand by")
+        started = spare.started_at
+        # the first one's readers keep reporting, and nothing says disconnected
+        wait(lambda: all(d["at"] > started for d in floor.device_beats().values()), 15, "fresh device beats")
+        devices = floor.api(floor.web_a, "GET", "/api/devices")
+        assert {d["name"]: d["status"] for d in devices} == {n: "ok" for n in floor.ends}
+        assert floor.beat_info("device-process")["pid"] == floor.devices.pid
+        # the first dies: the standby takes the devices over
+        floor.devices.kill()
+        wait(lambda: floor.beat_info("device-process").get("pid") == spare.pid, 30, "the standby to take over")
+        killed_at = utcnow()
+        wait(lambda: all(d["connected"] and d["at"] > killed_at for d in floor.device_beats().values()), 30,
+             "the devices connected to the standby")
+        floor.api(floor.web_b, "POST", "/api/devices/shoe-10/commands", {"command": "lock"})
+        wait(lambda: "LK02" in floor.shoe.commands, 10, "LK 02 through the new device process")
+    finally:
+        spare.stop()
+    floor.ensure_up()
