@@ -10,6 +10,7 @@ from floor.models import ServiceHeartbeat
 
 SCHEDULER_STALE = timedelta(seconds=45)
 DEVICE_STALE = timedelta(seconds=10)
+DEVICE_PROCESS_STALE = timedelta(seconds=20)   # the device process beats every 5 s
 
 
 def beat(session: Session, name: str, info: dict | None = None, now: datetime | None = None) -> None:
@@ -37,6 +38,9 @@ def report(session: Session, now: datetime | None = None) -> dict:
     sched = beats.get("scheduler")
     running = sched is not None and now - sched.at < SCHEDULER_STALE
     out["scheduler"] = {"running": running, "last_beat": sched.at.isoformat() if sched else None}
+    holder = beats.get("device-process")
+    # running or not, nothing more: /healthz answers anyone, and host names are nobody's business
+    out["device_process"] = {"running": holder is not None and now - holder.at < DEVICE_PROCESS_STALE}
     devices = []
     for name, b in sorted(beats.items()):
         if not name.startswith("device:"):

@@ -105,10 +105,12 @@ class Proc:
         self.proc.wait(10)
 
     def stop(self) -> None:
+        """A clean stop, quickly: SIGINT is gunicorn's quick shutdown (SIGTERM waits for idle
+        keep-alive connections) and ends the CLI processes' wait loop like SIGTERM."""
         if self.proc is None or self.proc.poll() is not None:
             return
         try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            os.killpg(self.proc.pid, signal.SIGINT)
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.kill()

@@ -11,6 +11,7 @@ def test_healthz_without_login_reports_database_scheduler_and_devices(client, ap
     assert body["database"]["ok"] is True
     assert body["scheduler"]["running"] is False and body["status"] == "degraded"
     assert body["devices"] == {"count": 0, "connected": 0, "items": []}
+    assert body["device_process"] == {"running": False}
     text = resp.get_data(as_text=True)
     assert app.config["SECRET_KEY"] not in text and app.config["SQLALCHEMY_DATABASE_URI"] not in text
     assert "floor.db" not in text and "@" not in text
