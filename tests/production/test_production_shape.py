@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from floor.models import Shoe
-from tests.production.shape import DECISION_S, Floor, utcnow, wait
+from tests.production.shape import Floor, utcnow, wait
 
 pytestmark = [pytest.mark.xdist_group("production"), pytest.mark.slow]
 REDIS = "redis://127.0.0.1:6379/0"
