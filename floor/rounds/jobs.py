@@ -42,8 +42,3 @@ def settle_job(session: Session, settings: HouseSettings, round_id: int, now: da
         core.settle(session, round_id, at=now, house=settings)
     except InvalidState:
         pass
-
-
-@job("rounds.recover")
-def recover_job(session: Session, settings: HouseSettings, now: datetime | None = None) -> None:
-    core.recover(session, at=now, house=settings)
