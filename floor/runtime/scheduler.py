@@ -13,6 +13,7 @@ the scheduler plans an APScheduler date job for that time.
 from __future__ import annotations
 
 import logging
+import queue
 import signal
 import threading
 from collections import deque
@@ -213,14 +214,35 @@ class WakeListener:
                 backoff = min(backoff * 2, 10.0)
 
 
-def redis_waker(url: str, channel: str) -> Callable[[datetime], None]:
-    """What a process without the scheduler installs: announce a new timer's due time on Redis."""
-    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-    name = wake_channel(channel)
+class RedisWaker:
+    """What a process without the scheduler installs: announce a new timer's due time on Redis. The
+    commit that set the timer hands the time to a thread of its own, so a slow or absent Redis never
+    holds up the committing thread (a device reader, a request); the scheduler's poll is the net."""
 
-    def wake(at: datetime) -> None:
-        client.publish(name, at.isoformat())
-    return wake
+    def __init__(self, url: str, channel: str) -> None:
+        self.client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self.channel = wake_channel(channel)
+        self._queue: queue.Queue[datetime] = queue.Queue(maxsize=1000)
+        threading.Thread(target=self._run, name="timer-waker", daemon=True).start()
+
+    def __call__(self, at: datetime) -> None:
+        try:
+            self._queue.put_nowait(at)
+        except queue.Full:   # Redis has been away for a while: the poll will find these
+            pass
+
+    def _run(self) -> None:
+        while True:
+            at = self._queue.get()
+            try:
+                self.client.publish(self.channel, at.isoformat())
+            except redis.RedisError as exc:
+                log.warning("timers: wake-up for %s not sent (%s); the scheduler's poll will find it",
+                            at.isoformat(), exc)
+
+
+def redis_waker(url: str, channel: str) -> Callable[[datetime], None]:
+    return RedisWaker(url, channel)
 
 
 # --- the process's scheduler -------------------------------------------------------------------
