@@ -260,6 +260,7 @@ class Scheduler:
         self.listener: WakeListener | None = None
 
     def start(self) -> "Scheduler":
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)   # not a line per poll (every 5 s)
         self.aps.start()
         now = utcnow()
         self.aps.add_job(self._heartbeat, "interval", seconds=HEARTBEAT_SECONDS, id="heartbeat", next_run_time=now)

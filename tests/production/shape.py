@@ -166,7 +166,10 @@ class Floor:
                               tmp)
         self.devices = Proc("devices", ["flask", "floor", "devices"], env("devices", FLOOR_APP_RUN_DEVICES="true"), tmp)
         self.spare_env = env("devices-2", FLOOR_APP_RUN_DEVICES="true")
-        self.procs = [self.web_a, self.web_b, self.scheduler, self.devices]
+
+    @property
+    def procs(self) -> list[Proc]:
+        return [self.web_a, self.web_b, self.scheduler, self.devices]
 
     # --- processes ----------------------------------------------------------------------------
 
@@ -214,6 +217,9 @@ class Floor:
         return dict(self.redis.pubsub_numsub(channel)).get(channel.encode(), 0)
 
     def stop(self) -> None:
+        for p in self.procs:      # all at once, then wait for each
+            if p.alive:
+                os.killpg(p.proc.pid, signal.SIGINT)
         for p in self.procs:
             p.stop()
         for sim in self.sims:

@@ -281,14 +281,16 @@ def test_a_second_device_process_stands_by_without_touching_the_devices_and_take
         devices = floor.api(floor.web_a, "GET", "/api/devices")
         assert {d["name"]: d["status"] for d in devices} == {n: "ok" for n in floor.ends}
         assert floor.beat_info("device-process")["pid"] == floor.devices.pid
-        # the first dies: the standby takes the devices over
+        assert floor.api(floor.web_b, "GET", "/healthz")["device_process"] == {"running": True}
+        # the first dies: the standby takes the devices over, and is the floor's device process from now on
         floor.devices.kill()
-        wait(lambda: floor.beat_info("device-process").get("pid") == spare.pid, 30, "the standby to take over")
         killed_at = utcnow()
+        floor.devices, spare = spare, floor.devices
+        wait(lambda: floor.beat_info("device-process").get("pid") == floor.devices.pid, 30, "the standby to take over")
         wait(lambda: all(d["connected"] and d["at"] > killed_at for d in floor.device_beats().values()), 30,
              "the devices connected to the standby")
+        floor.ready(floor.devices)
         floor.api(floor.web_b, "POST", "/api/devices/shoe-10/commands", {"command": "lock"})
         wait(lambda: "LK02" in floor.shoe.commands, 10, "LK 02 through the new device process")
     finally:
         spare.stop()
-    floor.ensure_up()
