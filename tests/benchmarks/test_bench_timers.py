@@ -18,7 +18,7 @@ import redis
 
 from floor import jobs, timers
 from floor.runtime import scheduler
-from tests.web.test_poker_floor_api import db_session
+from tests.conftest import app_session as db_session
 
 REDIS = "redis://127.0.0.1:6379/0"
 N = 60

@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from floor.models import AuditRecord, Staff
 from tests.conftest import Login
-from tests.web.test_poker_floor_api import db_session
+from tests.conftest import app_session as db_session
 
 
 def test_user_create_makes_an_account_that_can_log_in(app, login):

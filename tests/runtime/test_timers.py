@@ -21,7 +21,7 @@ from floor.runtime import scheduler
 from floor.runtime.scheduler import TimerDispatch
 from floor.settings import HouseSettings
 from tests.floor.poker_helpers import HOUSE, T0, fill, manager
-from tests.web.test_poker_floor_api import db_session
+from tests.conftest import app_session as db_session
 
 REDIS = "redis://127.0.0.1:6379/0"
 FAILS: dict[str, int] = {}
