@@ -36,8 +36,10 @@ def test_bench_timer_lag(app_config, db_url):
         pytest.skip("Redis is not running on 127.0.0.1:6379")
     from app import create_app
     channel = f"floorman-bench-{uuid.uuid4().hex}"
-    app_config["app"].update(message_queue=REDIS, message_queue_channel=channel)
     app = create_app(app_config)
+    # the scheduler listens on Redis; the app's Socket.IO stays off the queue (the socketio object is
+    # shared by every app of this test process, and its test client refuses a queue)
+    app.config["FLOOR"]["app"].update(message_queue=REDIS, message_queue_channel=channel)
     sched = scheduler.start(app)
     timers.set_waker(scheduler.redis_waker(REDIS, channel))
     try:

@@ -164,8 +164,10 @@ def test_a_timer_set_in_another_process_wakes_the_scheduler_on_time(app_config, 
         pytest.skip("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
     from app import create_app
     channel = f"floorman-test-{uuid.uuid4().hex}"
-    app_config["app"].update(message_queue=REDIS, message_queue_channel=channel)
     app = create_app(app_config)
+    # the scheduler listens on Redis; the app's Socket.IO stays off the queue (the socketio object is
+    # shared by every app of this test process, and its test client refuses a queue)
+    app.config["FLOOR"]["app"].update(message_queue=REDIS, message_queue_channel=channel)
     sched = scheduler.start(app)
     try:
         assert sched.listener is not None     # subscribed before start() returned
