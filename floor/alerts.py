@@ -32,7 +32,7 @@ def raise_alert(session: Session, actor: Actor, kind: str, message: str, *, seve
 def acknowledge(session: Session, actor: Actor, alert_id: int) -> Alert:
     alert = session.get(Alert, alert_id)
     if alert is None:
-        raise NotFound(f"no alert {alert_id}")
+        raise NotFound("no alert {alert_id}", alert_id=alert_id)
     if alert.acknowledged_at is not None:
         raise Conflict("this alert was already acknowledged")
     alert.acknowledged_at = datetime.now(timezone.utc)

@@ -1,5 +1,64 @@
-"""The domain's own errors. floor.web turns each into a JSON error with its HTTP status."""
+"""The domain's own errors. floor.web turns each into a JSON error with its HTTP status.
+
+Messages are English templates with named values, never f-strings:
+``raise Conflict("seat {seat} at table {table} is taken", code="seat_taken", seat=3, table=5)``.
+The template is the message catalog's msgid; the web layer says it in the reader's language
+(floor/web/i18n.py) and ``message`` keeps the English text for logs and the CLI. The domain never
+imports flask or babel: values that need the reader's formatting are marked with the small types below.
+"""
 from __future__ import annotations
+
+from datetime import datetime, timezone
+
+
+class Money(int):
+    """Cents inside a message: shown in the house currency's format, never as a bare count of cents."""
+
+    def __str__(self) -> str:
+        sign = "-" if self < 0 else ""
+        return f"{sign}{abs(int(self)) // 100}.{abs(int(self)) % 100:02d}"
+
+
+class Term(str):
+    """A code from the floor's vocabulary (a role, a status, a game, a bet spot) shown as words."""
+
+    def __str__(self) -> str:
+        return self.replace("_", " ")
+
+
+def english(value) -> str:
+    """A message value as the English text says it (times in UTC: the web layer shows house time)."""
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(timezone.utc)
+        return f"{value:%H:%M} UTC"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(english(v) for v in value)
+    return str(value)
+
+
+class Msg:
+    """A sentence for a person: an English template and its values (see the module docstring)."""
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, **params):
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.template
+        return self.template.format(**{k: english(v) for k, v in self.params.items()})
+
+    def __repr__(self) -> str:
+        return f"Msg({self.template!r}, **{self.params!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Msg) and (self.template, self.params) == (other.template, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
 
 
 class FloorError(Exception):
@@ -8,12 +67,18 @@ class FloorError(Exception):
     code = "error"
     status = 400
 
-    def __init__(self, message: str, *, code: str | None = None, field: str | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, code: str | None = None, field: str | None = None, **params):
+        self.msg = Msg(message, **params)
+        self.template = message
+        self.params = params
+        self.message = str(self.msg)
+        super().__init__(self.message)
         if code:
             self.code = code
         self.field = field
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class BadInput(FloorError):

@@ -60,9 +60,10 @@ class Rules:
 
     def __post_init__(self):
         if self.policy not in POLICIES:
-            raise BadInput(f"missed_blind_policy must be one of {', '.join(POLICIES)}", field="missed_blind_policy")
+            raise BadInput("missed_blind_policy must be one of {policies}", field="missed_blind_policy",
+                           policies=", ".join(POLICIES))
         if self.tickets_on not in TICKET_MODES:
-            raise BadInput(f"missed_blind_ticket_on must be one of {', '.join(TICKET_MODES)}",
+            raise BadInput("missed_blind_ticket_on must be one of {modes}", modes=", ".join(TICKET_MODES),
                            field="missed_blind_ticket_on")
 
     @classmethod
@@ -87,10 +88,10 @@ class SeatState:
 
     def __post_init__(self):
         if self.arrival not in ARRIVALS:
-            raise BadInput(f"unknown arrival {self.arrival!r}", field="arrival")
+            raise BadInput("unknown arrival {arrival!r}", field="arrival", arrival=self.arrival)
         bad = set(self.missed) - set(BLINDS)
         if bad:
-            raise BadInput(f"unknown blinds {sorted(bad)}", field="missed")
+            raise BadInput("unknown blinds {blinds}", field="missed", blinds=", ".join(sorted(bad)))
 
 
 @dataclass(frozen=True)
@@ -348,9 +349,10 @@ def plan_hand(snap: Snapshot, rules: Rules) -> HandPlan:
         result = _moving_button(snap, rules, present, new_game)
     if result is None:
         waiting = [s.seat for s in present if entrant_kind(s) != "in"]
-        raise InvalidState("fewer than two players can be dealt in"
-                           + (f" (seat {', '.join(map(str, waiting))} waits)" if waiting else ""),
-                           code="not_enough_players")
+        if waiting:
+            raise InvalidState("fewer than two players can be dealt in (seat {seats} waits)", code="not_enough_players",
+                               seats=", ".join(map(str, waiting)))
+        raise InvalidState("fewer than two players can be dealt in", code="not_enough_players")
     pos, roles, dealt, reasons, heads_up = result
 
     by_seat = {s.seat: s for s in present}

@@ -53,7 +53,7 @@ class Outcome:
 def get_table(session: Session, table_id: int) -> Table:
     table = session.get(Table, table_id)
     if table is None:
-        raise NotFound(f"no table {table_id}")
+        raise NotFound("no table {table_id}", table_id=table_id)
     return table
 
 
@@ -75,7 +75,7 @@ def get_round(session: Session, round_id: int, lock: bool = False) -> Round:
         q = q.with_for_update()
     r = session.execute(q.execution_options(populate_existing=True)).scalar_one_or_none()
     if r is None:
-        raise NotFound(f"no round {round_id}")
+        raise NotFound("no round {round_id}", round_id=round_id)
     return r
 
 
@@ -199,7 +199,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
     """Start a round at ``table``: betting (with its timer), or straight to "locked" when a wheel
     says "no more bets" for a round the host never saw open."""
     if table.status != "open":
-        raise InvalidState(f"table {table.number} is {table.status}", code="table_closed")
+        raise InvalidState("table {table} is {status}", code="table_closed", table=table.number, status=table.status)
     if table.kind == "poker":
         raise InvalidState("poker tables have no live rounds", code="wrong_game")
     number = (session.execute(select(func.max(Round.number)).where(Round.table_id == table.id)).scalar() or 0) + 1
@@ -224,7 +224,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
         with session.begin_nested():
             session.flush()
     except IntegrityError:
-        raise Conflict(f"table {table.number} already has a round running", code="round_running") from None
+        raise Conflict("table {table} already has a round running", code="round_running", table=table.number) from None
     event(session, r, table.id, "status", at, actor, {"closes_at": closes_at.isoformat() if closes_at else None},
           status_to=status)
     audit.record(session, actor, "round.open", f"round:{r.id}",
@@ -310,7 +310,7 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
     if r.status in ("settled", "voided"):
         return None
     if r.status != "result":
-        raise InvalidState(f"round {r.id} is {r.status}, not waiting to be settled", code="not_settleable")
+        raise InvalidState("round {round} is {status}, not waiting to be settled", code="not_settleable", round=r.id, status=r.status)
     s = _claim(session, r, "settled", actor, at, None)
     if s is None:
         return None
@@ -350,10 +350,10 @@ def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetim
     at = at or now_utc()
     r = get_round(session, round_id, lock=True)
     if r.status in ("settled", "voided"):
-        raise InvalidState(f"round {r.id} is already {r.status}", code="already_ended")
+        raise InvalidState("round {round} is already {status}", code="already_ended", round=r.id, status=r.status)
     s = _claim(session, r, "voided", actor, at, reason)
     if s is None:
-        raise InvalidState(f"round {r.id} is already settled or voided", code="already_ended")
+        raise InvalidState("round {round} is already settled or voided", code="already_ended", round=r.id)
     acc = ledger.table_accounts(session, r.table_id)
     bets = _bets(session, r.id)
     rows = [ledger.row(acc.in_play, b["account_id"], b["amount"], "refund", at=at, round_id=r.id, bet_id=b["id"])

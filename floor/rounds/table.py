@@ -86,7 +86,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
     at = at or core.now_utc()
     r = core.get_round(session, round_id, lock=True)
     if r.status != "held":
-        raise InvalidState(f"round {r.id} is {r.status}; only a held round is settled by hand", code="not_held")
+        raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
     result = dict(result or {})
     if r.kind == "roulette":
         number = result.get("number")
@@ -110,7 +110,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
         try:
             flow = build_flow(session, r)
         except Exception as exc:
-            raise Conflict(f"the recorded cards do not make a round ({exc}); void it", code="incomplete") from None
+            raise Conflict("the recorded cards do not make a round ({exc}); void it", code="incomplete", exc=exc) from None
         if flow.expecting()[0] != "done":
             raise Conflict("the round is not complete; void it", code="incomplete")
         fixed = {**flow.result(), "by_hand": True}
