@@ -21,13 +21,13 @@ LANGS := fr de en
 PO := $(foreach l,$(LANGS),translations/$(l)/LC_MESSAGES/messages.po)
 MO := $(PO:.po=.mo)
 POT ?= translations/messages.pot
-BABEL_KEYWORDS := -k _l -k Msg -k FloorError -k BadInput -k NotAuthenticated -k NotAllowed -k NotFound \
+BABEL_KEYWORDS := -k _l -k N_ -k Msg -k FloorError -k BadInput -k NotAuthenticated -k NotAllowed -k NotFound \
 	-k Conflict -k InvalidState -k RateLimited -k GameInputError -k InvalidBet -k NotExpected -k InsufficientBalance
 
 mo: $(MO)
 
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po
-	$(VENV)/bin/pybabel compile -q -d translations -l $* -i $< -o $@
+	$(VENV)/bin/pybabel compile -d translations -l $* -i $< -o $@
 
 # Extract every marked string (Python, Jinja, JS) into $(POT).
 extract:
@@ -36,7 +36,7 @@ extract:
 
 # Extract, then merge new strings into each catalog (translate them, then `make mo` or `make test`).
 translations: venv extract
-	$(VENV)/bin/pybabel update -q -i $(POT) -d translations --no-wrap --ignore-obsolete
+	$(VENV)/bin/pybabel update -i $(POT) -d translations --no-wrap --ignore-obsolete
 	$(MAKE) mo
 
 node: node_modules/.installed

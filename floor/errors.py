@@ -37,28 +37,38 @@ def english(value) -> str:
     return str(value)
 
 
-class Msg:
-    """A sentence for a person: an English template and its values (see the module docstring)."""
+class Msg(str):
+    """A sentence for a person: the English text (it is a str) that also keeps its template and values,
+    so the web layer can say it in the reader's language (see the module docstring)."""
 
-    __slots__ = ("template", "params")
+    template: str
+    params: dict
 
-    def __init__(self, template: str, **params):
-        self.template = template
-        self.params = params
+    def __new__(cls, template: str, **params):
+        text = template.format(**{k: english(v) for k, v in params.items()}) if params else template
+        obj = super().__new__(cls, text)
+        obj.template = template
+        obj.params = params
+        return obj
 
-    def __str__(self) -> str:
-        if not self.params:
-            return self.template
-        return self.template.format(**{k: english(v) for k, v in self.params.items()})
+    def __str__(self) -> "Msg":
+        return self     # str(msg) keeps the template (marshmallow and Jinja call str())
 
     def __repr__(self) -> str:
         return f"Msg({self.template!r}, **{self.params!r})"
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Msg) and (self.template, self.params) == (other.template, other.params)
+    def __reduce__(self):
+        return (_msg, (self.template, self.params))
 
-    def __hash__(self) -> int:
-        return hash(self.template)
+
+def _msg(template: str, params: dict) -> Msg:
+    return Msg(template, **params)
+
+
+def N_(text: str) -> str:
+    """Marks a fixed English sentence for the catalogs where it is kept as plain text (e.g. in a column);
+    the page that shows it translates it."""
+    return text
 
 
 class FloorError(Exception):
@@ -68,17 +78,16 @@ class FloorError(Exception):
     status = 400
 
     def __init__(self, message: str, *, code: str | None = None, field: str | None = None, **params):
-        self.msg = Msg(message, **params)
+        self.msg = self.message = Msg(message, **params)
         self.template = message
         self.params = params
-        self.message = str(self.msg)
-        super().__init__(self.message)
+        super().__init__(str.__str__(self.msg))
         if code:
             self.code = code
         self.field = field
 
     def __str__(self) -> str:
-        return self.message
+        return str.__str__(self.message)
 
 
 class BadInput(FloorError):

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from floor.errors import BadInput, InvalidState
+from floor.errors import N_, BadInput, InvalidState
 
 POLICIES = ("seed_004", "seed_002", "seed_000")
 ARRIVALS = ("new", "must_move", "table_change", "seat_change", "rebuy")
@@ -257,38 +257,38 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
     if kind == "in":
         return Owed()
     if kind == "must_move":
-        return Owed(reason="must-move: plays at once, not in the small blind or on the button")
+        return Owed(reason=N_("must-move: plays at once, not in the small blind or on the button"))
     if kind == "far":
         return Owed(big_blind, small_blind,
-                    reason="seat change far from the button: big live, small dead, or wait for the big blind")
+                    reason=N_("seat change far from the button: big live, small dead, or wait for the big blind"))
     if kind == "new":
-        return Owed(big_blind, reason="new player: posts a big blind or waits for it")
+        return Owed(big_blind, reason=N_("new player: posts a big blind or waits for it"))
     # returning from a sit-out
     if rules.policy == "seed_004":
         if "big" in m and "small" in m:
-            return Owed(big_blind, small_blind, reason="missed both blinds: big live, small dead")
+            return Owed(big_blind, small_blind, reason=N_("missed both blinds: big live, small dead"))
         if "big" in m:
-            return Owed(big_blind, reason="missed the big blind: big live")
+            return Owed(big_blind, reason=N_("missed the big blind: big live"))
         if "small" in m:
             return Owed(0, small_blind, wait_for_bb=True,
-                        reason="missed the small blind: small dead, comes back in the big blind")
-        return Owed(reason="missed no blind: plays at once")
+                        reason=N_("missed the small blind: small dead, comes back in the big blind"))
+        return Owed(reason=N_("missed no blind: plays at once"))
     if rules.policy == "seed_002":
         if {"small", "big", "third"} <= m:
             return Owed(big_blind * rules.straddle_big_blinds, small_blind, big_blind,
-                        reason="missed small, big and third blind: third live, small and big dead")
+                        reason=N_("missed small, big and third blind: third live, small and big dead"))
         if "big" in m and "small" in m:
-            return Owed(big_blind, small_blind, reason="missed both blinds: big live, small dead")
+            return Owed(big_blind, small_blind, reason=N_("missed both blinds: big live, small dead"))
         if "big" in m:
-            return Owed(big_blind, reason="missed the big blind: big live")
+            return Owed(big_blind, reason=N_("missed the big blind: big live"))
         if "small" in m:
-            return Owed(0, small_blind, reason="missed the small blind: small dead")
-        return Owed(reason="missed no blind: plays at once")
+            return Owed(0, small_blind, reason=N_("missed the small blind: small dead"))
+        return Owed(reason=N_("missed no blind: plays at once"))
     # seed_000
     if "big" in m:
         return Owed(big_blind, small_blind,
-                    reason="his big blind passed: small and big, or come back in the big blind")
-    return Owed(reason="his big blind did not pass: no extra, but not in the small blind")
+                    reason=N_("his big blind passed: small and big, or come back in the big blind"))
+    return Owed(reason=N_("his big blind did not pass: no extra, but not in the small blind"))
 
 
 def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up: bool,
@@ -302,11 +302,11 @@ def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up
         return True, pos, ""
     o = owed(rules, s, sb, bb)
     if role == "small" or (heads_up and role == "button"):
-        return False, [], "may not enter in the small blind"
+        return False, [], N_("may not enter in the small blind")
     if between:
-        return False, [], "waits for the button to pass"
+        return False, [], N_("waits for the button to pass")
     if role == "button":
-        return False, [], "may not enter on the button"
+        return False, [], N_("may not enter on the button")
     if kind == "must_move":
         return True, pos, ""
     # At the big blind (or a third blind) his blind is his live bet. A returning player still owes
@@ -318,9 +318,9 @@ def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up
     if o.total == 0:
         return True, [], ""
     if o.wait_for_bb:
-        return False, [], "waits for the big blind"
+        return False, [], N_("waits for the big blind")
     if s.wait_for_bb:
-        return False, [], "chose to wait for the big blind"
+        return False, [], N_("chose to wait for the big blind")
     return True, ([("entry", o.live, True)] if o.live else []) + o.dead_parts(), ""
 
 
@@ -453,7 +453,7 @@ def _moving_button(snap: Snapshot, rules: Rules, present: list[SeatState], new_g
         for x in by_seat:
             if entrant_kind(by_seat[x]) == "must_move" and (
                     in_arc(x, anchor, button, n) or (inclusive and x == anchor)):
-                excluded[x] = "landed on the button: waits for it to pass"
+                excluded[x] = N_("landed on the button: waits for it to pass")
     candidates = [x for x in by_seat if x not in excluded]
     small = _next([x for x in in_game if x != button], button, n)
     big = _next([x for x in candidates if x not in (button, small)], small, n) if small is not None else None

@@ -169,7 +169,7 @@ def _value(key: str, v) -> str:
 
 def say(msg: Msg | str, **params) -> str:
     """A domain message in the request's language, with its values formatted for the reader."""
-    if isinstance(msg, str):
+    if not isinstance(msg, Msg):
         msg = Msg(msg, **params)
     translated = gettext(msg.template)
     if not msg.params:
@@ -182,17 +182,27 @@ def say(msg: Msg | str, **params) -> str:
 
 
 def error_message(exc: FloorError) -> str:
-    return say(exc.msg) if has_request_context() else exc.message
+    return say(exc.msg) if has_request_context() else str(exc)
+
+
+def localise(obj):
+    """A JSON-able structure with every domain message (Msg) said in the request's language."""
+    if isinstance(obj, Msg):
+        return say(obj)
+    if isinstance(obj, dict):
+        return {k: localise(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [localise(v) for v in obj]
+    return obj
 
 
 class FloorJSON(DefaultJSONProvider):
-    """JSON answers say domain messages (Msg) in the request's language."""
+    """JSON answers (and pages' embedded data) say domain messages in the request's language."""
 
-    @staticmethod
-    def default(o):
-        if isinstance(o, Msg):
-            return say(o)
-        return DefaultJSONProvider.default(o)
+    def dumps(self, obj, **kwargs):
+        if has_request_context():
+            obj = localise(obj)
+        return super().dumps(obj, **kwargs)
 
 
 # --- money and time ------------------------------------------------------------------------------------
@@ -266,11 +276,22 @@ def _js_file(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(ids), tuple(_IMPORT.findall(text.decode()))
 
 
+@functools.lru_cache(maxsize=None)
+def _py_file(name: str) -> tuple[str, ...]:
+    """Fixed sentences a domain module keeps as plain text (marked N_ or Msg) that pages translate."""
+    with open(ROOT / name, "rb") as f:
+        return tuple(m for _l, m, _c, _x in extract("python", f, keywords={"N_": None, "Msg": None})
+                     if isinstance(m, str))
+
+
 def js_msgids(*modules: str) -> list:
     seen, todo, out = set(), list(modules) + ["i18n.js", "live.js"], []
+    for m in modules:
+        if m.endswith(".py"):
+            out.extend(_py_file(m))
     while todo:
         m = todo.pop()
-        if m in seen or not (STATIC_JS / m).exists():
+        if m in seen or not m.endswith(".js") or not (STATIC_JS / m).exists():
             continue
         seen.add(m)
         ids, imports = _js_file(m)
@@ -280,7 +301,8 @@ def js_msgids(*modules: str) -> list:
 
 
 def catalog(lang: str, *modules: str) -> dict:
-    """msgid -> translation (plural msgids: a list of forms) for the strings of these modules."""
+    """msgid -> translation (plural msgids: a list of forms) for the strings of these modules
+    (static/js names, and floor/... .py files whose N_-marked sentences the page shows)."""
     if lang == "en":
         return {}
     from flask_babel import force_locale
