@@ -75,8 +75,17 @@ VOCABULARY = {
     # warning reasons
     "cards_shown_early": _l("Showed hole cards too early"), "electronic_device": _l("Electronic device during a hand"),
     "left_without_word": _l("Left the table without a word"), "other": _l("Other"),
-    # devices
-    "wheel": _l("wheel"), "shoe": _l("shoe"), "scanner": _l("card scanner"),
+    # devices, card sources, money movements
+    "wheel": _l("wheel"), "shoe": _l("shoe"), "scanner": _l("card scanner"), "device": _l("device"),
+    "manual": _l("by hand"), "api": _l("API"), "terminal": _l("terminal"), "stake": _l("stake"),
+    "payout": _l("payout"), "refund": _l("refund"), "commission": _l("commission"), "correction": _l("correction"),
+    "return": _l("return"), "green": _l("green"), "won": _l("won"), "lost": _l("lost"), "push": _l("push"),
+    "folded": _l("folded"),
+    # poker hands (the showdown tool)
+    "hand:straight_flush": _l("straight flush"), "hand:four_of_a_kind": _l("four of a kind"),
+    "hand:full_house": _l("full house"), "hand:flush": _l("flush"), "hand:straight": _l("straight"),
+    "hand:three_of_a_kind": _l("three of a kind"), "hand:two_pair": _l("two pair"), "hand:pair": _l("pair"),
+    "hand:high_card": _l("high card"), "hand:folded": _l("folded"),
 }
 # Message values under these names are vocabulary codes.
 TERM_KEYS = {"status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"}

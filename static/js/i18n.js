@@ -91,6 +91,13 @@ export function when(iso) {
     hour: "2-digit", minute: "2-digit", hourCycle: "h23" })).format(new Date(iso));
 }
 
+// A gaming day (YYYY-MM-DD) as the language writes dates.
+export function day(iso) {
+  if (!iso) return "";
+  return fmt("day", l => new Intl.DateTimeFormat(l, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" }))
+    .format(new Date(`${String(iso).slice(0, 10)}T12:00:00Z`));
+}
+
 export function number(n) {
   return fmt("number", l => new Intl.NumberFormat(l)).format(n);
 }
