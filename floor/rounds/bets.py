@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, ledger, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Money, NotFound
 from floor.games import baccarat, roulette
 from floor.models import Bet, Player, Round, Table
 from floor.rounds.core import active_round, get_table
@@ -118,12 +118,12 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         if table.kind == "casino_holdem":
             amount = game.max_bet - already     # seed 003: a bet over the limit is cut down to the maximum
             if amount <= 0:
-                raise Conflict("this spot already holds the table maximum ({max_bet} cents)", code="over_maximum", max_bet=game.max_bet)
+                raise Conflict("this spot already holds the table maximum ({max_bet})", code="over_maximum", max_bet=Money(game.max_bet))
         else:
-            raise Conflict("the table maximum per spot is {max_bet} cents ({already} already on it)",
-                           code="over_maximum", max_bet=game.max_bet, already=already)
+            raise Conflict("the table maximum per spot is {max_bet} ({already} already on it)",
+                           code="over_maximum", max_bet=Money(game.max_bet), already=Money(already))
     if game.min_bet and already + amount < game.min_bet:
-        raise Conflict("the table minimum per spot is {min_bet} cents", code="below_minimum", min_bet=game.min_bet)
+        raise Conflict("the table minimum per spot is {min_bet}", code="below_minimum", min_bet=Money(game.min_bet))
     bet = Bet(round_id=r.id, table_id=table_id, account_id=account, player_id=player_id, seat=seat, hand=1, spot=spot,
               numbers=numbers, amount=amount, requested=requested, source=source, idempotency_key=idempotency_key,
               placed_at=at, placed_by=actor.name)

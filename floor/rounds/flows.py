@@ -168,7 +168,7 @@ class BlackjackFlow:
         if action == "double":
             amount = h.bet if amount is None else amount
             if amount <= 0 or amount > h.bet:
-                raise BadInput("a double is at most the original bet ({bet} cents)", field="amount", bet=h.bet)
+                raise BadInput("a double is at most the original bet ({bet})", field="amount", bet=Money(h.bet))
             h.doubled, h.want = amount, True
             return {"spot": "double", "amount": amount, "hand": i}
         # split: the pair becomes two hands, each with the original bet

@@ -87,6 +87,12 @@ VOCABULARY = {
     "hand:three_of_a_kind": _l("three of a kind"), "hand:two_pair": _l("two pair"), "hand:pair": _l("pair"),
     "hand:high_card": _l("high card"), "hand:folded": _l("folded"),
 }
+# marshmallow's own validation sentences (the API's bad_input answers repeat them).
+MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null."), _l("Not a valid integer."),
+               _l("Not a valid string."), _l("Not a valid number."), _l("Not a valid boolean."), _l("Invalid value."),
+               _l("Unknown field."), _l("Not a valid list."), _l("Invalid input type."), _l("Not a valid datetime."),
+               _l("Not a valid date."), _l("Shorter than minimum length {min}."), _l("Longer than maximum length {max}.")]
+
 # Message values under these names are vocabulary codes.
 TERM_KEYS = {"status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"}
 
