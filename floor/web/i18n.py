@@ -315,7 +315,7 @@ def js_msgids(*modules: str) -> list:
     return out
 
 
-def catalog(lang: str, *modules: str) -> dict:
+def catalog(lang: str, *modules: str, texts: tuple = ()) -> dict:
     """msgid -> translation (plural msgids: a list of forms) for the strings of these modules
     (static/js names, and floor/... .py files whose N_-marked sentences the page shows)."""
     if lang == "en":
@@ -324,7 +324,7 @@ def catalog(lang: str, *modules: str) -> dict:
     out = {}
     with force_locale(lang):
         tr = get_translations()
-        for mid in js_msgids(*modules):
+        for mid in [*js_msgids(*modules), *texts]:
             if isinstance(mid, tuple):
                 forms = [tr.ungettext(mid[0], mid[1], 1), tr.ungettext(mid[0], mid[1], 2)]
                 out[mid[0]] = forms
@@ -335,8 +335,9 @@ def catalog(lang: str, *modules: str) -> dict:
     return out
 
 
-def i18n_data(*modules: str, languages: list[str] | None = None) -> Markup:
-    """The <script type="application/json"> a page's modules read through static/js/i18n.js."""
+def i18n_data(*modules: str, languages: list[str] | None = None, texts: tuple = ()) -> Markup:
+    """The <script type="application/json"> a page's modules read through static/js/i18n.js.
+    ``texts``: msgids the page wrote server-side with data-t="..." (relabelled on a language change)."""
     from flask import json
     lang = language()
     langs = [lang] + [x for x in (languages or []) if x != lang]
@@ -345,7 +346,7 @@ def i18n_data(*modules: str, languages: list[str] | None = None) -> Markup:
             "timezone": house.timezone, "catalogs": {}, "locales": {}}
     from flask_babel import force_locale
     for x in langs:
-        data["catalogs"][x] = catalog(x, *modules)
+        data["catalogs"][x] = catalog(x, *modules, texts=tuple(texts))
         data["locales"][x] = format_locale(x).replace("_", "-")
         if x == "en":
             with force_locale("en"):

@@ -9,6 +9,8 @@ const ROLE_BADGE = () => ({ button: _("D"), small: _("SB"), big: _("BB"), third:
 const KIND = () => ({ small_blind: _("SB"), big_blind: _("BB"), third_blind: _("3rd blind"), straddle: _("Straddle"),
   entry: _("Posts"), dead_small: _("dead SB"), dead_big: _("dead BB") });
 const BLIND = () => ({ small: _("small blind"), big: _("big blind"), third: _("third blind") });
+// The blind rules write their notes in English (floor/poker/blinds.py, marked N_); the page embeds them.
+const note = text => (text ? _(text) : text);
 
 let root, state, reasons, base;
 
