@@ -60,6 +60,41 @@ class Msg(str):
     def __reduce__(self):
         return (_msg, (self.template, self.params))
 
+    def to_json(self) -> dict:
+        """For a sentence kept in a JSON column (an alert): template and typed values."""
+        return {"template": self.template, "params": {k: _encode(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Msg":
+        return cls(data["template"], **{k: _decode(v) for k, v in (data.get("params") or {}).items()})
+
+
+def _encode(v):
+    if isinstance(v, Msg):
+        return {"msg": v.to_json()}
+    if isinstance(v, Money):
+        return {"money": int(v)}
+    if isinstance(v, Term):
+        return {"term": str.__str__(v)}
+    if isinstance(v, datetime):
+        return {"time": v.isoformat()}
+    if isinstance(v, (int, float, str)) or v is None:
+        return v
+    return str(v)
+
+
+def _decode(v):
+    if isinstance(v, dict):
+        if "msg" in v:
+            return Msg.from_json(v["msg"])
+        if "money" in v:
+            return Money(v["money"])
+        if "term" in v:
+            return Term(v["term"])
+        if "time" in v:
+            return datetime.fromisoformat(v["time"])
+    return v
+
 
 def _msg(template: str, params: dict) -> Msg:
     return Msg(template, **params)

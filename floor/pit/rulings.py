@@ -24,17 +24,13 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, ledger, notify, rounds
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, Money, NotAllowed, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotAllowed, NotFound
 from floor.models import Account, Round, RoundRuling, RulingApproval, Table, Transfer
 from floor.models.pit import RULING_KINDS
 from floor.models.rounds import ACTIVE
 from floor.rounds import core
 from floor.rounds import history as results
 from floor.settings import HouseSettings
-
-
-def _money(cents: int) -> str:
-    return f"{'-' if cents < 0 else ''}{abs(cents) // 100:,}.{abs(cents) % 100:02d}".replace(",", "'")
 
 
 def _now() -> datetime:
@@ -222,8 +218,9 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
         _publish(session, ruling, "pending")
         table = session.get(Table, r.table_id)
         alerts.raise_alert(session, actor, "ruling_pending",
-                           f"Table {table.number} round {r.number}: {kind} of {_money(plan['amount'])} by "
-                           f"{actor.name} needs a second pit boss", severity="warning", table_id=r.table_id,
+                           Msg("Table {table} round {round}: {kind} of {amount} by {who} needs a second pit boss",
+                               table=table.number, round=r.number, kind=kind, amount=Money(plan["amount"]),
+                               who=actor.name), severity="warning", table_id=r.table_id,
                            data={"ruling_id": ruling.id, "round_id": r.id})
         return ruling
     _apply(session, actor, r, ruling, at, house)

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, NotFound
+from floor.errors import BadInput, Conflict, Msg, NotFound
 from floor.gaming_day import end_of_gaming_day, gaming_day, gaming_day_bounds
 from floor.models import Ban, Player, PlayerWarning, PokerSitOut, Seat, SeatAssignment, Staff, Table
 from floor.poker import seating, waitlist
@@ -135,10 +135,12 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
         result.ban = b
         result.freed_seats = exclude(session, actor, house, player_id, "banned_warnings", now)
         alerts.raise_alert(session, actor, "player_banned",
-                           f"{player.name} has {count} warnings and must leave the poker area until the end of "
-                           f"the gaming day" + (f"; seat freed at table "
-                                                f"{', '.join(str(s['table_number']) for s in result.freed_seats)}"
-                                                if result.freed_seats else ""),
+                           Msg("{player} has {count} warnings and must leave the poker area until the end of the "
+                               "gaming day; seat freed at table {tables}", player=player.name, count=count,
+                               tables=", ".join(str(s["table_number"]) for s in result.freed_seats))
+                           if result.freed_seats else
+                           Msg("{player} has {count} warnings and must leave the poker area until the end of the "
+                               "gaming day", player=player.name, count=count),
                            severity="critical", data={"player_id": player_id, "ban_id": b.id,
                                                       "freed_seats": result.freed_seats})
     _conduct_changed(session, player_id, [s["table_id"] for s in result.freed_seats] + ([table_id] if table_id else []))
@@ -187,7 +189,8 @@ def ban_player(session: Session, actor: Actor, house: HouseSettings, player_id: 
         raise BadInput("a ban must end in the future", field="until")
     b = ban(session, actor, player_id, reason, until, now=now)
     freed = exclude(session, actor, house, player_id, "banned", now)
-    alerts.raise_alert(session, actor, "player_banned", f"{player.name} is banned from the poker area: {b.reason}",
+    alerts.raise_alert(session, actor, "player_banned", Msg("{player} is banned from the poker area: {reason}",
+                                                             player=player.name, reason=b.reason),
                        severity="critical", data={"player_id": player_id, "ban_id": b.id, "freed_seats": freed})
     _conduct_changed(session, player_id, [s["table_id"] for s in freed])
     return b, freed

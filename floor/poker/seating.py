@@ -471,8 +471,9 @@ def pickup_alert(session: Session, away_id: int, now: datetime | None = None):
     if not waiting:
         return None
     return alerts.raise_alert(session, Actor.system("scheduler"), "chip_pickup",
-                              f"Table {table.number} seat {a.seat.number}: {a.player.name} away since "
-                              f"{away.away_at:%H:%M} UTC, {waiting} waiting: pick up his chips?",
+                              Msg("Table {table} seat {seat}: {player} away since {since}, {waiting} waiting: "
+                                  "pick up his chips?", table=table.number, seat=a.seat.number, player=a.player.name,
+                                  since=away.away_at, waiting=waiting),
                               severity="warning", table_id=table.id,
                               data={"seat": a.seat.number, "player_id": a.player_id})
 

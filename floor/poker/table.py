@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from floor import alerts, audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Msg, NotFound
 from floor.gaming_day import gaming_day
 from floor.models import (
     MissedBlindTicket,
@@ -382,8 +382,9 @@ def _forfeit_if_due(session: Session, actor: Actor, table: Table, info: SeatInfo
     audit.record(session, actor, "poker.forfeit", f"table:{table.id}",
                  after={"seat": info.seat, "player_id": info.assignment.player_id, "tickets": count})
     alerts.raise_alert(session, actor, "seat_forfeited",
-                       f"Table {table.number} seat {info.seat}: {name} gave up the seat ({count} missed-blind "
-                       f"tickets). Seat free for the next player.", severity="warning", table_id=table.id,
+                       Msg("Table {table} seat {seat}: {player} gave up the seat ({count} missed-blind tickets). "
+                           "Seat free for the next player.", table=table.number, seat=info.seat, player=name,
+                           count=count), severity="warning", table_id=table.id,
                        data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
                              "tickets": count})
     return True

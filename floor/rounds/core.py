@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, ledger, notify, timers
 from floor.actors import Actor
-from floor.errors import Conflict, InvalidState, NotFound
+from floor.errors import Conflict, InvalidState, Msg, NotFound
 from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
 from floor.rounds.payouts import payouts
@@ -244,7 +244,8 @@ def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, da
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")
     table = session.get(Table, r.table_id)
-    alerts.raise_alert(session, actor, "round_held", f"Table {table.number} round {r.number} held: {reason}",
+    alerts.raise_alert(session, actor, "round_held", Msg("Table {table} round {round} held: {reason}",
+                                                          table=table.number, round=r.number, reason=reason),
                        severity="critical", table_id=r.table_id, data={"round_id": r.id, "reason": reason})
     publish(session, r, "round.held")
     notify.publish(session, "round.held", {"id": r.id, "table_id": r.table_id, "reason": reason},

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import baccarat, roulette
 from floor.games.cards import Card
 from floor.models import Bet, Round, Settlement, Table
@@ -73,7 +73,8 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
         hold(session, actor, r, f"device: {reason}", at)
     elif r is None:
         table = get_table(session, table_id)
-        alerts.raise_alert(session, actor, "device_fault", f"Table {table.number}: {reason}", severity="warning",
+        alerts.raise_alert(session, actor, "device_fault", Msg("Table {table}: {reason}", table=table.number, reason=reason),
+                           severity="warning",
                            table_id=table_id)
     core.frame(session, device, table_id, raw, f"fault: {reason}", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)

@@ -35,7 +35,7 @@ from floor.errors import FloorError, Money, Msg, Term
 
 LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 COOKIE = "floor_lang"
-JS_KEYWORDS = {"_": None, "ngettext": (1, 2)}
+JS_KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_JS = ROOT / "static" / "js"
 
@@ -56,6 +56,7 @@ VOCABULARY = {
     "pending": _l("pending"), "applied": _l("applied"), "rejected": _l("rejected"), "withdrawn": _l("withdrawn"),
     "approved": _l("approved"), "connected": _l("connected"), "disconnected": _l("disconnected"),
     "stopped": _l("stopped"), "starting": _l("starting"), "error": _l("error"), "ok": _l("ok"),
+    "active": _l("active"), "finished": _l("finished"), "lost_device": _l("lost"), "fault": _l("fault"),
     # games and structures
     "poker": _l("poker"), "roulette": _l("roulette"), "baccarat": _l("baccarat"), "blackjack": _l("blackjack"),
     "casino_holdem": _l("Casino Hold'em"), "no_limit": _l("no limit"), "pot_limit": _l("pot limit"),
@@ -285,8 +286,8 @@ def _js_file(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(msgids marked in static/js/<name>, the modules it imports), read once per process."""
     path = STATIC_JS / name
     text = path.read_bytes()
-    ids = [message if isinstance(message, str) else tuple(message)
-           for _lineno, message, _comments, _context in extract(
+    ids = [("ctx", context, message) if context else message if isinstance(message, str) else tuple(message)
+           for _lineno, message, _comments, context in extract(
                "javascript", io.BytesIO(text), keywords=JS_KEYWORDS, options={"parse_template_string": True})]
     return tuple(ids), tuple(_IMPORT.findall(text.decode()))
 
@@ -325,7 +326,9 @@ def catalog(lang: str, *modules: str, texts: tuple = ()) -> dict:
     with force_locale(lang):
         tr = get_translations()
         for mid in [*js_msgids(*modules), *texts]:
-            if isinstance(mid, tuple):
+            if isinstance(mid, tuple) and mid[0] == "ctx":
+                out[f"{mid[1]}\u0004{mid[2]}"] = tr.upgettext(mid[1], mid[2])
+            elif isinstance(mid, tuple):
                 forms = [tr.ungettext(mid[0], mid[1], 1), tr.ungettext(mid[0], mid[1], 2)]
                 out[mid[0]] = forms
             else:

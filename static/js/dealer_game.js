@@ -144,7 +144,7 @@ function render() {
   st.className = `round-status ${r ? r.status : "idle"}`;
   const shoe = document.getElementById("shoe-info");
   if (shoe) shoe.textContent = state.shoe ? _("Shoe {n} · {status}", { n: state.shoe.number, status: term(state.shoe.status) }) : _("No shoe confirmed");
-  document.getElementById("round-view").replaceChildren(...roundView(r));
+  document.getElementById("round-view").replaceChildren(...roundView(r).filter(Boolean));
   document.getElementById("decisions").replaceChildren(...decisionButtons(r));
   const held = document.getElementById("held");
   held.hidden = !(r && r.status === "held");

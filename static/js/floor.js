@@ -2,7 +2,7 @@
 // queues, prompts and alerts. One read (/api/floor/state) re-rendered on every live change; every
 // action is one tap (plus a sheet when it needs an amount or a reason).
 import { api, connect, el, money, toast } from "./live.js";
-import { _, clock, ngettext, term } from "./i18n.js";
+import { _, clock, ngettext, pgettext, term } from "./i18n.js";
 
 let state = null;
 let clockOffset = 0;                 // server time - browser time, for the countdowns
@@ -70,7 +70,7 @@ async function buyInSheet(title, tableNumber, playerId, onSeat, otherLists = [])
     el("div", { class: "sheet-actions" },
       otherLists.length ? [btn(_("Seat · keep other lists"), "primary big", go(false), { "data-action": "seat-keep" }),
                            btn(_("Seat · drop other lists"), "big", go(true), { "data-action": "seat-drop" })]
-                        : btn(_("Seat"), "primary big", go(false), { "data-action": "seat-confirm" })));
+                        : btn(pgettext("seat a player", "Seat"), "primary big", go(false), { "data-action": "seat-confirm" })));
   input.select();
 }
 
@@ -141,7 +141,7 @@ function seatTile(t, s) {
       el("span", { class: "seat-name" }, short(s.call.player.name)),
       el("span", { class: "countdown", "data-expires": s.call.expires_at }, ""),
       el("span", { class: "seat-actions" },
-        btn(_("Seat"), "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
+        btn(pgettext("seat a player", "Seat"), "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
         btn("✕", "small", () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, _("Call cancelled")), { "aria-label": _("cancel call") })));
   }
   const p = t.status === "open" ? proposalFor(t.number, s.number) : null;
@@ -150,7 +150,7 @@ function seatTile(t, s) {
       el("span", { class: "seat-no" }, s.number),
       el("span", { class: "seat-name" }, short(p.player_name), p.kind === "table_change" ? el("small", {}, " " + _("(change)")) : ""),
       p.kind === "list"
-        ? btn(_("Call"), "primary small", () => act("POST", `/api/waitlists/entries/${p.entry_id}/call`, { table_number: t.number, seat_number: s.number },
+        ? btn(pgettext("call a player from the list", "Call"), "primary small", () => act("POST", `/api/waitlists/entries/${p.entry_id}/call`, { table_number: t.number, seat_number: s.number },
             _("{player} called to table {table}", { player: p.player_name, table: t.number })), { "data-action": "call" })
         : btn(_("Move"), "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
             _("{player} changed to table {table}", { player: p.player_name, table: t.number })), { "data-action": "honour" }));
@@ -245,7 +245,7 @@ function entryRow(lst, e) {
   const proposal = state.proposals.find(p => p.entry_id === e.id);
   const actions = [];
   if (e.status === "called") {
-    actions.push(btn(_("Seat"), "primary", () => seatCalled({ ...e.call, player: e.player }), { "data-action": "seat-called" }));
+    actions.push(btn(pgettext("seat a player", "Seat"), "primary", () => seatCalled({ ...e.call, player: e.player }), { "data-action": "seat-called" }));
   } else if (proposal) {
     actions.push(btn(_("Call → {table}", { table: proposal.table }), "primary", () => act("POST", `/api/waitlists/entries/${e.id}/call`,
       { table_number: proposal.table, seat_number: proposal.seat }, _("{player} called to table {table}", { player: e.player.name, table: proposal.table })), { "data-action": "call" }));

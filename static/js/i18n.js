@@ -37,6 +37,12 @@ export function _(msgid, params) {
   return fill(Array.isArray(found) ? found[0] : found, params);
 }
 
+// The same English word meaning two things ("Seat" a player / a "Seat" number): a context tells them apart.
+export function pgettext(context, msgid, params) {
+  const found = (catalogs[lang] || {})[`${context}\u0004${msgid}`];
+  return fill(found === undefined || found === "" ? msgid : found, params);
+}
+
 export function ngettext(one, many, n, params = {}) {
   const forms = (catalogs[lang] || {})[one];
   const which = new Intl.PluralRules(locale()).select(n) === "one" ? 0 : 1;

@@ -61,6 +61,10 @@ def server(sqlite_template, tmp_path_factory):
     s = requests.Session()
     token = browser_login(s, srv.url, "manager")
     h = {"X-CSRFToken": token}
+    for seat, player in ((4, 5), (7, 6)):
+        resp = s.post(f"{srv.url}/api/seating/tables/1/seats/{seat}/sit", json={"player_id": player, "buy_in": 20_000},
+                      headers=h)
+        assert resp.status_code in (200, 201), resp.text
     assert s.post(f"{srv.url}/api/waitlists/1/entries", json={"player_id": 3}, headers=h).status_code == 201
     assert s.post(f"{srv.url}/api/conduct/warnings", json={"player_id": 5, "reason": "electronic_device", "note": ""},
                   headers=h).status_code in (200, 201)
