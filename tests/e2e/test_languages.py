@@ -21,7 +21,7 @@ ENGLISH = ["Seat", "Seats", "seat", "seats", "Waiting", "waiting", "Open", "Clos
            "Status", "Result", "Staked", "Ended", "Today", "Amount", "Spot", "Stake", "Paid", "Confirm",
            "Busted", "Call", "Move", "Nobody", "Add", "Print", "Show", "Reason", "Void", "Settle",
            "Approve", "Reject", "Find", "Who", "Record", "Username", "Password", "the", "and", "of", "with",
-           "no", "No", "by", "Timeline", "Nothing", "New hand", "bans", "tickets",
+           "no", "No", "by", "Timeline", "Nothing", "New hand", "bans",
            "Language", "live updates", "Missed", "Rulings", "Pots", "Hole cards", "Put in", "Folded", "Tie",
            "Hot", "Cold", "spins", "full", "Gaming day", "Played", "Voided"]
 WORDS = re.compile(r"(?<![\w'’-])(" + "|".join(re.escape(w) for w in sorted(ENGLISH, key=len, reverse=True)) + r")(?![\w'’-])")
