@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export FLASK_APP := app:create_app
 
-.PHONY: venv node run test test-fast bench demo clean
+.PHONY: venv node run test test-fast bench demo clean translations extract mo
 
 venv: $(VENV)/.installed
 
@@ -15,26 +15,50 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@
 
+# Languages: the catalogs (translations/<lang>/LC_MESSAGES/messages.po) are committed; the compiled .mo
+# files are built here. Domain errors and Msg(...) are extracted by their class names (docs/i18n.md).
+LANGS := fr de en
+PO := $(foreach l,$(LANGS),translations/$(l)/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
+POT ?= translations/messages.pot
+BABEL_KEYWORDS := -k _l -k N_ -k Msg -k FloorError -k BadInput -k NotAuthenticated -k NotAllowed -k NotFound \
+	-k Conflict -k InvalidState -k RateLimited -k GameInputError -k InvalidBet -k NotExpected -k InsufficientBalance
+
+mo: $(MO)
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po
+	$(VENV)/bin/pybabel compile -d translations -l $* -i $< -o $@
+
+# Extract every marked string (Python, Jinja, JS) into $(POT).
+extract:
+	$(VENV)/bin/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-wrap --sort-by-file \
+		--project=Floorman --msgid-bugs-address=floor@localhost -o $(POT) .
+
+# Extract, then merge new strings into each catalog (translate them, then `make mo` or `make test`).
+translations: venv extract
+	$(VENV)/bin/pybabel update -i $(POT) -d translations --no-wrap --ignore-obsolete
+	$(MAKE) mo
+
 node: node_modules/.installed
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-run: venv node
+run: venv node mo
 	$(PY) -m flask floor setup
 	$(PY) -m floor.runtime.serve
 
-test: venv node
+test: venv node mo
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 # The quick loop while working: no browser, no real-time device runs, no slow proofs.
-test-fast: venv node
+test-fast: venv node mo
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not e2e" --ignore=tests/e2e --ignore=tests/e2e_devices $(PYTEST_ARGS)
 
-bench: venv node
+bench: venv node mo
 	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -q -s -o addopts="" $(PYTEST_ARGS)
 
 clean:

@@ -20,6 +20,7 @@ from floor.web import (
     auth,
     errors,
     health,
+    i18n,
     pages,
     pit,
     policy,
@@ -94,6 +95,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
+    i18n.init_app(app)
     api.init_app(app)
     mq = cfg["app"].get("message_queue") or None
     socketio.init_app(app, async_mode="threading", message_queue=mq, channel=cfg["app"]["message_queue_channel"],

@@ -8,19 +8,24 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import Conflict, NotFound
+from floor.errors import Conflict, Msg, NotFound
 from floor.models import Alert
 
 
 def alert_json(a: Alert) -> dict:
+    # The sentence as a Msg when it was raised as one: the web layer says it in the reader's language.
+    kept = (a.data or {}).get("msg")
+    message = Msg.from_json(kept) if isinstance(kept, dict) and "template" in kept else a.message
     return {"id": a.id, "at": a.at.isoformat(), "kind": a.kind, "severity": a.severity,
-            "table_id": a.table_id, "message": a.message, "data": a.data,
+            "table_id": a.table_id, "message": message, "data": a.data,
             "acknowledged": a.acknowledged_at is not None}
 
 
-def raise_alert(session: Session, actor: Actor, kind: str, message: str, *, severity: str = "warning",
+def raise_alert(session: Session, actor: Actor, kind: str, message: str | Msg, *, severity: str = "warning",
                 table_id: int | None = None, data: dict | None = None) -> Alert:
-    alert = Alert(kind=kind, severity=severity, table_id=table_id, message=message, data=data)
+    if isinstance(message, Msg):   # the English text in its column, the template beside it
+        data = {**(data or {}), "msg": message.to_json()}
+    alert = Alert(kind=kind, severity=severity, table_id=table_id, message=str.__str__(message), data=data)
     session.add(alert)
     session.flush()
     audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=alert_json(alert))
@@ -32,7 +37,7 @@ def raise_alert(session: Session, actor: Actor, kind: str, message: str, *, seve
 def acknowledge(session: Session, actor: Actor, alert_id: int) -> Alert:
     alert = session.get(Alert, alert_id)
     if alert is None:
-        raise NotFound(f"no alert {alert_id}")
+        raise NotFound("no alert {alert_id}", alert_id=alert_id)
     if alert.acknowledged_at is not None:
         raise Conflict("this alert was already acknowledged")
     alert.acknowledged_at = datetime.now(timezone.utc)

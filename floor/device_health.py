@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, health, notify
 from floor.actors import Actor
+from floor.errors import Msg
 from floor.models import ServiceHeartbeat
 
 STALE = timedelta(seconds=10)   # no beat from the device process for this long: unknown
@@ -37,10 +38,12 @@ def record(session: Session, name: str, info: dict, table_id: int | None, now: d
                        *( [notify.table_room(table_id)] if table_id else []))
         # A reader starting up or stopped on purpose (a shutdown) is not a fault on the floor.
         if after is not None and info.get("state") not in ("starting", "stopped"):
-            what = {"lost": "lost (no heartbeat mid-round)", "fault": f"reports a fault: {info.get('fault')}",
-                    "disconnected": "disconnected"}[after]
-            alerts.raise_alert(session, Actor.device(name, table_id), f"device_{after}",
-                               f"{info.get('kind', 'device')} {name} at table {info.get('table')} {what}",
+            values = {"kind": info.get("kind", "device"), "name": name, "table": info.get("table")}
+            message = {"lost": Msg("{kind} {name} at table {table} lost (no heartbeat mid-round)", **values),
+                       "fault": Msg("{kind} {name} at table {table} reports a fault: {fault}", fault=info.get("fault"),
+                                    **values),
+                       "disconnected": Msg("{kind} {name} at table {table} disconnected", **values)}[after]
+            alerts.raise_alert(session, Actor.device(name, table_id), f"device_{after}", message,
                                severity="critical" if after in ("lost", "fault") else "warning",
                                table_id=table_id, data={"device": name, "last_error": info.get("last_error")})
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, NotFound
+from floor.errors import BadInput, Conflict, Money, NotFound
 from floor.models import Account, Player, Transfer
 
 ACCOUNTS = Account.__table__
@@ -81,7 +81,7 @@ def table_accounts(session: Session, table_id: int) -> TableAccounts:
 def balance(session: Session, account_id: int) -> int:
     value = session.execute(select(ACCOUNTS.c.balance).where(ACCOUNTS.c.id == account_id)).scalar()
     if value is None:
-        raise NotFound(f"no account {account_id}")
+        raise NotFound("no account {account_id}", account_id=account_id)
     return value
 
 
@@ -116,7 +116,7 @@ def post(session: Session, rows: list[dict], *, guard_players: bool = True) -> i
     for r in rows:
         amount = r["amount"]
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise BadInput(f"a transfer moves a positive whole number of cents, not {amount!r}")
+            raise BadInput("a transfer moves a positive whole number of cents, not {amount!r}", amount=amount)
         net[r["from_account_id"]] -= amount
         net[r["to_account_id"]] += amount
     session.flush()
@@ -129,7 +129,7 @@ def post(session: Session, rows: list[dict], *, guard_players: bool = True) -> i
         done = session.execute(_DEBIT_GUARDED, {"aid": aid, "need": debits[aid]}).rowcount
         if done != 1:
             have = balance(session, aid)
-            raise InsufficientBalance(f"the balance is {have} cents, {debits[aid]} needed")
+            raise InsufficientBalance("the balance is {have}, {needed} needed", have=Money(have), needed=Money(debits[aid]))
     moves = [{"aid": a, "d": d} for a, d in sorted(net.items()) if d and a not in guarded]
     if moves:
         session.execute(_MOVE, moves)
@@ -174,7 +174,7 @@ def check(session: Session) -> LedgerCheck:
 def _player(session: Session, player_id: int) -> Player:
     p = session.get(Player, player_id)
     if p is None:
-        raise NotFound(f"no player {player_id}")
+        raise NotFound("no player {player_id}", player_id=player_id)
     return p
 
 

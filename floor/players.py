@@ -22,7 +22,7 @@ def create_player(session: Session, actor: Actor, name: str, card_number: str, p
     if not card_number.isalnum():
         raise BadInput("a player-card number is letters and digits", field="card_number")
     if session.execute(select(Player.id).where(Player.card_number == card_number)).first():
-        raise Conflict(f"card {card_number} already belongs to a player", code="card_taken")
+        raise Conflict("card {card_number} already belongs to a player", code="card_taken", card_number=card_number)
     p = Player(name=name, card_number=card_number, phone=(phone or "").strip() or None)
     session.add(p)
     session.flush()
@@ -33,7 +33,7 @@ def create_player(session: Session, actor: Actor, name: str, card_number: str, p
 def get_player(session: Session, player_id: int) -> Player:
     p = session.get(Player, player_id)
     if p is None:
-        raise NotFound(f"no player {player_id}")
+        raise NotFound("no player {player_id}", player_id=player_id)
     return p
 
 

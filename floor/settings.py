@@ -16,6 +16,12 @@ class HouseSettings:
     timezone: str = "Europe/Zurich"
     gaming_day_rollover: str = "06:00"
     currency: str = "CHF"
+    # Languages (en, fr, de): the house's default, the region that shapes numbers and dates (de_CH...),
+    # and the TV board's rotation ("de,fr,en": each shown board_language_seconds; "" = one language).
+    language: str = "en"
+    region: str = "CH"
+    board_languages: str = ""
+    board_language_seconds: int = 15
 
     # Waiting lists (004; practice of every card room)
     call_response_minutes: int = 5

@@ -34,13 +34,13 @@ def _matches(hashed: str | None, secret: str) -> bool:
 def create_staff(session: Session, actor: Actor, username: str, name: str, role: str,
                  password: str, pin: str | None = None) -> Staff:
     if role not in ROLES:
-        raise BadInput(f"unknown role {role!r}; one of {', '.join(ROLES)}", field="role")
+        raise BadInput("unknown role {role!r}; one of {roles}", field="role", role=role, roles=", ".join(ROLES))
     if len(password) < 8:
         raise BadInput("a password has at least 8 characters", field="password")
     if pin is not None and not (pin.isdigit() and 4 <= len(pin) <= 8):
         raise BadInput("a PIN is 4 to 8 digits", field="pin")
     if session.execute(select(Staff.id).where(Staff.username == username)).first():
-        raise Conflict(f"username {username!r} is taken")
+        raise Conflict("username {username!r} is taken", username=username)
     staff = Staff(username=username, name=name, role=role, password_hash=hash_secret(password),
                   pin_hash=hash_secret(pin) if pin else None)
     session.add(staff)
@@ -55,8 +55,8 @@ def _check(session: Session, staff: Staff | None, ok: bool, now: datetime, failu
     if staff is None:
         raise NotAuthenticated("wrong username or password", code="bad_credentials")
     if staff.locked_until and staff.locked_until > now:
-        raise NotAllowed(f"account locked until {staff.locked_until:%H:%M} UTC after repeated failures",
-                         code="account_locked")
+        raise NotAllowed("account locked until {until} after repeated failures", code="account_locked",
+                         until=staff.locked_until.replace(tzinfo=timezone.utc))
     who = Actor(staff.name, staff.role, terminal, staff.id)
     if not ok:
         staff.failed_logins += 1
@@ -110,7 +110,7 @@ def create_token(session: Session, actor: Actor, username: str, label: str = "")
     """A new bearer token for an integration account; only its hash is kept."""
     staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
     if staff is None:
-        raise NotFound(f"no staff account {username!r}")
+        raise NotFound("no staff account {username!r}", username=username)
     token = "fm_" + secrets.token_urlsafe(32)
     row = ApiToken(staff_id=staff.id, token_hash=_token_hash(token), label=label)
     session.add(row)

@@ -11,14 +11,14 @@ from floor.models import SeatAssignment, Table
 def get_table(session: Session, table_id: int) -> Table:
     table = session.get(Table, table_id)
     if table is None:
-        raise NotFound(f"no table {table_id}")
+        raise NotFound("no table {table_id}", table_id=table_id)
     return table
 
 
 def table_by_number(session: Session, number: int) -> Table:
     table = session.execute(select(Table).where(Table.number == number)).scalar_one_or_none()
     if table is None:
-        raise NotFound(f"no table number {number}")
+        raise NotFound("no table number {number}", number=number)
     return table
 
 

@@ -228,3 +228,23 @@ def socket_client(app, client):
     for sc in made:
         if sc.is_connected("/live"):
             sc.disconnect("/live")
+
+
+def _compile_catalogs() -> None:
+    """The .mo files are built by make; a test run started by hand builds stale ones too (atomically,
+    so parallel workers do not read half a file)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    for po in (ROOT / "translations").glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        tmp = mo.with_suffix(f".mo.{os.getpid()}")
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parent.parent.name)
+        with tmp.open("wb") as f:
+            write_mo(f, catalog)
+        os.replace(tmp, mo)
+
+
+_compile_catalogs()

@@ -109,7 +109,7 @@ def play(cards) -> Coup:
     while (target := next_target(used)) is not None:
         if len(used) == len(cards):
             raise GameInputError(
-                f"baccarat coup: {len(cards)} cards given, the tableau needs another for the {target}")
+                "baccarat coup: {count} cards given, the tableau needs another for the {target}", count=len(cards), target=target)
         card = cards[len(used)]
         used.append(card)
         (player if target == "player" else banker).append(card)
@@ -127,7 +127,7 @@ def returned(spot: str, stake: int, coup: Coup, settings: BaccaratSettings = DEF
     """Total handed back on a bet of ``stake`` cents on ``spot`` (stake included; 0 for a loss)."""
     check_amount(stake, "baccarat stake")
     if spot not in SPOTS:
-        raise GameInputError(f"no baccarat spot {spot!r} (one of {', '.join(SPOTS)})")
+        raise GameInputError("no baccarat spot {spot!r} (one of {spots})", spot=spot, spots=', '.join(SPOTS))
     if spot == "tie":
         return stake * (1 + settings.tie_pays) if coup.winner == "tie" else 0
     if spot in ("player_pair", "banker_pair"):

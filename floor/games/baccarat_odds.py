@@ -55,7 +55,7 @@ class ShoeOdds:
 
 def _check_decks(decks) -> int:
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
-        raise GameInputError(f"a baccarat shoe holds 1 to {MAX_DECKS} decks, got {decks!r}")
+        raise GameInputError("a baccarat shoe holds 1 to {MAX_DECKS} decks, got {decks!r}", MAX_DECKS=MAX_DECKS, decks=decks)
     return decks
 
 
@@ -138,9 +138,9 @@ def baccarat_edge(spot: str, decks: int, settings: BaccaratSettings) -> Fraction
     table's rounding of the commission to the cent moves a real bet by less than a cent.
     Player and banker push on a tie, as ``returned`` says."""
     if spot not in SPOTS:
-        raise GameInputError(f"no baccarat spot {spot!r} (one of {', '.join(SPOTS)})")
+        raise GameInputError("no baccarat spot {spot!r} (one of {spots})", spot=spot, spots=', '.join(SPOTS))
     if not isinstance(settings, BaccaratSettings):
-        raise GameInputError(f"baccarat needs BaccaratSettings, got {type(settings).__name__}")
+        raise GameInputError("baccarat needs BaccaratSettings, got {__name__}", __name__=type(settings).__name__)
     # checked before the cache: 8.0 and True hash like 8 and 1
     return _edge(spot, _check_decks(decks), settings)
 

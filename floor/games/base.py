@@ -27,18 +27,18 @@ class GameInputError(BadInput, ValueError):
 def cards_of(cards, what: str) -> tuple[Card, ...]:
     """Parse ``cards`` (codes, Card objects or a space separated string) into a tuple."""
     if cards is None:
-        raise GameInputError(f"{what}: no cards given")
+        raise GameInputError("{what}: no cards given", what=what)
     try:
         return tuple(parse_cards(cards))
     except InvalidCard as e:  # a misread card is bad input like any other: a 400, not a 500
-        raise GameInputError(f"{what}: {e}") from e
+        raise GameInputError("{what}: {problem}", what=what, problem=e) from e
 
 
 def check_count(cards: tuple[Card, ...], allowed: Iterable[int], what: str) -> None:
     allowed = tuple(allowed)
     if len(cards) not in allowed:
         want = " or ".join(str(n) for n in allowed)
-        raise GameInputError(f"{what}: {len(cards)} cards given, {want} expected")
+        raise GameInputError("{what}: {count} cards given, {want} expected", what=what, count=len(cards), want=want)
 
 
 def check_distinct(cards: Iterable[Card], what: str) -> None:
@@ -46,16 +46,16 @@ def check_distinct(cards: Iterable[Card], what: str) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise GameInputError(f"{what}: card {card} appears twice")
+            raise GameInputError("{what}: card {card} appears twice", what=what, card=card)
         seen.add(card)
 
 
 def check_amount(amount, what: str) -> int:
     """Amounts are whole cents, never floats, never negative."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise GameInputError(f"{what} must be whole cents (an int), got {amount!r}")
+        raise GameInputError("{what} must be whole cents (an int), got {amount!r}", what=what, amount=amount)
     if amount < 0:
-        raise GameInputError(f"{what} cannot be negative: {amount}")
+        raise GameInputError("{what} cannot be negative: {amount}", what=what, amount=amount)
     return amount
 
 
@@ -68,4 +68,4 @@ def round_cents(value: Fraction, mode: Rounding = "down") -> int:
         return -((-value.numerator) // value.denominator)
     if mode == "half_up":
         return (2 * value.numerator + value.denominator) // (2 * value.denominator)
-    raise GameInputError(f"unknown rounding mode {mode!r} (down, up or half_up)")
+    raise GameInputError("unknown rounding mode {mode!r} (down, up or half_up)", mode=mode)

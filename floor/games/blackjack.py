@@ -113,35 +113,35 @@ class SeatResult:
 def _check_seat(name, seat: Seat, up: Card, settings: BlackjackSettings) -> None:
     check_amount(seat.bet, f"seat {name} bet")
     if seat.bet == 0:
-        raise GameInputError(f"seat {name}: a hand is dealt only to a seat with a bet")
+        raise GameInputError("seat {name}: a hand is dealt only to a seat with a bet", name=name)
     check_amount(seat.insurance, f"seat {name} insurance")
     if seat.insurance:
         if up.rank != 14:
-            raise GameInputError(f"seat {name}: insurance is offered only when the dealer shows an ace")
+            raise GameInputError("seat {name}: insurance is offered only when the dealer shows an ace", name=name)
         if 2 * seat.insurance > seat.bet:
-            raise GameInputError(f"seat {name}: insurance {seat.insurance} is more than half the bet {seat.bet}")
+            raise GameInputError("seat {name}: insurance {insurance} is more than half the bet {bet}", name=name, insurance=seat.insurance, bet=seat.bet)
     if len(seat.hands) not in (1, 2):
-        raise GameInputError(f"seat {name}: {len(seat.hands)} hands; one, or two after the one split allowed")
+        raise GameInputError("seat {name}: {hands} hands; one, or two after the one split allowed", name=name, hands=len(seat.hands))
     split = len(seat.hands) == 2
     if split and card_value(seat.hands[0].cards[0]) != card_value(seat.hands[1].cards[0]):
-        raise GameInputError(f"seat {name}: split hands must start with the two cards of a pair")
+        raise GameInputError("seat {name}: split hands must start with the two cards of a pair", name=name)
     for n, hand in enumerate(seat.hands, 1):
         cards, where = hand.cards, f"seat {name} hand {n}"
         if len(cards) < 2:
-            raise GameInputError(f"{where}: {len(cards)} card(s); every hand gets at least two")
+            raise GameInputError("{where}: {count} card(s); every hand gets at least two", where=where, count=len(cards))
         for k in range(2, len(cards)):
             if hand_value(cards[:k])[0] >= 21:
-                raise GameInputError(f"{where}: drew {cards[k]} on {hand_value(cards[:k])[0]}")
+                raise GameInputError("{where}: drew {card} on {total}", where=where, card=cards[k], total=hand_value(cards[:k])[0])
         if split and cards[0].rank == 14 and settings.split_aces_one_card:
             if len(cards) != 2 or hand.doubled:
-                raise GameInputError(f"{where}: split aces get one card each")
+                raise GameInputError("{where}: split aces get one card each", where=where)
         if hand.doubled:
             if hand.doubled > seat.bet:
-                raise GameInputError(f"{where}: doubled {hand.doubled}, more than the bet {seat.bet}")
+                raise GameInputError("{where}: doubled {doubled}, more than the bet {bet}", where=where, doubled=hand.doubled, bet=seat.bet)
             if len(cards) != 3:
-                raise GameInputError(f"{where}: a double gets exactly one card ({len(cards)} cards)")
+                raise GameInputError("{where}: a double gets exactly one card ({count} cards)", where=where, count=len(cards))
             if split and not settings.double_after_split:
-                raise GameInputError(f"{where}: no double after a split in this house")
+                raise GameInputError("{where}: no double after a split in this house", where=where)
 
 
 def settle(seats: Mapping[object, Seat], dealer, settings: BlackjackSettings = DEFAULT) -> dict[object, SeatResult]:
@@ -153,14 +153,14 @@ def settle(seats: Mapping[object, Seat], dealer, settings: BlackjackSettings = D
     (that bust paid the original bet). Busted hands always lose; a player's blackjack pushes."""
     dealer = cards_of(dealer, "dealer's hand")
     if len(dealer) < 2:
-        raise GameInputError(f"dealer's hand: {len(dealer)} card(s), at least 2 expected")
+        raise GameInputError("dealer's hand: {count} card(s), at least 2 expected", count=len(dealer))
     up = dealer[0]
     dealer_bj = is_blackjack(dealer[:2])
     if dealer_bj and len(dealer) > 2:
         raise GameInputError("dealer's hand: a dealer blackjack draws no card")
     for k in range(2, len(dealer)):
         if not dealer_must_draw(dealer[:k], settings):
-            raise GameInputError(f"dealer's hand: drew {dealer[k]} standing on {hand_value(dealer[:k])[0]}")
+            raise GameInputError("dealer's hand: drew {card} standing on {total}", card=dealer[k], total=hand_value(dealer[:k])[0])
     for name, seat in seats.items():
         _check_seat(name, seat, up, settings)
 
@@ -168,14 +168,14 @@ def settle(seats: Mapping[object, Seat], dealer, settings: BlackjackSettings = D
     if peeked:
         for name, seat in seats.items():
             if len(seat.hands) != 1 or len(seat.hands[0].cards) != 2 or seat.hands[0].doubled:
-                raise GameInputError(f"seat {name}: played on after the dealer's ace peeked a blackjack")
+                raise GameInputError("seat {name}: played on after the dealer's ace peeked a blackjack", name=name)
 
     def natural(seat: Seat, hand: PlayerHand) -> bool:
         return len(seat.hands) == 1 and is_blackjack(hand.cards)
 
     live = any(hand_value(h.cards)[0] <= 21 and not natural(s, h) for s in seats.values() for h in s.hands)
     if live and not dealer_bj and dealer_must_draw(dealer, settings):
-        raise GameInputError(f"dealer's hand: stopped on {hand_value(dealer)[0]} with hands still to beat")
+        raise GameInputError("dealer's hand: stopped on {total} with hands still to beat", total=hand_value(dealer)[0])
 
     d_total = hand_value(dealer)[0]
     results: dict[object, SeatResult] = {}

@@ -177,7 +177,7 @@ def _dealer(up: int, settings: BlackjackSettings, peeked: bool) -> tuple[Fractio
 def infinite_deck_expectation(settings: BlackjackSettings) -> Fraction:
     """The player's exact expectation per initial bet with optimal (= basic) strategy, infinite deck."""
     if not isinstance(settings, BlackjackSettings):
-        raise GameInputError(f"blackjack needs BlackjackSettings, got {type(settings).__name__}")
+        raise GameInputError("blackjack needs BlackjackSettings, got {__name__}", __name__=type(settings).__name__)
     total = Fraction(0)
     for up, p_up in _P.items():
         # an ace is always peeked; a ten is as good as peeked unless a late blackjack takes all bets
@@ -201,7 +201,7 @@ def infinite_deck_expectation(settings: BlackjackSettings) -> Fraction:
 
 def _check_decks(decks) -> int:
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
-        raise GameInputError(f"a blackjack shoe holds 1 to {MAX_DECKS} decks, got {decks!r}")
+        raise GameInputError("a blackjack shoe holds 1 to {MAX_DECKS} decks, got {decks!r}", MAX_DECKS=MAX_DECKS, decks=decks)
     return decks
 
 

@@ -32,7 +32,7 @@ def roulette_edge(kind: str, settings: RouletteSettings) -> Fraction:
     Every layout of the kind is settled on every pocket by ``roulette.returned``; they all cover the
     same count of numbers, so they share one edge (1/37 at the standard payouts)."""
     if kind not in KINDS:
-        raise GameInputError(f"no roulette bet kind {kind!r} (one of {', '.join(KINDS)})")
+        raise GameInputError("no roulette bet kind {kind!r} (one of {kinds})", kind=kind, kinds=', '.join(KINDS))
     edges = set()
     for b in all_bets():
         if b.kind == kind:
@@ -51,9 +51,9 @@ def house_edge(game: str, bet: str, settings: Settings, *, decks: Optional[int] 
     expected = {"roulette": RouletteSettings, "baccarat": BaccaratSettings,
                 "blackjack": BlackjackSettings, "casino_holdem": CasinoHoldemSettings}
     if game not in expected:
-        raise GameInputError(f"no game {game!r} (one of {', '.join(GAMES)})")
+        raise GameInputError("no game {game!r} (one of {games})", game=game, games=', '.join(GAMES))
     if not isinstance(settings, expected[game]):
-        raise GameInputError(f"{game} needs {expected[game].__name__}, got {type(settings).__name__}")
+        raise GameInputError("{game} needs {__name__}, got {__name__2}", game=game, __name__=expected[game].__name__, __name__2=type(settings).__name__)
     if game == "roulette":
         return roulette_edge(bet, settings)
     if game == "casino_holdem":
@@ -61,23 +61,23 @@ def house_edge(game: str, bet: str, settings: Settings, *, decks: Optional[int] 
             return ante_edge(settings)
         if bet == "aa_bonus":
             return aa_bonus_edge(settings)
-        raise GameInputError(f"no Casino Hold'em bet {bet!r} (ante or aa_bonus)")
+        raise GameInputError("no Casino Hold'em bet {bet!r} (ante or aa_bonus)", bet=bet)
     if decks is None:
-        raise GameInputError(f"the {game} edge depends on the number of decks: pass decks")
+        raise GameInputError("the {game} edge depends on the number of decks: pass decks", game=game)
     if game == "baccarat":
         return baccarat_edge(bet, decks, settings)
     if bet == "main":
         return blackjack_edge(settings, decks)
     if bet == "insurance":
         return insurance_edge(settings, decks)
-    raise GameInputError(f"no blackjack bet {bet!r} (main or insurance)")
+    raise GameInputError("no blackjack bet {bet!r} (main or insurance)", bet=bet)
 
 
 def theoretical_win(stake_cents: int, edge: Fraction) -> Fraction:
     """What the house expects to keep from ``stake_cents`` at ``edge``: exact, in cents."""
     check_amount(stake_cents, "stake")
     if not isinstance(edge, (Fraction, int)) or isinstance(edge, bool):
-        raise GameInputError(f"an edge is an exact Fraction, got {edge!r}")
+        raise GameInputError("an edge is an exact Fraction, got {edge!r}", edge=edge)
     return stake_cents * Fraction(edge)
 
 

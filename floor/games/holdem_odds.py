@@ -34,7 +34,7 @@ from .casino_holdem import CasinoHoldemSettings, aa_bonus_pays, returned
 
 def _pay_table(settings: CasinoHoldemSettings) -> tuple:
     if not isinstance(settings, CasinoHoldemSettings):
-        raise GameInputError(f"Casino Hold'em needs CasinoHoldemSettings, got {type(settings).__name__}")
+        raise GameInputError("Casino Hold'em needs CasinoHoldemSettings, got {__name__}", __name__=type(settings).__name__)
     return tuple((f.name, getattr(settings, f.name)) for f in fields(settings) if not f.name.startswith("aa_"))
 
 
@@ -141,7 +141,7 @@ def ante_edge_monte_carlo(settings: CasinoHoldemSettings, hands: int, seed: int,
     """Estimate the ante's edge for the call rule ``calls`` over ``hands`` seeded random deals,
     each settled by ``casino_holdem.returned`` (ante 1, call 2, no bonus)."""
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 2:
-        raise GameInputError(f"hands must be a whole number of at least 2, got {hands!r}")
+        raise GameInputError("hands must be a whole number of at least 2, got {hands!r}", hands=hands)
     rng = random.Random(seed)
     cards = deck()
     total = total_sq = 0.0

@@ -18,7 +18,7 @@ def _check_window(start: datetime, end: datetime) -> None:
     if not isinstance(start, datetime) or not isinstance(end, datetime):
         raise GameInputError("a pace window is two datetimes")
     if end <= start:
-        raise GameInputError(f"a pace window must end after it starts ({start} .. {end})")
+        raise GameInputError("a pace window must end after it starts ({start} .. {end})", start=start, end=end)
 
 
 def rounds_in(times: Sequence[datetime], start: datetime, end: datetime) -> int:

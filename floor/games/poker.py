@@ -106,16 +106,16 @@ def _ids(cards: Iterable[Card]) -> list[int]:
 
 def _check_hand(variant: str, hole: tuple[Card, ...], board: tuple[Card, ...], ids: list[int]) -> None:
     if variant not in _HOLE_COUNT:
-        raise GameInputError(f"no poker variant {variant!r} (one of {', '.join(VARIANTS)})")
+        raise GameInputError("no poker variant {variant!r} (one of {variants})", variant=variant, variants=', '.join(VARIANTS))
     if len(hole) != _HOLE_COUNT[variant]:
-        raise GameInputError(f"{variant}: {len(hole)} hole cards given, {_HOLE_COUNT[variant]} expected")
+        raise GameInputError("{variant}: {count} hole cards given, {expected} expected", variant=variant, count=len(hole), expected=_HOLE_COUNT[variant])
     if not 3 <= len(board) <= 5:
-        raise GameInputError(f"{variant}: {len(board)} board cards given, 3 to 5 expected")
+        raise GameInputError("{variant}: {count} board cards given, 3 to 5 expected", variant=variant, count=len(board))
     if len(set(ids)) != len(ids):
         seen: set[int] = set()
         for c, i in zip(hole + board, ids):
             if i in seen:
-                raise GameInputError(f"{variant}: card {c} appears twice")
+                raise GameInputError("{variant}: card {card} appears twice", variant=variant, card=c)
             seen.add(i)
     if variant == "sixplus" and any(c.rank < 6 for c in hole + board):
         raise GameInputError("sixplus: the 36-card deck has no 2, 3, 4 or 5")
@@ -183,7 +183,7 @@ def five_card_rank(cards, variant: str = "holdem") -> HandRank:
     """Strength of exactly five cards under the variant's order (the Six Plus code path)."""
     cards = _cards(cards, "five cards")
     if len(cards) != 5:
-        raise GameInputError(f"{len(cards)} cards given, 5 expected")
+        raise GameInputError("{count} cards given, 5 expected", count=len(cards))
     return HandRank(_five_key(cards, SIXPLUS_ORDER if variant == "sixplus" else STANDARD_ORDER),
                     SIXPLUS_ORDER if variant == "sixplus" else STANDARD_ORDER)
 
@@ -249,7 +249,7 @@ def pots(contributions: Sequence[int], folded: Iterable[int] = ()) -> list[Pot]:
     if any(c > top_live for c in contributions):
         # whoever put in the most chips was never facing a bigger bet, so he cannot have folded
         raise GameInputError(
-            f"showdown: a folded player put in more ({max(contributions)}) than any live player ({top_live})")
+            "showdown: a folded player put in more ({most}) than any live player ({top_live})", most=max(contributions), top_live=top_live)
     levels = sorted({contributions[i] for i in live if contributions[i] > 0})
     result: list[Pot] = []
     prev = 0
@@ -287,14 +287,14 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
     ``rake`` is a chip amount or a ``RakeSettings``; it comes out of the main pot first, then the
     side pots, and never out of an uncalled bet. Returns {seat: chips won} for every seat."""
     if variant not in VARIANTS:
-        raise GameInputError(f"no poker variant {variant!r} (one of {', '.join(VARIANTS)})")
+        raise GameInputError("no poker variant {variant!r} (one of {variants})", variant=variant, variants=', '.join(VARIANTS))
     if len(holes) != len(contributions):
-        raise GameInputError(f"showdown: {len(holes)} hands but {len(contributions)} contributions")
+        raise GameInputError("showdown: {hands} hands but {contributions} contributions", hands=len(holes), contributions=len(contributions))
     for i, c in enumerate(contributions):
         check_amount(c, f"seat {i} contribution")
     folded = set(folded)
     if any(not isinstance(f, int) or not 0 <= f < len(holes) for f in folded):
-        raise GameInputError(f"showdown: folded seats {sorted(folded, key=str)} outside 0..{len(holes) - 1}")
+        raise GameInputError("showdown: folded seats {folded} outside 0..{last}", folded=sorted(folded, key=str), last=len(holes) - 1)
     pot_list = pots(contributions, folded)
     boards = _boards(board)
     live = [i for i in range(len(holes)) if i not in folded]
@@ -305,13 +305,13 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
             live_holes[i] = _cards(holes[i], f"seat {i} hole cards")
         for n, b in enumerate(boards):
             if len(b) != 5:
-                raise GameInputError(f"showdown: board {n + 1} has {len(b)} cards, 5 expected")
+                raise GameInputError("showdown: board {board} has {count} cards, 5 expected", board=n + 1, count=len(b))
             for i, h in live_holes.items():
                 _check_hand(variant, h, b, _ids(h + b))
             everyone = [c for h in live_holes.values() for c in h] + list(b)
             if len(set(everyone)) != len(everyone):
                 dup = next(c for c in everyone if everyone.count(c) > 1)
-                raise GameInputError(f"showdown: card {dup} is dealt twice")
+                raise GameInputError("showdown: card {dup} is dealt twice", dup=dup)
         # run more than once: the boards share their first cards, the rest come from one deck
         shared = 0
         while shared < 5 and all(b[shared] == boards[0][shared] for b in boards):
@@ -319,7 +319,7 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
         dealt = [c for b in boards for c in b[shared:]] + list(boards[0][:shared])
         if len(set(dealt)) != len(dealt):
             dup = next(c for c in dealt if dealt.count(c) > 1)
-            raise GameInputError(f"showdown: card {dup} comes out on two runs")
+            raise GameInputError("showdown: card {dup} comes out on two runs", dup=dup)
 
     # rake from the main pot first
     rakeable = sum(p.amount for p in pot_list if p.rakeable)
@@ -327,7 +327,7 @@ def showdown(variant: str, board, holes: Sequence, contributions: Sequence[int],
         rake = rake.amount(rakeable)
     check_amount(rake, "rake")
     if rake > rakeable:
-        raise GameInputError(f"rake {rake} is more than the pot ({rakeable})")
+        raise GameInputError("rake {rake} is more than the pot ({rakeable})", rake=rake, rakeable=rakeable)
     to_take, net = rake, []
     for p in pot_list:
         take = min(to_take, p.amount) if p.rakeable else 0

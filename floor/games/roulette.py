@@ -92,21 +92,21 @@ def bet(kind: str, numbers: Optional[Iterable[int]] = None) -> Bet:
     (red, black, odd, even, low, high, first_four)."""
     layouts = _layouts()
     if kind not in layouts:
-        raise InvalidBet(f"no roulette bet kind {kind!r} (one of {', '.join(KINDS)})")
+        raise InvalidBet("no roulette bet kind {kind!r} (one of {kinds})", kind=kind, kinds=', '.join(KINDS))
     if numbers is None:
         if len(layouts[kind]) != 1:
-            raise InvalidBet(f"a {kind} bet needs the numbers it covers")
+            raise InvalidBet("a {kind} bet needs the numbers it covers", kind=kind)
         (only,) = layouts[kind]
         return Bet(kind, tuple(sorted(only)))
     if isinstance(numbers, int):
         numbers = (numbers,)
     numbers = list(numbers)
     if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
-        raise InvalidBet(f"roulette numbers are whole numbers 0-36, got {numbers!r}")
+        raise InvalidBet("roulette numbers are whole numbers 0-36, got {numbers!r}", numbers=numbers)
     covered = frozenset(numbers)
     if len(covered) != len(numbers) or covered not in layouts[kind]:
         shown = "-".join(map(str, numbers))
-        raise InvalidBet(f"{shown} is not a {kind} on the single-zero layout")
+        raise InvalidBet("{shown} is not a {kind} on the single-zero layout", shown=shown, kind=kind)
     return Bet(kind, tuple(sorted(covered)))
 
 
@@ -120,9 +120,9 @@ def returned(b: Bet, stake: int, number: int, settings: RouletteSettings = DEFAU
     """Total handed back on ``stake`` cents placed on ``b`` when the ball lands on ``number``."""
     check_amount(stake, "roulette stake")
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
-        raise GameInputError(f"no pocket {number!r} on a single-zero wheel (0-36)")
+        raise GameInputError("no pocket {number!r} on a single-zero wheel (0-36)", number=number)
     if not isinstance(b, Bet) or frozenset(b.numbers) not in _layouts().get(b.kind, ()):
-        raise InvalidBet(f"not a legal roulette bet: {b!r}")
+        raise InvalidBet("not a legal roulette bet: {bet!r}", bet=b)
     if number not in b.numbers:
         return 0
     return stake * (1 + getattr(settings, b.kind))

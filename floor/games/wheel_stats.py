@@ -35,7 +35,7 @@ _POSITION = {n: i for i, n in enumerate(WHEEL_ORDER)}
 
 def _check_pocket(n) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 36:
-        raise GameInputError(f"no pocket {n!r} on a single-zero wheel (0-36)")
+        raise GameInputError("no pocket {n!r} on a single-zero wheel (0-36)", n=n)
     return n
 
 
@@ -43,7 +43,7 @@ def arc(start: int, length: int) -> tuple[int, ...]:
     """``length`` neighbouring pockets on the wheel, clockwise from pocket ``start``."""
     _check_pocket(start)
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= POCKETS:
-        raise GameInputError(f"an arc holds 1 to {POCKETS} pockets, got {length!r}")
+        raise GameInputError("an arc holds 1 to {POCKETS} pockets, got {length!r}", POCKETS=POCKETS, length=length)
     i = _POSITION[start]
     return tuple(WHEEL_ORDER[(i + k) % POCKETS] for k in range(length))
 
@@ -63,7 +63,7 @@ def _window(spins: Sequence[int], last: Optional[int]) -> list[int]:
         _check_pocket(n)
     if last is not None:
         if isinstance(last, bool) or not isinstance(last, int) or last < 1:
-            raise GameInputError(f"the window is a whole number of spins, got {last!r}")
+            raise GameInputError("the window is a whole number of spins, got {last!r}", last=last)
         spins = spins[-last:]
     return spins
 
@@ -84,7 +84,7 @@ def chi2_sf(x: float, df: int) -> float:
     Even df = 2k: e^(-x/2) sum_{i<k} (x/2)^i / i!. Odd df = 2k+1: erfc(sqrt(x/2)) plus
     e^(-x/2) sum_{i<k} (x/2)^(i+1/2) / Gamma(i+3/2)."""
     if isinstance(df, bool) or not isinstance(df, int) or df < 1:
-        raise GameInputError(f"degrees of freedom are a positive whole number, got {df!r}")
+        raise GameInputError("degrees of freedom are a positive whole number, got {df!r}", df=df)
     if x <= 0:
         return 1.0
     h = x / 2
@@ -168,9 +168,9 @@ def section_test(spins: Sequence[int], sections: Mapping[str, Iterable[int]],
     for name, pockets in sections.items():
         pockets = frozenset(_check_pocket(p) for p in pockets)
         if not pockets:
-            raise GameInputError(f"section {name!r} holds no pocket")
+            raise GameInputError("section {name!r} holds no pocket", name=name)
         if pockets & seen:
-            raise GameInputError(f"section {name!r} overlaps another section")
+            raise GameInputError("section {name!r} overlaps another section", name=name)
         seen |= pockets
         groups[name] = pockets
     rest = frozenset(range(POCKETS)) - seen
@@ -228,14 +228,14 @@ class WheelWatchSettings:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.window, int) and self.window >= 1):
-            raise GameInputError(f"window must be a whole number of spins, got {self.window!r}")
+            raise GameInputError("window must be a whole number of spins, got {window!r}", window=self.window)
         if not 0 < self.p_threshold < 1:
-            raise GameInputError(f"p_threshold must be between 0 and 1, got {self.p_threshold!r}")
+            raise GameInputError("p_threshold must be between 0 and 1, got {p_threshold!r}", p_threshold=self.p_threshold)
         if not (isinstance(self.arc_pockets, int) and 2 <= self.arc_pockets <= 18):
-            raise GameInputError(f"arc_pockets must be 2 to 18, got {self.arc_pockets!r}")
+            raise GameInputError("arc_pockets must be 2 to 18, got {arc_pockets!r}", arc_pockets=self.arc_pockets)
         # the chi-square tail is trustworthy from about 5 expected hits per pocket
         if not (isinstance(self.min_spins, int) and self.min_spins >= 5 * POCKETS):
-            raise GameInputError(f"min_spins must be at least {5 * POCKETS}, got {self.min_spins!r}")
+            raise GameInputError("min_spins must be at least {least}, got {min_spins!r}", least=5 * POCKETS, min_spins=self.min_spins)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ class Staff(Base):
     failed_logins: Mapped[int] = mapped_column(default=0)
     locked_until: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    language: Mapped[str | None] = mapped_column(String(5))   # en | fr | de; None: the terminal's or the house's
 
 
 class ApiToken(Base):

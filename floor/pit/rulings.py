@@ -24,17 +24,13 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, ledger, notify, rounds
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotAllowed, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotAllowed, NotFound
 from floor.models import Account, Round, RoundRuling, RulingApproval, Table, Transfer
 from floor.models.pit import RULING_KINDS
 from floor.models.rounds import ACTIVE
 from floor.rounds import core
 from floor.rounds import history as results
 from floor.settings import HouseSettings
-
-
-def _money(cents: int) -> str:
-    return f"{'-' if cents < 0 else ''}{abs(cents) // 100:,}.{abs(cents) % 100:02d}".replace(",", "'")
 
 
 def _now() -> datetime:
@@ -104,19 +100,19 @@ def _plan(session: Session, r: Round, kind: str, correction: dict | None, house:
     plan = {"result": None, "amount": 0, "diffs": [], "staked": staked}
     if kind == "confirm":
         if r.status not in ("held", "result", "settled", "voided"):
-            raise InvalidState(f"round {r.number} is {r.status}: nothing to confirm yet", code="still_running")
+            raise InvalidState("round {round} is {status}: nothing to confirm yet", code="still_running", round=r.number, status=r.status)
         return plan
     if kind == "void":
         if r.status == "voided":
-            raise InvalidState(f"round {r.number} is already voided", code="already_ended")
+            raise InvalidState("round {round} is already voided", code="already_ended", round=r.number)
         if r.status != "settled":
             plan["amount"] = staked
             return plan
         targets = [(b["amount"], 0) for b in bets]
     else:   # correct
         if r.status not in ("held", "settled"):
-            raise InvalidState(f"round {r.number} is {r.status}: only a held or settled round is corrected",
-                               code="not_correctable")
+            raise InvalidState("round {round} is {status}: only a held or settled round is corrected",
+                               code="not_correctable", round=r.number, status=r.status)
         if correction is None:
             raise BadInput("say what was mis-read and what it really was", field="correction")
         plan["result"] = results.corrected(session, r, correction)
@@ -193,15 +189,15 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
     threshold) left pending for a second pit boss."""
     at = at or _now()
     if kind not in RULING_KINDS:
-        raise BadInput(f"a ruling is one of {', '.join(RULING_KINDS)}", field="kind")
+        raise BadInput("a ruling is one of {kinds}", field="kind", kinds=", ".join(RULING_KINDS))
     reason = (reason or "").strip()
     if not reason:
         raise BadInput("a ruling needs a reason", field="reason")
     r = core.get_round(session, round_id, lock=True)
     waiting = pending_for_round(session, r.id)
     if waiting is not None:
-        raise Conflict(f"ruling {waiting.id} on this round waits for a second pit boss: approve or reject it first",
-                       code="ruling_pending")
+        raise Conflict("ruling {waiting} on this round waits for a second pit boss: approve or reject it first",
+                       code="ruling_pending", waiting=waiting.id)
     if kind != "correct":
         correction = None
     plan = _plan(session, r, kind, correction, house)
@@ -222,8 +218,9 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
         _publish(session, ruling, "pending")
         table = session.get(Table, r.table_id)
         alerts.raise_alert(session, actor, "ruling_pending",
-                           f"Table {table.number} round {r.number}: {kind} of {_money(plan['amount'])} by "
-                           f"{actor.name} needs a second pit boss", severity="warning", table_id=r.table_id,
+                           Msg("Table {table} round {round}: {kind} of {amount} by {who} needs a second pit boss",
+                               table=table.number, round=r.number, kind=kind, amount=Money(plan["amount"]),
+                               who=actor.name), severity="warning", table_id=r.table_id,
                            data={"ruling_id": ruling.id, "round_id": r.id})
         return ruling
     _apply(session, actor, r, ruling, at, house)
@@ -249,7 +246,7 @@ def _apply(session: Session, actor: Actor, r: Round, ruling: RoundRuling, at: da
             core.event(session, r, r.table_id, "ruling", at, actor, data)
             return
         if r.status != "settled":
-            raise InvalidState(f"round {r.number} is {r.status}: it cannot be voided", code="already_ended")
+            raise InvalidState("round {round} is {status}: it cannot be voided", code="already_ended", round=r.number, status=r.status)
         bets = results.bet_rows(session, r.id)
         rows, diffs = compensating(session, r, [(b["amount"], 0) for b in bets], bets, at, memo)
         ledger.post(session, rows)
@@ -262,7 +259,7 @@ def _apply(session: Session, actor: Actor, r: Round, ruling: RoundRuling, at: da
         _settle_corrected(session, actor, r, ruling, at, house)
         return
     if r.status != "settled":
-        raise InvalidState(f"round {r.number} is {r.status}: it cannot be corrected now", code="not_correctable")
+        raise InvalidState("round {round} is {status}: it cannot be corrected now", code="not_correctable", round=r.number, status=r.status)
     bets = results.bet_rows(session, r.id)
     targets = results.pays(r.kind, ruling.result, bets, house)
     rows, diffs = compensating(session, r, targets, bets, at, memo)
@@ -297,7 +294,7 @@ def _settle_corrected(session: Session, actor: Actor, r: Round, ruling: RoundRul
 def _get(session: Session, ruling_id: int) -> RoundRuling:
     ruling = session.get(RoundRuling, ruling_id)
     if ruling is None:
-        raise NotFound(f"no ruling {ruling_id}")
+        raise NotFound("no ruling {ruling_id}", ruling_id=ruling_id)
     return ruling
 
 
@@ -306,7 +303,7 @@ def _answer(session: Session, actor: Actor, ruling: RoundRuling, decision: str, 
         raise InvalidState("this ruling needed no second pit boss", code="no_approval_needed")
     done = approval_of(session, ruling.id)
     if done is not None:
-        raise InvalidState(f"this ruling was already {done.decision}", code="already_decided")
+        raise InvalidState("this ruling was already {decision}", code="already_decided", decision=done.decision)
     a = RulingApproval(ruling_id=ruling.id, decision=decision, reason=(reason or "").strip()[:500],
                        decided_by=actor.staff_id, decided_by_name=actor.name, terminal=actor.terminal, at=at)
     try:
@@ -372,14 +369,14 @@ def direct_guard(session: Session, round_id: int, amount_kind: str, house: House
     or when the money at stake is above the two-person threshold (the ruling path must be used)."""
     waiting = pending_for_round(session, round_id)
     if waiting is not None:
-        raise Conflict(f"ruling {waiting.id} on this round waits for a second pit boss", code="ruling_pending")
+        raise Conflict("ruling {waiting} on this round waits for a second pit boss", code="ruling_pending", waiting=waiting.id)
     if not check_amount:
         return
     staked = session.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
         Transfer.round_id == round_id, Transfer.kind == "stake")).scalar_one()
     if int(staked) > house.dispute_two_person_cents:
-        raise Conflict(f"{amount_kind} of {_money(int(staked))} is above the two-person threshold: "
-                       "rule on it from the pit (a second pit boss approves)", code="two_person_rule")
+        raise Conflict("{what} of {amount} is above the two-person threshold: rule on it from the pit (a second pit boss "
+                       "approves)", code="two_person_rule", what=amount_kind, amount=Money(int(staked)))
 
 
 # --- the replay check ----------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def evaluate(variant: str, seats: list[SeatHand], boards: list[str], rake: int =
                 continue
             hands[s.seat] = [poker.hand_rank(variant, holes[i], b).category for b in parsed_boards]
     except (GameInputError, InvalidCard) as exc:
-        raise BadInput(str(exc), field="hand") from None
+        raise BadInput("{problem}", field="hand", problem=exc) from None
     return {
         "variant": variant,
         "won": {str(seats[i].seat): amount for i, amount in won.items()},
@@ -62,7 +62,7 @@ def evaluate(variant: str, seats: list[SeatHand], boards: list[str], rake: int =
 def record_ruling(session: Session, actor: Actor, table: Table, hand_ref: str, variant: str,
                   seats: list[SeatHand], boards: list[str], rake: int, reason: str) -> PokerRuling:
     if table.kind != "poker":
-        raise BadInput(f"table {table.number} is not a poker table", field="table")
+        raise BadInput("table {table} is not a poker table", field="table", table=table.number)
     if not (reason or "").strip():
         raise BadInput("a ruling needs a reason", field="reason")
     result = evaluate(variant, seats, boards, rake)

@@ -286,7 +286,7 @@ def find_round(session: Session, table_number: int, number: int) -> Round:
     r = session.execute(select(Round).join(Table, Table.id == Round.table_id)
                         .where(Table.number == table_number, Round.number == number)).scalar_one_or_none()
     if r is None:
-        raise NotFound(f"no round {number} at table {table_number}")
+        raise NotFound("no round {number} at table {table_number}", number=number, table_number=table_number)
     return r
 
 

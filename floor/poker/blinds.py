@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from floor.errors import BadInput, InvalidState
+from floor.errors import N_, BadInput, InvalidState
 
 POLICIES = ("bern", "online_network", "swiss_online")
 ARRIVALS = ("new", "must_move", "table_change", "seat_change", "rebuy")
@@ -60,9 +60,10 @@ class Rules:
 
     def __post_init__(self):
         if self.policy not in POLICIES:
-            raise BadInput(f"missed_blind_policy must be one of {', '.join(POLICIES)}", field="missed_blind_policy")
+            raise BadInput("missed_blind_policy must be one of {policies}", field="missed_blind_policy",
+                           policies=", ".join(POLICIES))
         if self.tickets_on not in TICKET_MODES:
-            raise BadInput(f"missed_blind_ticket_on must be one of {', '.join(TICKET_MODES)}",
+            raise BadInput("missed_blind_ticket_on must be one of {modes}", modes=", ".join(TICKET_MODES),
                            field="missed_blind_ticket_on")
 
     @classmethod
@@ -87,10 +88,10 @@ class SeatState:
 
     def __post_init__(self):
         if self.arrival not in ARRIVALS:
-            raise BadInput(f"unknown arrival {self.arrival!r}", field="arrival")
+            raise BadInput("unknown arrival {arrival!r}", field="arrival", arrival=self.arrival)
         bad = set(self.missed) - set(BLINDS)
         if bad:
-            raise BadInput(f"unknown blinds {sorted(bad)}", field="missed")
+            raise BadInput("unknown blinds {blinds}", field="missed", blinds=", ".join(sorted(bad)))
 
 
 @dataclass(frozen=True)
@@ -256,38 +257,38 @@ def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
     if kind == "in":
         return Owed()
     if kind == "must_move":
-        return Owed(reason="must-move: plays at once, not in the small blind or on the button")
+        return Owed(reason=N_("must-move: plays at once, not in the small blind or on the button"))
     if kind == "far":
         return Owed(big_blind, small_blind,
-                    reason="seat change far from the button: big live, small dead, or wait for the big blind")
+                    reason=N_("seat change far from the button: big live, small dead, or wait for the big blind"))
     if kind == "new":
-        return Owed(big_blind, reason="new player: posts a big blind or waits for it")
+        return Owed(big_blind, reason=N_("new player: posts a big blind or waits for it"))
     # returning from a sit-out
     if rules.policy == "bern":
         if "big" in m and "small" in m:
-            return Owed(big_blind, small_blind, reason="missed both blinds: big live, small dead")
+            return Owed(big_blind, small_blind, reason=N_("missed both blinds: big live, small dead"))
         if "big" in m:
-            return Owed(big_blind, reason="missed the big blind: big live")
+            return Owed(big_blind, reason=N_("missed the big blind: big live"))
         if "small" in m:
             return Owed(0, small_blind, wait_for_bb=True,
-                        reason="missed the small blind: small dead, comes back in the big blind")
-        return Owed(reason="missed no blind: plays at once")
+                        reason=N_("missed the small blind: small dead, comes back in the big blind"))
+        return Owed(reason=N_("missed no blind: plays at once"))
     if rules.policy == "online_network":
         if {"small", "big", "third"} <= m:
             return Owed(big_blind * rules.straddle_big_blinds, small_blind, big_blind,
-                        reason="missed small, big and third blind: third live, small and big dead")
+                        reason=N_("missed small, big and third blind: third live, small and big dead"))
         if "big" in m and "small" in m:
-            return Owed(big_blind, small_blind, reason="missed both blinds: big live, small dead")
+            return Owed(big_blind, small_blind, reason=N_("missed both blinds: big live, small dead"))
         if "big" in m:
-            return Owed(big_blind, reason="missed the big blind: big live")
+            return Owed(big_blind, reason=N_("missed the big blind: big live"))
         if "small" in m:
-            return Owed(0, small_blind, reason="missed the small blind: small dead")
-        return Owed(reason="missed no blind: plays at once")
+            return Owed(0, small_blind, reason=N_("missed the small blind: small dead"))
+        return Owed(reason=N_("missed no blind: plays at once"))
     # swiss_online
     if "big" in m:
         return Owed(big_blind, small_blind,
-                    reason="his big blind passed: small and big, or come back in the big blind")
-    return Owed(reason="his big blind did not pass: no extra, but not in the small blind")
+                    reason=N_("his big blind passed: small and big, or come back in the big blind"))
+    return Owed(reason=N_("his big blind did not pass: no extra, but not in the small blind"))
 
 
 def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up: bool,
@@ -301,11 +302,11 @@ def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up
         return True, pos, ""
     o = owed(rules, s, sb, bb)
     if role == "small" or (heads_up and role == "button"):
-        return False, [], "may not enter in the small blind"
+        return False, [], N_("may not enter in the small blind")
     if between:
-        return False, [], "waits for the button to pass"
+        return False, [], N_("waits for the button to pass")
     if role == "button":
-        return False, [], "may not enter on the button"
+        return False, [], N_("may not enter on the button")
     if kind == "must_move":
         return True, pos, ""
     # At the big blind (or a third blind) his blind is his live bet. A returning player still owes
@@ -317,9 +318,9 @@ def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up
     if o.total == 0:
         return True, [], ""
     if o.wait_for_bb:
-        return False, [], "waits for the big blind"
+        return False, [], N_("waits for the big blind")
     if s.wait_for_bb:
-        return False, [], "chose to wait for the big blind"
+        return False, [], N_("chose to wait for the big blind")
     return True, ([("entry", o.live, True)] if o.live else []) + o.dead_parts(), ""
 
 
@@ -348,9 +349,10 @@ def plan_hand(snap: Snapshot, rules: Rules) -> HandPlan:
         result = _moving_button(snap, rules, present, new_game)
     if result is None:
         waiting = [s.seat for s in present if entrant_kind(s) != "in"]
-        raise InvalidState("fewer than two players can be dealt in"
-                           + (f" (seat {', '.join(map(str, waiting))} waits)" if waiting else ""),
-                           code="not_enough_players")
+        if waiting:
+            raise InvalidState("fewer than two players can be dealt in (seat {seats} waits)", code="not_enough_players",
+                               seats=", ".join(map(str, waiting)))
+        raise InvalidState("fewer than two players can be dealt in", code="not_enough_players")
     pos, roles, dealt, reasons, heads_up = result
 
     by_seat = {s.seat: s for s in present}
@@ -451,7 +453,7 @@ def _moving_button(snap: Snapshot, rules: Rules, present: list[SeatState], new_g
         for x in by_seat:
             if entrant_kind(by_seat[x]) == "must_move" and (
                     in_arc(x, anchor, button, n) or (inclusive and x == anchor)):
-                excluded[x] = "landed on the button: waits for it to pass"
+                excluded[x] = N_("landed on the button: waits for it to pass")
     candidates = [x for x in by_seat if x not in excluded]
     small = _next([x for x in in_game if x != button], button, n)
     big = _next([x for x in candidates if x not in (button, small)], small, n) if small is not None else None

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, NotFound
+from floor.errors import BadInput, Conflict, Msg, NotFound
 from floor.gaming_day import end_of_gaming_day, gaming_day, gaming_day_bounds
 from floor.models import Ban, Player, PlayerWarning, PokerSitOut, Seat, SeatAssignment, Staff, Table
 from floor.poker import seating, waitlist
@@ -53,8 +53,8 @@ def assert_not_banned(session: Session, player_id: int, at: datetime | None = No
     b = active_ban(session, player_id, at, scope)
     if b is not None:
         until = b.expires_at.isoformat() if b.expires_at else "further notice"
-        raise Conflict(f"player {player_id} is banned from the poker room until {until}: {b.reason}",
-                       code="player_banned")
+        raise Conflict("player {player_id} is banned from the poker room until {until}: {reason}",
+                       code="player_banned", player_id=player_id, until=until, reason=b.reason)
 
 
 def warning_json(w: PlayerWarning, player_name: str | None = None, given_by: str | None = None) -> dict:
@@ -73,7 +73,7 @@ def window_start(now: datetime, house: HouseSettings) -> datetime:
                                  house.timezone, house.gaming_day_rollover)[0]
     if w.startswith("hours:") and w[6:].isdigit() and int(w[6:]) > 0:
         return now - timedelta(hours=int(w[6:]))
-    raise BadInput(f"warning_window must be gaming_day or hours:N, not {w!r}", field="warning_window")
+    raise BadInput("warning_window must be gaming_day or hours:N, not {window!r}", field="warning_window", window=w)
 
 
 def _counted(house: HouseSettings, now: datetime):
@@ -113,13 +113,13 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     seat he holds is freed, and every tablet is told."""
     now = now or datetime.now(timezone.utc)
     if reason not in WARNING_REASONS:
-        raise BadInput(f"reason must be one of {', '.join(WARNING_REASONS)}", field="reason")
+        raise BadInput("reason must be one of {reasons}", field="reason", reasons=", ".join(WARNING_REASONS))
     note = (note or "").strip()
     if reason == "other" and not note:
         raise BadInput("say what he did", field="note")
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound(f"no player {player_id}")
+        raise NotFound("no player {player_id}", player_id=player_id)
     w = PlayerWarning(player_id=player_id, table_id=table_id, hand_id=hand_id, reason=reason, note=note[:300],
                       at=now, given_by=actor.staff_id, terminal=actor.terminal)
     session.add(w)
@@ -135,10 +135,12 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
         result.ban = b
         result.freed_seats = exclude(session, actor, house, player_id, "banned_warnings", now)
         alerts.raise_alert(session, actor, "player_banned",
-                           f"{player.name} has {count} warnings and must leave the poker area until the end of "
-                           f"the gaming day" + (f"; seat freed at table "
-                                                f"{', '.join(str(s['table_number']) for s in result.freed_seats)}"
-                                                if result.freed_seats else ""),
+                           Msg("{player} has {count} warnings and must leave the poker area until the end of the "
+                               "gaming day; seat freed at table {tables}", player=player.name, count=count,
+                               tables=", ".join(str(s["table_number"]) for s in result.freed_seats))
+                           if result.freed_seats else
+                           Msg("{player} has {count} warnings and must leave the poker area until the end of the "
+                               "gaming day", player=player.name, count=count),
                            severity="critical", data={"player_id": player_id, "ban_id": b.id,
                                                       "freed_seats": result.freed_seats})
     _conduct_changed(session, player_id, [s["table_id"] for s in result.freed_seats] + ([table_id] if table_id else []))
@@ -182,12 +184,13 @@ def ban_player(session: Session, actor: Actor, house: HouseSettings, player_id: 
     now = now or datetime.now(timezone.utc)
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound(f"no player {player_id}")
+        raise NotFound("no player {player_id}", player_id=player_id)
     if until <= now:
         raise BadInput("a ban must end in the future", field="until")
     b = ban(session, actor, player_id, reason, until, now=now)
     freed = exclude(session, actor, house, player_id, "banned", now)
-    alerts.raise_alert(session, actor, "player_banned", f"{player.name} is banned from the poker area: {b.reason}",
+    alerts.raise_alert(session, actor, "player_banned", Msg("{player} is banned from the poker area: {reason}",
+                                                             player=player.name, reason=b.reason),
                        severity="critical", data={"player_id": player_id, "ban_id": b.id, "freed_seats": freed})
     _conduct_changed(session, player_id, [s["table_id"] for s in freed])
     return b, freed
@@ -200,7 +203,7 @@ def lift_warning(session: Session, actor: Actor, warning_id: int, reason: str,
         raise BadInput("lifting a warning needs a reason", field="reason")
     w = session.get(PlayerWarning, warning_id)
     if w is None:
-        raise NotFound(f"no warning {warning_id}")
+        raise NotFound("no warning {warning_id}", warning_id=warning_id)
     if w.lifted_at is not None:
         raise Conflict("this warning was already lifted", code="already_lifted")
     before = warning_json(w)
@@ -217,7 +220,7 @@ def lift_ban(session: Session, actor: Actor, ban_id: int, reason: str, now: date
         raise BadInput("lifting a ban needs a reason", field="reason")
     b = session.get(Ban, ban_id)
     if b is None:
-        raise NotFound(f"no ban {ban_id}")
+        raise NotFound("no ban {ban_id}", ban_id=ban_id)
     if b.lifted_at is not None:
         raise Conflict("this ban was already lifted", code="already_lifted")
     before = ban_json(b)

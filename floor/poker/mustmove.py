@@ -114,7 +114,7 @@ def break_prompts(session: Session, chain: Chain) -> list[dict]:
         n_fed, n_feeding = occupied(session, fed.id), occupied(session, feeding.id)
         if n_fed + n_feeding <= fed.seat_count:
             out.append({"table_id": feeding.id, "table": feeding.number, "into_table": fed.number,
-                        "players": n_feeding, "message": f"Table {feeding.number} ({n_feeding}) fits into table "
+                        "players": n_feeding, "into_players": n_fed, "into_seats": fed.seat_count, "message": f"Table {feeding.number} ({n_feeding}) fits into table "
                         f"{fed.number} ({n_fed}/{fed.seat_count}): break it"})
     return out
 
@@ -129,23 +129,22 @@ def _lock_table(session: Session, table_id: int) -> Table:
 def _due_for(session: Session, settings: HouseSettings, from_table: Table, player_id: int) -> tuple[Chain, DueMove]:
     chain = chain_of(session, from_table.id)
     if chain is None or chain.position(from_table.id) == 0:
-        raise Conflict(f"table {from_table.number} is not a must-move table", code="not_mustmove")
+        raise Conflict("table {from_table} is not a must-move table", code="not_mustmove", from_table=from_table.number)
     _lock_table(session, chain.tables[chain.position(from_table.id) - 1])
     a = session.execute(select(SeatAssignment).where(
         SeatAssignment.table_id == from_table.id, SeatAssignment.player_id == player_id,
         SeatAssignment.left_at.is_(None)).with_for_update().execution_options(populate_existing=True)
     ).scalar_one_or_none()
     if a is None:
-        raise Conflict(f"this player no longer sits at table {from_table.number} (moved or left already)",
-                       code="not_seated")
+        raise Conflict("this player no longer sits at table {from_table} (moved or left already)",
+                       code="not_seated", from_table=from_table.number)
     due = [d for d in due_moves(session, settings, chain) if d.from_table_id == from_table.id]
     for d in due:
         if d.player_id == player_id:
             return chain, d
     if due:
-        raise Conflict(f"{a.player.name} is not due to move: {due[0].player_name} is first in table "
-                       f"{from_table.number}'s must-move order", code="not_due")
-    raise Conflict(f"nobody at table {from_table.number} is due to move now", code="not_due")
+        raise Conflict("{player} is not due to move: {player_name} is first in table {from_table}'s must-move order", code="not_due", player=a.player.name, player_name=due[0].player_name, from_table=from_table.number)
+    raise Conflict("nobody at table {from_table} is due to move now", code="not_due", from_table=from_table.number)
 
 
 def move(session: Session, actor: Actor, settings: HouseSettings, from_table: Table, player_id: int,
@@ -191,7 +190,7 @@ def break_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     now = _now(now)
     chain = chain_of(session, table.id)
     if chain is None or chain.position(table.id) == 0:
-        raise Conflict(f"table {table.number} is not a must-move table", code="not_mustmove")
+        raise Conflict("table {table} is not a must-move table", code="not_mustmove", table=table.number)
     pos = chain.position(table.id)
     fed = _lock_table(session, chain.tables[pos - 1])
     for call in session.execute(select(ListCall).where(ListCall.table_id == table.id,
@@ -200,8 +199,8 @@ def break_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     order = must_move_order(session, table.id)
     free = queries.free_seats(session, fed)
     if len(order) > len(free):
-        raise Conflict(f"table {table.number}'s {len(order)} players do not fit into table {fed.number} "
-                       f"({len(free)} free seats)", code="does_not_fit")
+        raise Conflict("table {table}'s {players} players do not fit into table {fed} ({free} free seats)",
+                       code="does_not_fit", table=table.number, players=len(order), fed=fed.number, free=len(free))
     moved = []
     for a, seat in zip(order, free):
         player_id = a.player_id
@@ -239,7 +238,7 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
     now = _now(now)
     table = _lock_table(session, table.id)
     if table.status == "open":
-        raise Conflict(f"table {table.number} is already open", code="already_open")
+        raise Conflict("table {table} is already open", code="already_open", table=table.number)
     before = table.status
     link = None
     if table.kind == "poker":
@@ -257,11 +256,11 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
                 else:
                     raise BadInput("say which table the must-move table feeds", field="feeds_table")
             if feeds.id == table.id or feeds.game_id != table.game_id or feeds.status != "open":
-                raise BadInput(f"table {feeds.number} is not an open table of the same game", field="feeds_table")
+                raise BadInput("table {feeds} is not an open table of the same game", field="feeds_table", feeds=feeds.number)
             chain = chain_of(session, feeds.id)
             if chain is not None and chain.tail != feeds.id:
-                raise BadInput(f"table {feeds.number} already has a must-move table; chain behind table "
-                               f"{chain.number(chain.tail)}", field="feeds_table")
+                raise BadInput("table {feeds} already has a must-move table; chain behind table {tail}",
+                               field="feeds_table", feeds=feeds.number, tail=chain.number(chain.tail))
             link = MustMoveLink(game_id=table.game_id, table_id=table.id, feeds_table_id=feeds.id,
                                 opened_at=now, opened_by=actor.staff_id)
             session.add(link)
@@ -281,17 +280,17 @@ def close_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     now = _now(now)
     table = _lock_table(session, table.id)
     if table.status == "closed":
-        raise Conflict(f"table {table.number} is already closed", code="already_closed")
+        raise Conflict("table {table} is already closed", code="already_closed", table=table.number)
     seated = must_move_order(session, table.id)
     if seated:
-        raise Conflict(f"{len(seated)} players still sit at table {table.number}; move them first (or break "
-                       f"a must-move table)", code="table_not_empty")
+        raise Conflict("{players} players still sit at table {table}; move them first (or break a must-move table)",
+                       code="table_not_empty", players=len(seated), table=table.number)
     chain = chain_of(session, table.id)
     if chain is not None:
         pos = chain.position(table.id)
         if pos < len(chain.tables) - 1:
-            raise Conflict(f"table {chain.number(chain.tables[pos + 1])} feeds table {table.number}; break it first",
-                           code="feeds_into")
+            raise Conflict("table {feeder} feeds table {table}; break it first", code="feeds_into",
+                           feeder=chain.number(chain.tables[pos + 1]), table=table.number)
         chain.links[pos - 1].closed_at = now
     for call in session.execute(select(ListCall).where(ListCall.table_id == table.id,
                                                        ListCall.closed_at.is_(None))).scalars().all():

@@ -117,7 +117,7 @@ def lock_player(session: Session, player_id: int) -> Player:
     p = session.execute(select(Player).where(Player.id == player_id).with_for_update()
                         .execution_options(populate_existing=True)).scalar_one_or_none()
     if p is None:
-        raise NotFound(f"no player {player_id}")
+        raise NotFound("no player {player_id}", player_id=player_id)
     return p
 
 

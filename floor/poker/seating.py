@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, notify, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
 from floor.models import ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
 from floor.poker import queries
 from floor.poker.queries import free_seats, lock_player, open_assignment, open_table_changes, seats_in_game
@@ -39,7 +39,7 @@ def _seat(session: Session, table: Table, seat_number: int) -> Seat:
     seat = session.execute(
         select(Seat).where(Seat.table_id == table.id, Seat.number == seat_number)).scalar_one_or_none()
     if seat is None:
-        raise NotFound(f"table {table.number} has no seat {seat_number}")
+        raise NotFound("table {table} has no seat {seat_number}", table=table.number, seat_number=seat_number)
     return seat
 
 
@@ -48,7 +48,7 @@ def seated_assignment(session: Session, table: Table, seat_number: int, lock: bo
     _seat(session, table, seat_number)
     a = open_assignment(session, table.id, seat_number, lock=lock)
     if a is None:
-        raise Conflict(f"nobody sits in seat {seat_number} at table {table.number}", code="seat_empty")
+        raise Conflict("nobody sits in seat {seat_number} at table {table}", code="seat_empty", seat_number=seat_number, table=table.number)
     return a
 
 
@@ -77,12 +77,12 @@ def sit(session: Session, actor: Actor, settings: HouseSettings, table: Table, s
         sat_at: datetime | None = None) -> SeatAssignment:
     """Put a player in a free seat. Rules about who may sit there are the caller's (seat_player)."""
     if table.status != "open":
-        raise InvalidState(f"table {table.number} is {table.status}")
+        raise InvalidState("table {table} is {status}", table=table.number, status=table.status)
     if arrival not in ARRIVALS:
-        raise BadInput(f"unknown arrival {arrival!r}", field="arrival")
+        raise BadInput("unknown arrival {arrival!r}", field="arrival", arrival=arrival)
     seat = _seat(session, table, seat_number)
     if open_assignment(session, table.id, seat_number) is not None:
-        raise Conflict(f"seat {seat_number} at table {table.number} is taken", code="seat_taken")
+        raise Conflict("seat {seat_number} at table {table} is taken", code="seat_taken", seat_number=seat_number, table=table.number)
     a = SeatAssignment(seat_id=seat.id, table_id=table.id, player_id=player_id, buy_in=buy_in,
                        sat_at=sat_at or _now(now), arrival=arrival)
     session.flush()
@@ -92,8 +92,7 @@ def sit(session: Session, actor: Actor, settings: HouseSettings, table: Table, s
             session.flush()
     except IntegrityError:
         # Another tablet won the race for this seat (or seated him at this table) first.
-        raise Conflict(f"seat {seat_number} at table {table.number} was just taken, or the player "
-                       f"already sits at this table", code="seat_taken") from None
+        raise Conflict("seat {seat_number} at table {table} was just taken, or the player already sits at this table", code="seat_taken", seat_number=seat_number, table=table.number) from None
     audit.record(session, actor, "seat.sit", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": player_id, "buy_in": buy_in, "arrival": arrival})
     touched(session, settings, [table.id])
@@ -141,7 +140,7 @@ class BuyInLimits:
     minimum: int                  # cents
     maximum: int | None           # cents; None: no cap (fixed limit)
     rathole_minimum: int | None   # what anti-ratholing asks of this player, if anything
-    note: str
+    note: Msg
 
     def as_dict(self) -> dict:
         return {"minimum": self.minimum, "maximum": self.maximum, "rathole_minimum": self.rathole_minimum,
@@ -182,10 +181,13 @@ def buy_in_limits(session: Session, settings: HouseSettings, table: Table, playe
                                      SeatAssignment.left_at.is_not(None))
         .order_by(SeatAssignment.left_at.desc()).limit(1)).scalar_one_or_none()
     rat = rathole_minimum(last.chips_out, last.left_at, now, lo, settings.rathole_minutes) if last else None
-    note = f"{game.structure or game.kind}: {lo / 100:.2f}" + (f" to {hi / 100:.2f}" if hi else " or more")
+    structure = game.structure or game.kind
+    note = (Msg("{structure}: {least} to {most}", structure=structure, least=Money(lo), most=Money(hi)) if hi
+            else Msg("{structure}: {least} or more", structure=structure, least=Money(lo)))
     if rat is not None:
         until = last.left_at + timedelta(minutes=settings.rathole_minutes)
-        note += f"; left this table with {rat / 100:.2f} at {last.left_at:%H:%M} UTC: at least that until {until:%H:%M} UTC"
+        note = Msg("{limits}; left this table with {chips} at {left}: at least that until {until}", limits=note,
+                   chips=Money(rat), left=last.left_at, until=until)
         lo = max(lo, rat)
         hi = None if hi is None else max(hi, rat)
     return BuyInLimits(lo, hi, rat, note)
@@ -195,40 +197,45 @@ def check_buy_in(limits: BuyInLimits, amount: int) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
         raise BadInput("the buy-in is a positive amount in cents", field="buy_in")
     if amount < limits.minimum:
-        raise BadInput(f"the buy-in must be at least {limits.minimum / 100:.2f} ({limits.note})", field="buy_in")
+        raise BadInput("the buy-in must be at least {least} ({note})", field="buy_in", least=Money(limits.minimum),
+                       note=limits.note)
     if limits.maximum is not None and amount > limits.maximum:
-        raise BadInput(f"the buy-in may be at most {limits.maximum / 100:.2f} ({limits.note})", field="buy_in")
+        raise BadInput("the buy-in may be at most {most} ({note})", field="buy_in", most=Money(limits.maximum),
+                       note=limits.note)
 
 
 # --- Who may sit where ----------------------------------------------------------------------------
 
 
 def refusal(session: Session, settings: HouseSettings, table: Table, player_id: int, now: datetime,
-            arrival: str = "new", moving_from: SeatAssignment | None = None) -> tuple[str, str] | None:
+            arrival: str = "new", moving_from: SeatAssignment | None = None) -> tuple[str, Msg] | None:
     """Why this player may not sit at this table now, as (code, sentence); None if he may."""
     b = queries.active_ban(session, player_id, now)
     if b is not None:
-        until = f" until {b.expires_at:%Y-%m-%d %H:%M} UTC" if b.expires_at else ""
-        return "banned", f"he is banned from the poker room{until}: {b.reason}"
+        if b.expires_at:
+            return "banned", Msg("he is banned from the poker room until {until}: {reason}", until=b.expires_at,
+                                 reason=b.reason)
+        return "banned", Msg("he is banned from the poker room: {reason}", reason=b.reason)
     for a in seats_in_game(session, player_id, table.game_id):
         if moving_from is None or a.id != moving_from.id:
             t = session.get(Table, a.table_id)
-            return "seated_in_game", f"he already holds a seat in this game (table {t.number}); one seat per game"
+            return "seated_in_game", Msg("he already holds a seat in this game (table {table}); one seat per game",
+                                         table=t.number)
     chain = queries.chain_of(session, table.id)
     if chain is not None:
         pos = chain.position(table.id)
         if arrival in ("new", "table_change") and pos < len(chain.tables) - 1:
-            return ("mustmove_fed", f"seats at table {chain.number(table.id)} are filled from table "
-                    f"{chain.number(chain.tables[pos + 1])} in must-move order")
+            return ("mustmove_fed", Msg("seats at table {table} are filled from table {feeder} in must-move order",
+                                        table=chain.number(table.id), feeder=chain.number(chain.tables[pos + 1])))
         if arrival == "table_change" and moving_from is not None and moving_from.table_id in chain.tables:
-            return ("main_to_mustmove", "no change from the main table (or a must-move table) to a must-move "
-                    "table of the same game")
+            return ("main_to_mustmove", Msg("no change from the main table (or a must-move table) to a must-move "
+                                            "table of the same game"))
         if pos > 0 and arrival != "must_move":
             left = queries.left_main_at(session, player_id, chain)
             wait = timedelta(minutes=settings.mustmove_annex_wait_minutes)
             if left is not None and now - left < wait:
-                return ("cooling_off", f"he left the main table at {left:%H:%M} UTC: no annex table of this game "
-                        f"before {left + wait:%H:%M} UTC")
+                return ("cooling_off", Msg("he left the main table at {left}: no annex table of this game before {until}",
+                                           left=left, until=left + wait))
     return None
 
 
@@ -238,8 +245,8 @@ def check_may_sit(session: Session, settings: HouseSettings, table: Table, playe
     if why is not None:
         code, message = why
         player = session.get(Player, player_id)
-        raise Conflict(f"{player.name if player else 'the player'} may not sit at table {table.number}: {message}",
-                       code=code)
+        raise Conflict("{player} may not sit at table {table}: {reason}", code=code,
+                       player=player.name if player else "?", table=table.number, reason=message)
 
 
 def call_holding(session: Session, table_id: int, seat_number: int) -> ListCall | None:
@@ -251,11 +258,11 @@ def check_seat_free(session: Session, table: Table, seat_number: int, for_call: 
     _seat(session, table, seat_number)
     a = open_assignment(session, table.id, seat_number)
     if a is not None:
-        raise Conflict(f"seat {seat_number} at table {table.number} is taken by {a.player.name}", code="seat_taken")
+        raise Conflict("seat {seat_number} at table {table} is taken by {player}", code="seat_taken", seat_number=seat_number, table=table.number, player=a.player.name)
     held = call_holding(session, table.id, seat_number)
     if held is not None and (for_call is None or held.id != for_call.id):
-        raise Conflict(f"seat {seat_number} at table {table.number} is held for {held.entry.player.name} "
-                       f"(called at {held.called_at:%H:%M} UTC)", code="seat_held")
+        raise Conflict("seat {seat_number} at table {table} is held for {player} (called at {at})", code="seat_held",
+                       seat_number=seat_number, table=table.number, player=held.entry.player.name, at=held.called_at)
 
 
 def pick_seat(session: Session, table: Table, seat_number: int | None) -> int:
@@ -263,7 +270,7 @@ def pick_seat(session: Session, table: Table, seat_number: int | None) -> int:
         return seat_number
     free = free_seats(session, table)
     if not free:
-        raise Conflict(f"table {table.number} has no free seat", code="table_full")
+        raise Conflict("table {table} has no free seat", code="table_full", table=table.number)
     return free[0]
 
 
@@ -273,9 +280,9 @@ def seat_player(session: Session, actor: Actor, settings: HouseSettings, table: 
     """Seat a new player (from the list or walking up) with every house rule checked."""
     now = _now(now)
     if table.kind != "poker":
-        raise InvalidState(f"table {table.number} is not a poker table")
+        raise InvalidState("table {table} is not a poker table", table=table.number)
     if table.status != "open":
-        raise InvalidState(f"table {table.number} is {table.status}")
+        raise InvalidState("table {table} is {status}", table=table.number, status=table.status)
     lock_player(session, player_id)
     check_may_sit(session, settings, table, player_id, now)
     check_seat_free(session, table, seat_number, for_call)
@@ -317,16 +324,17 @@ def request_table_change(session: Session, actor: Actor, settings: HouseSettings
                          to_table: Table, now: datetime | None = None) -> TableChangeRequest:
     now = _now(now)
     if to_table.kind != "poker":
-        raise BadInput(f"table {to_table.number} is not a poker table", field="to_table")
+        raise BadInput("table {to_table} is not a poker table", field="to_table", to_table=to_table.number)
     seated = seats_in_game(session, player_id, to_table.game_id)
     if not seated:
         raise Conflict("a table change is for a player seated in the same game", code="not_seated_in_game")
     frm = seated[0]
     if frm.table_id == to_table.id:
-        raise BadInput(f"he already sits at table {to_table.number}", field="to_table")
+        raise BadInput("he already sits at table {to_table}", field="to_table", to_table=to_table.number)
     why = refusal(session, settings, to_table, player_id, now, "table_change", frm)
     if why is not None and why[0] != "cooling_off":
-        raise Conflict(f"no table change to table {to_table.number}: {why[1]}", code=why[0])
+        raise Conflict("no table change to table {to_table}: {reason}", code=why[0], to_table=to_table.number,
+                       reason=why[1])
     r = TableChangeRequest(game_id=to_table.game_id, player_id=player_id, from_table_id=frm.table_id,
                            to_table_id=to_table.id, requested_at=now, requested_by=actor.staff_id)
     session.flush()
@@ -335,7 +343,7 @@ def request_table_change(session: Session, actor: Actor, settings: HouseSettings
             session.add(r)
             session.flush()
     except IntegrityError:
-        raise Conflict(f"he already asked for table {to_table.number}", code="already_requested") from None
+        raise Conflict("he already asked for table {to_table}", code="already_requested", to_table=to_table.number) from None
     audit.record(session, actor, "tablechange.request", f"player:{player_id}", after=table_change_json(r, session))
     notify.publish(session, "lists.changed", {"game_id": to_table.game_id}, "floor")
     return r
@@ -345,9 +353,9 @@ def _lock_request(session: Session, request_id: int) -> TableChangeRequest:
     r = session.execute(select(TableChangeRequest).where(TableChangeRequest.id == request_id).with_for_update(of=TableChangeRequest)
                         .execution_options(populate_existing=True)).scalar_one_or_none()
     if r is None:
-        raise NotFound(f"no table-change request {request_id}")
+        raise NotFound("no table-change request {request_id}", request_id=request_id)
     if r.closed_at is not None:
-        raise Conflict(f"this table-change request is already {r.outcome}", code="request_closed")
+        raise Conflict("this table-change request is already {outcome}", code="request_closed", outcome=r.outcome)
     return r
 
 
@@ -368,17 +376,16 @@ def honour_table_change(session: Session, actor: Actor, settings: HouseSettings,
     r = _lock_request(session, request_id)
     to_table = session.get(Table, r.to_table_id)
     if to_table.status != "open":
-        raise InvalidState(f"table {to_table.number} is {to_table.status}")
+        raise InvalidState("table {to_table} is {status}", to_table=to_table.number, status=to_table.status)
     earlier = [q for q in open_table_changes(session, to_table.id) if q.id < r.id]
     if earlier and not (reason or "").strip():
-        raise Conflict(f"{earlier[0].player.name} asked for table {to_table.number} first; give a reason to "
-                       f"honour this request before his", code="not_first")
+        raise Conflict("{player} asked for table {to_table} first; give a reason to honour this request before his", code="not_first", player=earlier[0].player.name, to_table=to_table.number)
     lock_player(session, r.player_id)
     frm = session.execute(select(SeatAssignment).where(
         SeatAssignment.player_id == r.player_id, SeatAssignment.table_id == r.from_table_id,
         SeatAssignment.left_at.is_(None)).with_for_update().execution_options(populate_existing=True)).scalar_one_or_none()
     if frm is None:
-        raise Conflict(f"{r.player.name} no longer sits at the table he asked to leave", code="not_seated")
+        raise Conflict("{player} no longer sits at the table he asked to leave", code="not_seated", player=r.player.name)
     seat_number = pick_seat(session, to_table, seat_number)
     check_may_sit(session, settings, to_table, r.player_id, now, "table_change", frm)
     check_seat_free(session, to_table, seat_number)
@@ -403,7 +410,7 @@ def mark_away(session: Session, actor: Actor, settings: HouseSettings, table: Ta
     now = _now(now)
     a = seated_assignment(session, table, seat_number)
     if open_away(session, a.id) is not None:
-        raise Conflict(f"{a.player.name} is already marked away", code="already_away")
+        raise Conflict("{player} is already marked away", code="already_away", player=a.player.name)
     away = SeatAway(assignment_id=a.id, away_at=now, marked_by=actor.name)
     session.flush()
     try:
@@ -411,7 +418,7 @@ def mark_away(session: Session, actor: Actor, settings: HouseSettings, table: Ta
             session.add(away)
             session.flush()
     except IntegrityError:
-        raise Conflict(f"{a.player.name} is already marked away", code="already_away") from None
+        raise Conflict("{player} is already marked away", code="already_away", player=a.player.name) from None
     timers.set_timer(session, f"pickup-{away.id}", "seating.pickup_due",
                      now + timedelta(minutes=settings.chip_pickup_minutes), away.id)
     audit.record(session, actor, "seat.away", f"table:{table.id}", after={"seat": seat_number, "player_id": a.player_id})
@@ -423,7 +430,7 @@ def mark_back(session: Session, actor: Actor, table: Table, seat_number: int, no
     a = seated_assignment(session, table, seat_number)
     away = open_away(session, a.id)
     if away is None:
-        raise Conflict(f"{a.player.name} is not marked away", code="not_away")
+        raise Conflict("{player} is not marked away", code="not_away", player=a.player.name)
     away.back_at = _now(now)
     timers.cancel_timer(session, f"pickup-{away.id}")
     audit.record(session, actor, "seat.back", f"table:{table.id}", after={"seat": seat_number, "player_id": a.player_id})
@@ -464,8 +471,9 @@ def pickup_alert(session: Session, away_id: int, now: datetime | None = None):
     if not waiting:
         return None
     return alerts.raise_alert(session, Actor.system("scheduler"), "chip_pickup",
-                              f"Table {table.number} seat {a.seat.number}: {a.player.name} away since "
-                              f"{away.away_at:%H:%M} UTC, {waiting} waiting: pick up his chips?",
+                              Msg("Table {table} seat {seat}: {player} away since {since}, {waiting} waiting: "
+                                  "pick up his chips?", table=table.number, seat=a.seat.number, player=a.player.name,
+                                  since=away.away_at, waiting=waiting),
                               severity="warning", table_id=table.id,
                               data={"seat": a.seat.number, "player_id": a.player_id})
 
@@ -475,7 +483,7 @@ def confirm_pickup(session: Session, actor: Actor, settings: HouseSettings, tabl
     now = _now(now)
     a = seated_assignment(session, table, seat_number)
     if not any(p["table_id"] == table.id and p["seat"] == seat_number for p in pickup_due(session, settings, now)):
-        raise Conflict(f"seat {seat_number} at table {table.number} is not due for a chip pickup", code="not_due")
+        raise Conflict("seat {seat_number} at table {table} is not due for a chip pickup", code="not_due", seat_number=seat_number, table=table.number)
     audit.record(session, actor, "seat.pickup", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": a.player_id, "chips": chips_out})
     return leave(session, actor, settings, a, "chip_pickup", chips_out, now)

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from floor import alerts, audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Msg, NotFound
 from floor.gaming_day import gaming_day
 from floor.models import (
     MissedBlindTicket,
@@ -42,7 +42,7 @@ def _now(now: datetime | None) -> datetime:
 
 def _poker(table: Table) -> None:
     if table.kind != "poker":
-        raise InvalidState(f"table {table.number} is not a poker table", code="not_poker")
+        raise InvalidState("table {table} is not a poker table", code="not_poker", table=table.number)
 
 
 # --- loading ---------------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def _changed(session: Session, table: Table, what: str, **extra) -> None:
 def _seat_info(st: TableState, seat_number: int) -> SeatInfo:
     info = st.seats.get(seat_number)
     if info is None:
-        raise NotFound(f"nobody sits in seat {seat_number} at table {st.table.number}")
+        raise NotFound("nobody sits in seat {seat_number} at table {table}", seat_number=seat_number, table=st.table.number)
     return info
 
 
@@ -324,7 +324,7 @@ def new_hand(session: Session, actor: Actor, table: Table, house: HouseSettings,
     seat of anyone reaching the forfeit count."""
     now = _now(now)
     if table.status != "open":
-        raise InvalidState(f"table {table.number} is {table.status}", code="table_not_open")
+        raise InvalidState("table {table} is {status}", code="table_not_open", table=table.number, status=table.status)
     rules = blinds.Rules.from_house(house)
     st = load(session, table, house, now, straddle=straddle)
     plan = blinds.plan_hand(st.snapshot, rules)
@@ -382,8 +382,9 @@ def _forfeit_if_due(session: Session, actor: Actor, table: Table, info: SeatInfo
     audit.record(session, actor, "poker.forfeit", f"table:{table.id}",
                  after={"seat": info.seat, "player_id": info.assignment.player_id, "tickets": count})
     alerts.raise_alert(session, actor, "seat_forfeited",
-                       f"Table {table.number} seat {info.seat}: {name} gave up the seat ({count} missed-blind "
-                       f"tickets). Seat free for the next player.", severity="warning", table_id=table.id,
+                       Msg("Table {table} seat {seat}: {player} gave up the seat ({count} missed-blind tickets). "
+                           "Seat free for the next player.", table=table.number, seat=info.seat, player=name,
+                           count=count), severity="warning", table_id=table.id,
                        data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
                              "tickets": count})
     return True
@@ -395,10 +396,10 @@ def mark_away(session: Session, actor: Actor, table: Table, seat_number: int, ho
     _poker(table)
     a = queries.open_assignment(session, table.id, seat_number)
     if a is None:
-        raise NotFound(f"nobody sits in seat {seat_number} at table {table.number}")
+        raise NotFound("nobody sits in seat {seat_number} at table {table}", seat_number=seat_number, table=table.number)
     if session.execute(select(PokerSitOut.id).where(PokerSitOut.assignment_id == a.id,
                                                     PokerSitOut.back_at.is_(None))).first():
-        raise Conflict(f"seat {seat_number} is already away", code="already_away")
+        raise Conflict("seat {seat_number} is already away", code="already_away", seat_number=seat_number)
     s = PokerSitOut(table_id=table.id, assignment_id=a.id, player_id=a.player_id, away_at=now,
                     marked_by=actor.staff_id)
     session.add(s)
@@ -414,11 +415,11 @@ def mark_back(session: Session, actor: Actor, table: Table, seat_number: int, ho
     _poker(table)
     a = queries.open_assignment(session, table.id, seat_number)
     if a is None:
-        raise NotFound(f"nobody sits in seat {seat_number} at table {table.number}")
+        raise NotFound("nobody sits in seat {seat_number} at table {table}", seat_number=seat_number, table=table.number)
     s = session.execute(select(PokerSitOut).where(PokerSitOut.assignment_id == a.id,
                                                   PokerSitOut.back_at.is_(None))).scalar_one_or_none()
     if s is None:
-        raise Conflict(f"seat {seat_number} is not away", code="not_away")
+        raise Conflict("seat {seat_number} is not away", code="not_away", seat_number=seat_number)
     s.back_at, s.back_by, s.back_reason = now, actor.staff_id, "back"
     if wait_for_bb is not None:
         session.add(PokerEntryChoice(assignment_id=a.id, wait_for_bb=wait_for_bb, at=now, chosen_by=actor.staff_id))
@@ -436,7 +437,7 @@ def choose_entry(session: Session, actor: Actor, table: Table, seat_number: int,
     _poker(table)
     a = queries.open_assignment(session, table.id, seat_number)
     if a is None:
-        raise NotFound(f"nobody sits in seat {seat_number} at table {table.number}")
+        raise NotFound("nobody sits in seat {seat_number} at table {table}", seat_number=seat_number, table=table.number)
     c = PokerEntryChoice(assignment_id=a.id, wait_for_bb=wait_for_bb, at=_now(now), chosen_by=actor.staff_id)
     session.add(c)
     session.flush()
@@ -453,7 +454,7 @@ def place_button(session: Session, actor: Actor, table: Table, seat_number: int,
     but deals everyone present in without a blind to enter."""
     _poker(table)
     if not 1 <= seat_number <= table.seat_count:
-        raise BadInput(f"table {table.number} has seats 1 to {table.seat_count}", field="seat")
+        raise BadInput("table {table} has seats 1 to {seat_count}", field="seat", table=table.number, seat_count=table.seat_count)
     last = session.execute(select(PokerHand).where(PokerHand.table_id == table.id)
                            .order_by(PokerHand.number.desc()).limit(1)).scalar_one_or_none()
     if last is not None and not new_game and not (reason or "").strip():
@@ -477,12 +478,12 @@ def record_straddle(session: Session, actor: Actor, table: Table, hand_id: int, 
     _poker(table)
     hand = session.get(PokerHand, hand_id)
     if hand is None or hand.table_id != table.id:
-        raise NotFound(f"no hand {hand_id} at table {table.number}")
+        raise NotFound("no hand {hand_id} at table {table}", hand_id=hand_id, table=table.number)
     last_number = session.execute(select(func.max(PokerHand.number)).where(PokerHand.table_id == table.id)).scalar()
     if hand.number != last_number:
         raise InvalidState("a straddle is posted only in the current hand", code="not_current_hand")
     if hand.straddle_seat is not None:
-        raise Conflict(f"seat {hand.straddle_seat} already straddled this hand", code="already_straddled")
+        raise Conflict("seat {straddle_seat} already straddled this hand", code="already_straddled", straddle_seat=hand.straddle_seat)
     dealt = [s for s in hand.seats if s.status == "dealt"]
     if len(dealt) < 3:
         raise InvalidState("no straddle heads-up", code="heads_up")
@@ -533,11 +534,11 @@ def void_ticket(session: Session, actor: Actor, table: Table, ticket_id: int, re
         raise BadInput("a correction needs a reason", field="reason")
     t = session.get(MissedBlindTicket, ticket_id)
     if t is None or t.table_id != table.id:
-        raise NotFound(f"no ticket {ticket_id} at table {table.number}")
+        raise NotFound("no ticket {ticket_id} at table {table}", ticket_id=ticket_id, table=table.number)
     if t.kind == "void":
         raise InvalidState("this row is itself a correction", code="is_correction")
     if ticket_id in _void_ids(session, table.id):
-        raise Conflict(f"ticket {ticket_id} is already voided", code="already_voided")
+        raise Conflict("ticket {ticket_id} is already voided", code="already_voided", ticket_id=ticket_id)
     v = MissedBlindTicket(table_id=table.id, player_id=t.player_id, assignment_id=t.assignment_id,
                           hand_id=t.hand_id, seat_number=t.seat_number, kind="void", blind=t.blind,
                           counts_as_ticket=False, voids_id=t.id, reason=reason.strip()[:200], at=now,

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
 from floor.models import Bust, Game, ListCall, Player, SeatAssignment, Table, WaitingList, WaitlistEntry
 from floor.poker import queries, seating
 from floor.poker.queries import list_tables, open_entries
@@ -43,9 +43,9 @@ def _publish(session: Session, game_id: int) -> None:
 def poker_game(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id)
     if game is None:
-        raise NotFound(f"no game {game_id}")
+        raise NotFound("no game {game_id}", game_id=game_id)
     if game.kind != "poker":
-        raise BadInput(f"{game.name} has no waiting list (not a poker game)", field="game_id")
+        raise BadInput("{game} has no waiting list (not a poker game)", field="game_id", game=game.name)
     return game
 
 
@@ -68,19 +68,20 @@ def lock_list(session: Session, game_id: int) -> WaitingList:
 def _lock_entry(session: Session, entry_id: int) -> tuple[WaitingList, WaitlistEntry]:
     entry = session.get(WaitlistEntry, entry_id)
     if entry is None:
-        raise NotFound(f"no waiting-list entry {entry_id}")
+        raise NotFound("no waiting-list entry {entry_id}", entry_id=entry_id)
     wl = lock_list(session, entry.game_id)
     entry = session.execute(select(WaitlistEntry).where(WaitlistEntry.id == entry_id)
                             .execution_options(populate_existing=True)).scalar_one()
     return wl, entry
 
 
-def _closed_reason(session: Session, entry: WaitlistEntry) -> str:
+def _closed_reason(session: Session, entry: WaitlistEntry) -> Msg:
     if entry.status == "seated":
-        return f"{entry.player.name} was already seated at {entry.closed_at:%H:%M} UTC"
+        return Msg("{player} was already seated at {at}", player=entry.player.name, at=entry.closed_at)
     if entry.status == "removed":
-        return f"{entry.player.name} was already taken off the list at {entry.closed_at:%H:%M} UTC ({entry.closed_reason})"
-    return f"{entry.player.name} is {entry.status}"
+        return Msg("{player} was already taken off the list at {at} ({reason})", player=entry.player.name,
+                   at=entry.closed_at, reason=entry.closed_reason)
+    return Msg("{player} is {status}", player=entry.player.name, status=entry.status)
 
 
 def _open_call(session: Session, entry_id: int) -> ListCall | None:
@@ -120,16 +121,15 @@ def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datet
     player = queries.lock_player(session, player_id)
     b = queries.active_ban(session, player_id, now)
     if b is not None:
-        raise Conflict(f"{player.name} is banned from the poker room: {b.reason}", code="banned")
+        raise Conflict("{player} is banned from the poker room: {reason}", code="banned", player=player.name, reason=b.reason)
     if queries.seats_in_game(session, player_id, game_id):
-        raise Conflict(f"{player.name} already plays {game.name}; a seated player asks for a table change "
-                       f"instead", code="seated_in_game")
+        raise Conflict("{player} already plays {game}; a seated player asks for a table change instead", code="seated_in_game", player=player.name, game=game.name)
     existing = session.execute(select(WaitlistEntry).where(
         WaitlistEntry.list_id == wl.id, WaitlistEntry.player_id == player_id,
         WaitlistEntry.closed_at.is_(None))).scalar_one_or_none()
     if existing is not None:
-        raise Conflict(f"{player.name} is already on the {game.name} list (added by {existing.added_by_name} at "
-                       f"{existing.added_at:%H:%M} UTC)", code="already_listed")
+        raise Conflict("{player} is already on the {game} list (added by {by} at {at})", code="already_listed",
+                       player=player.name, game=game.name, by=existing.added_by_name, at=existing.added_at)
     e = WaitlistEntry(list_id=wl.id, game_id=game_id, player_id=player_id, position=wl.next_position,
                       added_at=now, added_by=actor.staff_id, added_by_name=actor.name,
                       added_terminal=actor.terminal, note=note)
@@ -140,8 +140,8 @@ def add(session: Session, actor: Actor, game_id: int, player_id: int, now: datet
             session.add(e)
             session.flush()
     except IntegrityError:
-        raise Conflict(f"{player.name} was just put on the {game.name} list by someone else",
-                       code="already_listed") from None
+        raise Conflict("{player} was just put on the {game} list by someone else",
+                       code="already_listed", player=player.name, game=game.name) from None
     audit.record(session, actor, "waitlist.add", f"player:{player_id}",
                  after={"game_id": game_id, "entry": e.id, "position": e.position, "note": note})
     _publish(session, game_id)
@@ -153,7 +153,7 @@ def remove(session: Session, actor: Actor, entry_id: int, reason: str = "removed
     now = _now(now)
     _wl, e = _lock_entry(session, entry_id)
     if e.closed_at is not None:
-        raise Conflict(_closed_reason(session, e), code="entry_closed")
+        raise Conflict("{reason}", code="entry_closed", reason=_closed_reason(session, e))
     call = _open_call(session, e.id)
     if call is not None:
         _close_call(session, call, "cancelled", now)
@@ -190,10 +190,10 @@ def move(session: Session, actor: Actor, entry_id: int, to_place: int, reason: s
         raise BadInput("moving a player on the list needs a reason", field="reason")
     wl, e = _lock_entry(session, entry_id)
     if e.closed_at is not None:
-        raise Conflict(_closed_reason(session, e), code="entry_closed")
+        raise Conflict("{reason}", code="entry_closed", reason=_closed_reason(session, e))
     entries = open_entries(session, e.game_id)
     if not 1 <= to_place <= len(entries):
-        raise BadInput(f"the list has places 1 to {len(entries)}", field="to_place")
+        raise BadInput("the list has places 1 to {places}", field="to_place", places=len(entries))
     before = [x.id for x in entries].index(e.id) + 1
     entries.remove(e)
     entries.insert(to_place - 1, e)
@@ -284,9 +284,12 @@ def _check_in_turn(session: Session, settings: HouseSettings, table: Table, e: W
         return
     if props:
         first = props[0]
-        raise Conflict(f"{first.player_name} comes first for table {table.number}"
-                       f"{' (table change)' if first.kind == 'table_change' else ''}; give a reason to call "
-                       f"{e.player.name} before him", code="not_first")
+        if first.kind == "table_change":
+            raise Conflict("{first} comes first for table {table} (table change); give a reason to call {player} "
+                           "before him", code="not_first", first=first.player_name, table=table.number,
+                           player=e.player.name)
+        raise Conflict("{first} comes first for table {table}; give a reason to call {player} before him",
+                       code="not_first", first=first.player_name, table=table.number, player=e.player.name)
 
 
 # --- Calling -------------------------------------------------------------------------------------------
@@ -297,23 +300,24 @@ def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
     now = _now(now)
     wl, e = _lock_entry(session, entry_id)
     if e.closed_at is not None:
-        raise Conflict(_closed_reason(session, e), code="entry_closed")
+        raise Conflict("{reason}", code="entry_closed", reason=_closed_reason(session, e))
     if e.status == "called":
         c = _open_call(session, e.id)
-        raise Conflict(f"{e.player.name} was already called by {c.called_by_name} at {c.called_at:%H:%M} UTC "
-                       f"(table {session.get(Table, c.table_id).number}, seat {c.seat_number})", code="already_called")
+        raise Conflict("{player} was already called by {by} at {at} (table {table}, seat {seat})",
+                       code="already_called", player=e.player.name, by=c.called_by_name, at=c.called_at,
+                       table=session.get(Table, c.table_id).number, seat=c.seat_number)
     if table.game_id != e.game_id:
-        raise BadInput(f"table {table.number} does not play this list's game", field="table_number")
+        raise BadInput("table {table} does not play this list's game", field="table_number", table=table.number)
     if table.status != "open":
-        raise InvalidState(f"table {table.number} is {table.status}")
+        raise InvalidState("table {table} is {status}", table=table.number, status=table.status)
     other = session.execute(select(ListCall).join(WaitlistEntry, WaitlistEntry.id == ListCall.entry_id).where(
         WaitlistEntry.player_id == e.player_id, ListCall.closed_at.is_(None))).scalar_one_or_none()
     if other is not None:
-        raise Conflict(f"{e.player.name} is already called to table {session.get(Table, other.table_id).number}",
-                       code="already_called")
+        raise Conflict("{player} is already called to table {number}",
+                       code="already_called", player=e.player.name, number=session.get(Table, other.table_id).number)
     if table.id not in {t.id for t in list_tables(session, table.game_id)}:
-        raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the list",
-                       code="mustmove_fed")
+        raise Conflict("seats at table {table} are filled in must-move order, not from the list",
+                       code="mustmove_fed", table=table.number)
     seating.check_may_sit(session, settings, table, e.player_id, now)
     _check_in_turn(session, settings, table, e, now, reason)
     seat_number = seating.pick_seat(session, table, seat_number)
@@ -328,8 +332,8 @@ def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
             session.add(c)
             session.flush()
     except IntegrityError:
-        raise Conflict(f"seat {seat_number} at table {table.number} was just taken by another call",
-                       code="seat_held") from None
+        raise Conflict("seat {seat_number} at table {table} was just taken by another call",
+                       code="seat_held", seat_number=seat_number, table=table.number) from None
     e.status = "called"
     session.flush()
     timers.set_timer(session, f"call-{c.id}", "waitlist.call_expired", c.expires_at, c.id)
@@ -350,7 +354,7 @@ def _close_call(session: Session, c: ListCall, outcome: str, now: datetime) -> N
 def _lock_call(session: Session, call_id: int) -> tuple[WaitingList, ListCall]:
     c = session.get(ListCall, call_id)
     if c is None:
-        raise NotFound(f"no call {call_id}")
+        raise NotFound("no call {call_id}", call_id=call_id)
     wl = lock_list(session, c.entry.game_id)
     c = session.execute(select(ListCall).where(ListCall.id == call_id)
                         .execution_options(populate_existing=True)).scalar_one()
@@ -360,8 +364,8 @@ def _lock_call(session: Session, call_id: int) -> tuple[WaitingList, ListCall]:
 
 
 def _call_closed(c: ListCall) -> Conflict:
-    return Conflict(f"the call of {c.entry.player.name} is already over ({c.outcome} at {c.closed_at:%H:%M} UTC)",
-                    code="call_closed")
+    return Conflict("the call of {player} is already over ({outcome} at {at})", code="call_closed",
+                    player=c.entry.player.name, outcome=c.outcome, at=c.closed_at)
 
 
 def cancel_call(session: Session, actor: Actor, call_id: int, now: datetime | None = None,
@@ -429,7 +433,7 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
             lock_player_lists(session, pre.player_id)
     _wl, e = _lock_entry(session, entry_id)
     if e.closed_at is not None:
-        raise Conflict(_closed_reason(session, e), code="entry_closed")
+        raise Conflict("{reason}", code="entry_closed", reason=_closed_reason(session, e))
     c = _open_call(session, e.id)
     if c is not None:
         if table is None:
@@ -439,10 +443,10 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
     elif table is None:
         raise BadInput("say at which table he sits", field="table_number")
     if table.game_id != e.game_id:
-        raise BadInput(f"table {table.number} does not play this list's game", field="table_number")
+        raise BadInput("table {table} does not play this list's game", field="table_number", table=table.number)
     if table.id not in {t.id for t in list_tables(session, table.game_id)}:
-        raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the list",
-                       code="mustmove_fed")
+        raise Conflict("seats at table {table} are filled in must-move order, not from the list",
+                       code="mustmove_fed", table=table.number)
     if c is None:
         _check_in_turn(session, settings, table, e, now, reason)
     if seat_number is None:
@@ -477,15 +481,15 @@ def walk_up(session: Session, actor: Actor, settings: HouseSettings, table: Tabl
     """Seat a player who is on no list: only when nobody eligible waits for that seat (or with a reason)."""
     now = _now(now)
     if table.kind != "poker":
-        raise InvalidState(f"table {table.number} is not a poker table")
+        raise InvalidState("table {table} is not a poker table", table=table.number)
     lock_list(session, table.game_id)
     if table.id not in {t.id for t in list_tables(session, table.game_id)}:
-        raise Conflict(f"seats at table {table.number} are filled in must-move order, not from the floor",
-                       code="mustmove_fed")
+        raise Conflict("seats at table {table} are filled in must-move order, not from the floor",
+                       code="mustmove_fed", table=table.number)
     props = [p for p in proposals(session, settings, now, table.game_id) if p.table_id == table.id]
     if props and props[0].player_id != player_id and not (reason or "").strip():
-        raise Conflict(f"{props[0].player_name} waits for table {table.number}: seat him first, or give a reason",
-                       code="list_waiting")
+        raise Conflict("{player_name} waits for table {table}: seat him first, or give a reason",
+                       code="list_waiting", player_name=props[0].player_name, table=table.number)
     seat_number = seating.pick_seat(session, table, seat_number)
     a = seating.seat_player(session, actor, settings, table, seat_number, player_id, buy_in, now)
     for e in session.execute(select(WaitlistEntry).where(WaitlistEntry.player_id == player_id,
@@ -610,8 +614,9 @@ def record_bust(session: Session, actor: Actor, settings: HouseSettings, table: 
         if rebuy is not None:
             _lo, hi = seating.structure_limits(table.game.structure, table.game.big_blind, settings)
             if rebuy <= 0 or (hi is not None and rebuy > hi):
-                raise BadInput(f"a rebuy is more than nothing and at most {hi / 100:.2f}" if hi else
-                               "a rebuy is a positive amount", field="rebuy")
+                if hi:
+                    raise BadInput("a rebuy is more than nothing and at most {most}", field="rebuy", most=Money(hi))
+                raise BadInput("a rebuy is a positive amount", field="rebuy")
         session.add(Bust(assignment_id=a.id, at=now, rebuy=rebuy, recorded_by=actor.name))
         session.flush()
         audit.record(session, actor, "seat.bust", f"table:{table.id}",
@@ -634,7 +639,7 @@ def record_bust(session: Session, actor: Actor, settings: HouseSettings, table: 
         return BustResult(before + 1, "listed", a, entry.id)
     if buy_in is None:
         lo, _ = seating.structure_limits(table.game.structure, table.game.big_blind, settings)
-        raise BadInput(f"nobody waits: he may sit again with a full buy-in (at least {lo / 100:.2f})",
-                       field="buy_in")
+        raise BadInput("nobody waits: he may sit again with a full buy-in (at least {least})", field="buy_in",
+                       least=Money(lo))
     again = seating.seat_player(session, actor, settings, table, seat_number, player_id, buy_in, now)
     return BustResult(before + 1, "sat_again", again)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, ledger, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, Money, NotFound
 from floor.games import baccarat, roulette
 from floor.models import Bet, Player, Round, Table
 from floor.rounds.core import active_round, get_table
@@ -46,18 +46,19 @@ def _check_amount(amount) -> int:
 def _normalise(table: Table, spot: str, numbers, seat: int | None) -> tuple[str, list | None]:
     kinds = SPOTS.get(table.kind)
     if kinds is None:
-        raise InvalidState(f"table {table.number} takes no bets ({table.kind})", code="wrong_game")
+        raise InvalidState("table {table} takes no bets ({kind})", code="wrong_game", table=table.number, kind=table.kind)
     if spot not in kinds:
-        raise BadInput(f"no spot {spot!r} at {table.kind} (one of {', '.join(kinds)})", field="spot")
+        raise BadInput("no spot {spot!r} at {kind} (one of {spots})", field="spot", spot=spot, kind=table.kind,
+                       spots=", ".join(kinds))
     if table.kind == "roulette":
         return spot, list(roulette.bet(spot, numbers).numbers)
     if numbers:
-        raise BadInput(f"{table.kind} bets cover no numbers", field="numbers")
+        raise BadInput("{kind} bets cover no numbers", field="numbers", kind=table.kind)
     if table.kind in ("blackjack", "casino_holdem"):
         if seat is None:
-            raise BadInput(f"a {table.kind} bet is for a seat", field="seat")
+            raise BadInput("a {kind} bet is for a seat", field="seat", kind=table.kind)
         if not 1 <= seat <= table.seat_count:
-            raise BadInput(f"table {table.number} has seats 1 to {table.seat_count}", field="seat")
+            raise BadInput("table {table} has seats 1 to {seat_count}", field="seat", table=table.number, seat_count=table.seat_count)
     return spot, None
 
 
@@ -76,7 +77,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     table = get_table(session, table_id)
     if player_id is not None:
         if session.get(Player, player_id) is None:
-            raise NotFound(f"no player {player_id}")
+            raise NotFound("no player {player_id}", player_id=player_id)
         account = ledger.player_account(session, player_id)
     elif seat is not None:
         account = ledger.table_account(session, table_id, "chips")
@@ -90,14 +91,17 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         if earlier is not None:
             return _replay(earlier, spot, numbers, amount, seat, table)
     if table.status != "open":
-        raise Conflict(f"table {table.number} is {table.status}: no bets", code="table_closed")
+        raise Conflict("table {table} is {status}: no bets", code="table_closed", table=table.number, status=table.status)
     spot, numbers = _normalise(table, spot, numbers, seat)
     r = active_round(session, table_id)
     if r is None or r.status != "betting":
-        raise Conflict(f"no more bets at table {table.number}" + ("" if r is None else f" (round {r.number} is {r.status})"),
-                       code="betting_closed")
+        if r is None:
+            raise Conflict("no more bets at table {table}", code="betting_closed", table=table.number)
+        raise Conflict("no more bets at table {table} (round {round} is {status})", code="betting_closed",
+                       table=table.number, round=r.number, status=r.status)
     if r.closes_at is not None and at > r.closes_at:
-        raise Conflict(f"no more bets at table {table.number}: betting closed at {r.closes_at:%H:%M:%S}", code="late")
+        raise Conflict("no more bets at table {table}: betting closed at {closed_at}", code="late", table=table.number,
+                       closed_at=r.closes_at)
     requested = amount
     game = table.game
     same_spot = select(func.coalesce(func.sum(Bet.amount), 0)).where(
@@ -114,12 +118,12 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         if table.kind == "casino_holdem":
             amount = game.max_bet - already     # seed 003: a bet over the limit is cut down to the maximum
             if amount <= 0:
-                raise Conflict(f"this spot already holds the table maximum ({game.max_bet} cents)", code="over_maximum")
+                raise Conflict("this spot already holds the table maximum ({max_bet})", code="over_maximum", max_bet=Money(game.max_bet))
         else:
-            raise Conflict(f"the table maximum per spot is {game.max_bet} cents ({already} already on it)",
-                           code="over_maximum")
+            raise Conflict("the table maximum per spot is {max_bet} ({already} already on it)",
+                           code="over_maximum", max_bet=Money(game.max_bet), already=Money(already))
     if game.min_bet and already + amount < game.min_bet:
-        raise Conflict(f"the table minimum per spot is {game.min_bet} cents", code="below_minimum")
+        raise Conflict("the table minimum per spot is {min_bet}", code="below_minimum", min_bet=Money(game.min_bet))
     bet = Bet(round_id=r.id, table_id=table_id, account_id=account, player_id=player_id, seat=seat, hand=1, spot=spot,
               numbers=numbers, amount=amount, requested=requested, source=source, idempotency_key=idempotency_key,
               placed_at=at, placed_by=actor.name)
@@ -161,9 +165,9 @@ def _check_seat(session: Session, r: Round, table: Table, seat: int, account: in
     owner = session.execute(select(Bet.account_id).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
                             .limit(1)).scalar()
     if owner is not None and owner != account:
-        raise Conflict(f"seat {seat} is taken this round", code="seat_taken")
+        raise Conflict("seat {seat} is taken this round", code="seat_taken", seat=seat)
     if spot != main and owner is None:
-        raise Conflict(f"place the {main} on seat {seat} first", code="main_bet_first")
+        raise Conflict("place the {main} on seat {seat} first", code="main_bet_first", main=main, seat=seat)
 
 
 def place_extra(session: Session, actor: Actor, r: Round, seat: int, spot: str, amount: int, hand: int,
@@ -173,7 +177,7 @@ def place_extra(session: Session, actor: Actor, r: Round, seat: int, spot: str, 
     owner = session.execute(select(Bet).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
                             .order_by(Bet.id).limit(1)).scalar_one_or_none()
     if owner is None:
-        raise Conflict(f"seat {seat} has no bet this round", code="no_bet")
+        raise Conflict("seat {seat} has no bet this round", code="no_bet", seat=seat)
     bet = Bet(round_id=r.id, table_id=r.table_id, account_id=owner.account_id, player_id=owner.player_id, seat=seat,
               hand=hand, spot=spot, amount=amount, requested=amount, source="decision", placed_at=at,
               placed_by=actor.name)

@@ -42,7 +42,7 @@ def _parse(card) -> Card:
     try:
         return Card.parse(card)
     except Exception:
-        raise BadInput(f"not a card: {card!r}", field="card") from None
+        raise BadInput("not a card: {card!r}", field="card", card=card) from None
 
 
 def _record(session: Session, r: Round | None, table_id: int, card: Card, source: str, target: str | None,
@@ -75,7 +75,7 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     (no target: the deal decides) or typed at the dealer terminal."""
     at = at or core.now_utc()
     if source not in SOURCES:
-        raise BadInput(f"a card comes from {', '.join(SOURCES)}", field="source")
+        raise BadInput("a card comes from {sources}", field="source", sources=", ".join(SOURCES))
     c = _parse(card)
     actor = actor or Actor.device(device or source, table_id)
     table = get_table(session, table_id)
@@ -226,10 +226,10 @@ def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None 
     at = at or core.now_utc()
     table = get_table(session, table_id)
     if table.kind != "baccarat":
-        raise InvalidState(f"table {table.number} deals no shoe", code="wrong_game")
+        raise InvalidState("table {table} deals no shoe", code="wrong_game", table=table.number)
     r = active_round(session, table_id)
     if r is not None:
-        raise InvalidState(f"round {r.number} is {r.status}: finish it before changing the shoe", code="round_running")
+        raise InvalidState("round {round} is {status}: finish it before changing the shoe", code="round_running", round=r.number, status=r.status)
     old = current_shoe(session, table_id)
     if old is not None and old.status != "finished":
         old.status, old.finished_at = "finished", at
@@ -328,12 +328,12 @@ def decide(session: Session, actor: Actor, table_id: int, seat: int, action: str
     table = get_table(session, table_id)
     r = active_round(session, table_id)
     if r is None or r.status != "dealing" or table.kind not in ("blackjack", "casino_holdem"):
-        raise InvalidState(f"no decision is expected at table {table.number}", code="not_expected")
+        raise InvalidState("no decision is expected at table {table}", code="not_expected", table=table.number)
     owner = bets_svc.seat_owner(session, r, seat)
     if owner is None:
-        raise Conflict(f"seat {seat} has no bet this round", code="no_bet")
+        raise Conflict("seat {seat} has no bet this round", code="no_bet", seat=seat)
     if player_id is not None and owner.player_id != player_id:
-        raise Conflict(f"seat {seat} is not player {player_id}'s this round", code="not_your_seat")
+        raise Conflict("seat {seat} is not player {player_id}'s this round", code="not_your_seat", seat=seat, player_id=player_id)
     flow = build_flow(session, r)
     try:
         extra = (flow.apply_decision(seat, action, hand, amount) if r.kind == "blackjack"

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, ledger, notify, timers
 from floor.actors import Actor
-from floor.errors import Conflict, InvalidState, NotFound
+from floor.errors import Conflict, InvalidState, Msg, NotFound
 from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
 from floor.rounds.payouts import payouts
@@ -54,7 +54,7 @@ class Outcome:
 def get_table(session: Session, table_id: int) -> Table:
     table = session.get(Table, table_id)
     if table is None:
-        raise NotFound(f"no table {table_id}")
+        raise NotFound("no table {table_id}", table_id=table_id)
     return table
 
 
@@ -76,7 +76,7 @@ def get_round(session: Session, round_id: int, lock: bool = False) -> Round:
         q = q.with_for_update()
     r = session.execute(q.execution_options(populate_existing=True)).scalar_one_or_none()
     if r is None:
-        raise NotFound(f"no round {round_id}")
+        raise NotFound("no round {round_id}", round_id=round_id)
     return r
 
 
@@ -200,7 +200,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
     """Start a round at ``table``: betting (with its timer), or straight to "locked" when a wheel
     says "no more bets" for a round the host never saw open."""
     if table.status != "open":
-        raise InvalidState(f"table {table.number} is {table.status}", code="table_closed")
+        raise InvalidState("table {table} is {status}", code="table_closed", table=table.number, status=table.status)
     if table.kind == "poker":
         raise InvalidState("poker tables have no live rounds", code="wrong_game")
     number = (session.execute(select(func.max(Round.number)).where(Round.table_id == table.id)).scalar() or 0) + 1
@@ -225,7 +225,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
         with session.begin_nested():
             session.flush()
     except IntegrityError:
-        raise Conflict(f"table {table.number} already has a round running", code="round_running") from None
+        raise Conflict("table {table} already has a round running", code="round_running", table=table.number) from None
     event(session, r, table.id, "status", at, actor, {"closes_at": closes_at.isoformat() if closes_at else None},
           status_to=status)
     audit.record(session, actor, "round.open", f"round:{r.id}",
@@ -245,7 +245,8 @@ def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, da
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")
     table = session.get(Table, r.table_id)
-    alerts.raise_alert(session, actor, "round_held", f"Table {table.number} round {r.number} held: {reason}",
+    alerts.raise_alert(session, actor, "round_held", Msg("Table {table} round {round} held: {reason}",
+                                                          table=table.number, round=r.number, reason=reason),
                        severity="critical", table_id=r.table_id, data={"round_id": r.id, "reason": reason})
     publish(session, r, "round.held")
     notify.publish(session, "round.held", {"id": r.id, "table_id": r.table_id, "reason": reason},
@@ -313,7 +314,7 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
     if r.status in ("settled", "voided"):
         return None
     if r.status != "result":
-        raise InvalidState(f"round {r.id} is {r.status}, not waiting to be settled", code="not_settleable")
+        raise InvalidState("round {round} is {status}, not waiting to be settled", code="not_settleable", round=r.id, status=r.status)
     s = _claim(session, r, "settled", actor, at, None)
     if s is None:
         return None
@@ -353,10 +354,10 @@ def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetim
     at = at or now_utc()
     r = get_round(session, round_id, lock=True)
     if r.status in ("settled", "voided"):
-        raise InvalidState(f"round {r.id} is already {r.status}", code="already_ended")
+        raise InvalidState("round {round} is already {status}", code="already_ended", round=r.id, status=r.status)
     s = _claim(session, r, "voided", actor, at, reason)
     if s is None:
-        raise InvalidState(f"round {r.id} is already settled or voided", code="already_ended")
+        raise InvalidState("round {round} is already settled or voided", code="already_ended", round=r.id)
     acc = ledger.table_accounts(session, r.table_id)
     bets = _bets(session, r.id)
     rows = [ledger.row(acc.in_play, b["account_id"], b["amount"], "refund", at=at, round_id=r.id, bet_id=b["id"])

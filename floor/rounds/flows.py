@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from floor.errors import BadInput, Conflict
+from floor.errors import BadInput, Conflict, Money
 from floor.games import blackjack
 from floor.games.cards import Card
 
@@ -118,7 +118,7 @@ class BlackjackFlow:
             what = {"insurance": f"seat {exp[1]}'s insurance decision" if len(exp) > 1 else "",
                     "decision": f"seat {exp[1]}'s decision" if len(exp) > 1 else "",
                     "done": "nothing: the round is complete"}[exp[0]]
-            raise NotExpected(f"a card ({card}) came while waiting for {what}")
+            raise NotExpected("a card ({card}) came while waiting for {what}", card=card, what=what)
         target = exp[1]
         if target == "dealer":
             self.dealer.append(card)
@@ -136,7 +136,7 @@ class BlackjackFlow:
         exp = self.expecting()
         if exp[0] == "insurance":
             if exp[1] != seat:
-                raise NotExpected(f"it is seat {exp[1]}'s turn to decide on insurance")
+                raise NotExpected("it is seat {seat}'s turn to decide on insurance", seat=exp[1])
             if action == "no_insurance":
                 self.insurance[seat] = 0
                 return {}
@@ -145,16 +145,19 @@ class BlackjackFlow:
             bet = self.hands[seat][0].bet
             amount = bet // 2 if amount is None else amount
             if amount <= 0 or 2 * amount > bet:
-                raise BadInput(f"insurance is at most half the bet ({bet // 2} cents)", field="amount")
+                raise BadInput("insurance is at most half the bet ({amount})", field="amount", amount=Money(bet // 2))
             self.insurance[seat] = amount
             return {"spot": "insurance", "amount": amount, "hand": 1}
         if exp[0] != "decision":
-            raise NotExpected("no decision is expected now" if exp[0] == "done" else "waiting for a card")
+            if exp[0] == "done":
+                raise NotExpected("no decision is expected now")
+            raise NotExpected("waiting for a card")
         _, s, i, opts = exp
         if seat != s or (hand is not None and hand != i):
-            raise NotExpected(f"it is seat {s}'s turn (hand {i})")
+            raise NotExpected("it is seat {seat}'s turn (hand {hand})", seat=s, hand=i)
         if action not in opts:
-            raise NotExpected(f"seat {s} hand {i} may {', '.join(opts)}; not {action}")
+            raise NotExpected("seat {seat} hand {hand} may {options}; not {action}", seat=s, hand=i, options=", ".join(opts),
+                              action=action)
         h = self.hands[s][i - 1]
         if action == "stand":
             h.stood = True
@@ -165,7 +168,7 @@ class BlackjackFlow:
         if action == "double":
             amount = h.bet if amount is None else amount
             if amount <= 0 or amount > h.bet:
-                raise BadInput(f"a double is at most the original bet ({h.bet} cents)", field="amount")
+                raise BadInput("a double is at most the original bet ({bet})", field="amount", bet=Money(h.bet))
             h.doubled, h.want = amount, True
             return {"spot": "double", "amount": amount, "hand": i}
         # split: the pair becomes two hands, each with the original bet
@@ -228,8 +231,9 @@ class HoldemFlow:
     def apply_card(self, card: Card) -> str:
         exp = self.expecting()
         if exp[0] != "card":
-            raise NotExpected(f"a card ({card}) came while " + ("waiting for call or fold" if exp[0] == "decision"
-                                                                  else "the round is complete"))
+            if exp[0] == "decision":
+                raise NotExpected("a card ({card}) came while waiting for call or fold", card=card)
+            raise NotExpected("a card ({card}) came when the round is complete", card=card)
         target = exp[1]
         if target == "dealer":
             self.dealer.append(card)
@@ -246,9 +250,9 @@ class HoldemFlow:
         if exp[0] != "decision":
             raise NotExpected("no call or fold is expected now")
         if seat not in exp[1]:
-            raise NotExpected(f"seat {seat} has no decision to make")
+            raise NotExpected("seat {seat} has no decision to make", seat=seat)
         if action not in ("call", "fold"):
-            raise NotExpected(f"seat {seat} may call or fold, not {action}")
+            raise NotExpected("seat {seat} may call or fold, not {action}", seat=seat, action=action)
         self.decisions[seat] = action
         return {"spot": "call", "amount": 2 * self.ante[seat], "hand": 1} if action == "call" else {}
 

@@ -31,14 +31,13 @@ def _card(code, field: str = "correction") -> Card:
     try:
         return Card.parse(code)
     except InvalidCard as exc:
-        raise BadInput(str(exc), field=field) from None
+        raise BadInput("{problem}", field=field, problem=exc) from None
 
 
 def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
     coup = baccarat.play(cards)   # GameInputError (400) when the cards do not make a coup
     if dealt is not None and coup.cards_used != dealt:
-        raise BadInput(f"with this correction the coup takes {coup.cards_used} cards, {dealt} were dealt: "
-                       "give the whole coup in shoe order, or void the round", field="correction")
+        raise BadInput("with this correction the coup takes {cards_used} cards, {dealt} were dealt: give the whole coup in shoe order, or void the round", field="correction", cards_used=coup.cards_used, dealt=dealt)
     return {"cards": [str(c) for c in cards[:coup.cards_used]], "player": [str(c) for c in coup.player],
             "banker": [str(c) for c in coup.banker], "player_total": coup.player_total,
             "banker_total": coup.banker_total, "winner": coup.winner, "player_pair": coup.player_pair,
@@ -76,7 +75,7 @@ def _flow_result(session: Session, r: Round, cards: list[Card]) -> dict:
     except BadInput:
         raise
     except Exception as exc:   # NotExpected (a Conflict) and friends: the cards do not make this round
-        raise BadInput(f"the cards do not make this round: {getattr(exc, 'message', exc)}", field="correction") from None
+        raise BadInput("the cards do not make this round: {problem}", field="correction", problem=exc) from None
     if flow.expecting()[0] != "done":
         raise BadInput("with these cards the round is not complete: void it instead", field="correction")
     return flow.result()
@@ -124,7 +123,7 @@ def corrected(session: Session, r: Round, correction: dict) -> dict:
             raise BadInput("give the winning number (0-36)", field="number")
         return {"number": number, "spin": r.spin}
     if r.kind not in CARD_GAMES:
-        raise BadInput(f"a {r.kind} round has no result to correct", field="correction")
+        raise BadInput("a {kind} round has no result to correct", field="correction", kind=r.kind)
     recorded = recorded_cards(session, r.id)
     if correction.get("cards"):
         if r.kind != "baccarat":
@@ -140,9 +139,9 @@ def corrected(session: Session, r: Round, correction: dict) -> dict:
         try:
             step = int(step)
         except (TypeError, ValueError):
-            raise BadInput(f"no card at place {step!r}", field="replace") from None
+            raise BadInput("no card at place {step!r}", field="replace", step=step) from None
         if step not in steps:
-            raise BadInput(f"no card was dealt at place {step}", field="replace")
+            raise BadInput("no card was dealt at place {step}", field="replace", step=step)
         new = _card(code, "replace")
         changed = changed or new != cards[steps[step]]
         cards[steps[step]] = new

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import baccarat, roulette
 from floor.games.cards import Card
 from floor.models import Bet, Round, Settlement, Table
@@ -73,7 +73,8 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
         hold(session, actor, r, f"device: {reason}", at)
     elif r is None:
         table = get_table(session, table_id)
-        alerts.raise_alert(session, actor, "device_fault", f"Table {table.number}: {reason}", severity="warning",
+        alerts.raise_alert(session, actor, "device_fault", Msg("Table {table}: {reason}", table=table.number, reason=reason),
+                           severity="warning",
                            table_id=table_id)
     core.frame(session, device, table_id, raw, f"fault: {reason}", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
@@ -86,7 +87,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
     at = at or core.now_utc()
     r = core.get_round(session, round_id, lock=True)
     if r.status != "held":
-        raise InvalidState(f"round {r.id} is {r.status}; only a held round is settled by hand", code="not_held")
+        raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
     result = dict(result or {})
     if r.kind == "roulette":
         number = result.get("number")
@@ -110,7 +111,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
         try:
             flow = build_flow(session, r)
         except Exception as exc:
-            raise Conflict(f"the recorded cards do not make a round ({exc}); void it", code="incomplete") from None
+            raise Conflict("the recorded cards do not make a round ({exc}); void it", code="incomplete", exc=exc) from None
         if flow.expecting()[0] != "done":
             raise Conflict("the round is not complete; void it", code="incomplete")
         fixed = {**flow.result(), "by_hand": True}

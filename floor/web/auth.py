@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 
+from floor import audit
 from floor import staff as staff_svc
 from floor import tables as tables_svc
 from floor.errors import FloorError
+from floor.web import i18n
 from floor.web.extensions import db, limiter
 from floor.web.policy import STAFF, allow, current_identity, public
 
@@ -68,11 +71,11 @@ def login():
             staff = staff_svc.authenticate(db.session, username, password, terminal=_terminal(), **_lock_settings())
         except FloorError as exc:
             db.session.commit()   # keep the failure count and its audit record
-            error, status = exc.message, exc.status
+            error, status = i18n.error_message(exc), exc.status
         else:
             if staff.role == "dealer":
                 db.session.rollback()
-                error, status = "dealers log in with their PIN at the table terminal", 403
+                error, status = _("dealers log in with their PIN at the table terminal"), 403
             else:
                 db.session.commit()
                 _start_session(staff, _terminal())
@@ -100,7 +103,7 @@ def dealer_login(table_number: int):
             staff = staff_svc.authenticate_dealer(db.session, username, pin, terminal=terminal, **_lock_settings())
         except FloorError as exc:
             db.session.commit()
-            error, status = exc.message, exc.status
+            error, status = i18n.error_message(exc), exc.status
         else:
             db.session.commit()
             _start_session(staff, terminal, table.number)
@@ -116,3 +119,27 @@ def logout():
     if table_number:
         return redirect(url_for("auth.dealer_login", table_number=table_number))
     return redirect(url_for("auth.login"))
+
+
+@bp.route("/language", methods=["POST"])
+@public
+def set_language():
+    """The top bar's language menu: a logged-in person's own choice (kept with his account, so it
+    follows him to any terminal); before login, this terminal's language."""
+    lang = i18n.LANGUAGES.get(request.form.get("lang") or "") and request.form["lang"]
+    back = _safe_next(request.form.get("next")) or "/"
+    if back.endswith("?"):
+        back = back[:-1]
+    response = redirect(back)
+    if not lang:
+        return response
+    ident = current_identity()
+    if ident is not None and ident.via == "session":
+        before = ident.staff.language
+        ident.staff.language = lang
+        audit.record(db.session, ident.actor(), "staff.language", f"staff:{ident.staff.id}",
+                     before={"language": before}, after={"language": lang})
+        db.session.commit()
+    else:
+        response.set_cookie(i18n.COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+    return response

@@ -4,19 +4,22 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from floor.errors import FloorError
+from floor.web import i18n
 from floor.web.extensions import db
 
 log = logging.getLogger(__name__)
 
 
 def error_body(exc: FloorError) -> dict:
-    body = {"error": exc.code, "message": exc.message}
+    # The message in the reader's language (floor/web/i18n.py); "error" stays the stable code.
+    body = {"error": exc.code, "message": i18n.error_message(exc)}
     if exc.field:
         body["field"] = exc.field
     return body
@@ -69,12 +72,12 @@ def register(app: Flask) -> None:
             return jsonify(error_body(exc)), exc.status
         if exc.status == 401:
             return redirect(url_for("auth.login", next=request.full_path))
-        return render_template("error.html", status=exc.status, code=exc.code, message=exc.message), exc.status
+        return render_template("error.html", status=exc.status, code=exc.code, message=i18n.error_message(exc)), exc.status
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError):
         _rollback()
-        msg = "the form's security token is missing or expired; reload the page and try again"
+        msg = _("the form's security token is missing or expired; reload the page and try again")
         if wants_json():
             return _json(400, "csrf_failed", msg)
         return render_template("error.html", status=400, code="csrf_failed", message=msg), 400
@@ -82,20 +85,20 @@ def register(app: Flask) -> None:
     @app.errorhandler(StaleDataError)
     def stale(exc):
         _rollback()
-        return _json(409, "conflict", "someone else changed this at the same time; look again and retry")
+        return _json(409, "conflict", _("someone else changed this at the same time; look again and retry"))
 
     @app.errorhandler(IntegrityError)
     def integrity(exc):
         # The database refused a second winner (unique seat, idempotency key...): a conflict, not a crash.
         _rollback()
         log.info("integrity conflict: %s", exc.orig)
-        return _json(409, "conflict", "this conflicts with a change made at the same time; look again and retry")
+        return _json(409, "conflict", _("this conflicts with a change made at the same time; look again and retry"))
 
     @app.errorhandler(OperationalError)
     def operational(exc):
         _rollback()
         log.exception("database unavailable")
-        return _json(503, "database_unavailable", "the database cannot be reached; try again shortly")
+        return _json(503, "database_unavailable", _("the database cannot be reached; try again shortly"))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -107,12 +110,13 @@ def register(app: Flask) -> None:
             if messages is not None:
                 field, msg = _first_field(messages)
                 if field == "json" and "Invalid JSON" in str(messages):
-                    return _json(400, "bad_json", "the body is not valid JSON", "json")
+                    return _json(400, "bad_json", _("the body is not valid JSON"), "json")
+                msg = _(msg)   # marshmallow's own sentences are in the catalogs (floor/web/i18n.py)
                 return _json(400, "bad_input", f"{field}: {msg}" if field else msg, field,
                              {"details": messages})
             return _json(400, "bad_input", exc.description or "bad request")
         if exc.code == 429:
-            return _json(429, "rate_limited", "too many attempts; wait a minute and try again")
+            return _json(429, "rate_limited", _("too many attempts; wait a minute and try again"))
         if wants_json():
             return _json(exc.code or 500, code, exc.description or code)
         return render_template("error.html", status=exc.code, code=code, message=exc.description), exc.code
@@ -121,4 +125,4 @@ def register(app: Flask) -> None:
     def unexpected(exc: Exception):
         _rollback()
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return _json(500, "internal_error", "something went wrong on our side; it has been logged")
+        return _json(500, "internal_error", _("something went wrong on our side; it has been logged"))

@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, render_template
 from floor import alerts as alerts_svc
 from floor import tables as tables_svc
 from floor.poker import waitlist
-from floor.web import dealer_games, dealer_poker
+from floor.web import dealer_games, dealer_poker, i18n
 from floor.web.extensions import db
 from floor.web.policy import allow
 
@@ -32,7 +32,10 @@ def pit():
 def board():
     # The TV board gets no full player names: the same view as /api/board (names per the house setting).
 
-    return render_template("board.html", board=waitlist.board_view(db.session, current_app.config["HOUSE"]))
+    house = current_app.config["HOUSE"]
+    langs = [x.strip() for x in house.board_languages.split(",") if x.strip() in i18n.LANGUAGES]
+    return render_template("board.html", board=waitlist.board_view(db.session, house),
+                           board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0)
 
 
 @bp.route("/dealer/<int:table_number>")

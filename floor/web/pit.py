@@ -3,7 +3,6 @@ the warnings and bans review, and the poker showdown tool."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
@@ -11,6 +10,7 @@ from sqlalchemy import select
 from floor import pit
 from floor.errors import BadInput
 from floor.models import Table
+from floor.web import i18n
 from floor.web.extensions import db, house
 from floor.web.policy import allow
 
@@ -64,12 +64,10 @@ def shift_report():
     fig = pit.figures(db.session, day, house(), _table_number())
     tables = db.session.execute(select(Table.number, Table.name).where(Table.kind != "poker")
                                 .order_by(Table.number)).all()
-    zone = ZoneInfo(house().timezone)
-    local = lambda iso: datetime.fromisoformat(iso).astimezone(zone).strftime("%Y-%m-%d %H:%M")  # noqa: E731
     return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(),
                            tables=[{"number": n, "name": name} for n, name in tables],
-                           span=(local(fig["from"]), local(fig["to"])),
-                           printed_at=datetime.now(timezone.utc).astimezone(zone).strftime("%Y-%m-%d %H:%M"))
+                           span=(i18n.when(fig["from"]), i18n.when(fig["to"])),
+                           printed_at=i18n.when(datetime.now(timezone.utc)))
 
 
 @bp.route("/shift.csv")

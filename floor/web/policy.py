@@ -98,10 +98,10 @@ def check(roles: frozenset[str], table_number: int | None = None) -> Identity | 
     if ident is None:
         raise NotAuthenticated("log in first")
     if ident.role not in roles:
-        raise NotAllowed(f"a {ident.role} may not do this", code="wrong_role")
+        raise NotAllowed("a {role} may not do this", code="wrong_role", role=ident.role)
     if (table_number is not None and ident.role == "dealer" and ident.table_number is not None
             and ident.table_number != table_number):
-        raise NotAllowed(f"this terminal is bound to table {ident.table_number}", code="wrong_table")
+        raise NotAllowed("this terminal is bound to table {table_number}", code="wrong_table", table_number=ident.table_number)
     return ident
 
 
@@ -112,7 +112,7 @@ def enforce_request_policy() -> None:
         return  # Flask answers 404/405 itself
     roles = policy_of(endpoint)
     if roles is None:
-        raise NotAllowed(f"route {endpoint} declares no access policy", code="no_policy")
+        raise NotAllowed("route {endpoint} declares no access policy", code="no_policy", endpoint=endpoint)
     view = current_app.view_functions.get(endpoint)
     table_arg = getattr(view, "_floor_table_arg", None)
     table_number = (request.view_args or {}).get(table_arg) if table_arg else None

@@ -46,7 +46,7 @@ def join_table(data=None):
         table = tables_svc.get_table(db.session, table_id)
         ident = current_identity()
         if ident.role == "dealer" and ident.table_number != table.number:
-            raise NotAllowed(f"this terminal is bound to table {ident.table_number}", code="wrong_table")
+            raise NotAllowed("this terminal is bound to table {table_number}", code="wrong_table", table_number=ident.table_number)
         join_room(f"table:{table.id}")
         return {"ok": True, "room": f"table:{table.id}"}
     except FloorError as exc:

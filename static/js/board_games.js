@@ -2,22 +2,24 @@
 // baccarat roads (bead plate, big road) of the current shoe. Refreshed when a round settles.
 import { api, connect, el } from "./live.js";
 import { ball } from "./cards.js";
+import { _, onLanguage } from "./i18n.js";
 
 const root = document.getElementById("board-games");
-const LETTER = { player: "P", banker: "B", tie: "T" };
+// Bead letters as each language's baccarat players read them.
+const letter = w => ({ player: _("P"), banker: _("B"), tie: _("T") }[w]);
 
 function roulettePanel(t) {
   return el("article", { class: "bg-panel roulette", "data-table": t.number },
-    el("h2", {}, `${t.name} · table ${t.number}`),
-    el("div", { class: "last-numbers" }, t.last.length ? t.last.map(n => ball(n.number)) : el("span", { class: "empty" }, "No spins yet")),
+    el("h2", {}, _("{name} · table {table}", { name: t.name, table: t.number })),
+    el("div", { class: "last-numbers" }, t.last.length ? t.last.map(n => ball(n.number)) : el("span", { class: "empty" }, _("No spins yet"))),
     el("div", { class: "hotcold" },
-      el("div", {}, el("h3", {}, "Hot"), el("div", { class: "row hot" }, t.hot.filter(h => h.count).flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)]))),
-      el("div", {}, el("h3", {}, "Cold"), el("div", { class: "row cold" }, t.cold.flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)])))),
-    el("p", { class: "empty" }, `last ${t.spins} spins`));
+      el("div", {}, el("h3", {}, _("Hot")), el("div", { class: "row hot" }, t.hot.filter(h => h.count).flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)]))),
+      el("div", {}, el("h3", {}, _("Cold")), el("div", { class: "row cold" }, t.cold.flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)])))),
+    el("p", { class: "empty" }, _("last {n} spins", { n: t.spins })));
 }
 
 function beadPlate(beads) {
-  return el("div", { class: "road bead-plate" }, beads.map(b => el("span", { class: `cell bead ${b.winner}`, title: `coup ${b.coup}` }, LETTER[b.winner])));
+  return el("div", { class: "road bead-plate" }, beads.map(b => el("span", { class: `cell bead ${b.winner}`, title: _("coup {coup}", { coup: b.coup }) }, letter(b.winner))));
 }
 
 function bigRoad(columns) {
@@ -33,21 +35,25 @@ function bigRoad(columns) {
 
 function baccaratPanel(t) {
   return el("article", { class: "bg-panel baccarat", "data-table": t.number },
-    el("h2", {}, `${t.name} · table ${t.number}`, t.shoe ? el("span", { class: "empty" }, ` · shoe ${t.shoe.number}`) : null),
-    el("div", { class: "road-counts" }, el("span", {}, `Player ${t.counts.player || 0}`), el("span", {}, `Banker ${t.counts.banker || 0}`),
-      el("span", {}, `Tie ${t.counts.tie || 0}`)),
-    el("h3", {}, "Bead plate"), beadPlate(t.beads),
-    el("h3", {}, "Big road"), bigRoad(t.big_road));
+    el("h2", {}, _("{name} · table {table}", { name: t.name, table: t.number }),
+      t.shoe ? el("span", { class: "empty" }, " · " + _("shoe {n}", { n: t.shoe.number })) : null),
+    el("div", { class: "road-counts" }, el("span", {}, _("Player {n}", { n: t.counts.player || 0 })),
+      el("span", {}, _("Banker {n}", { n: t.counts.banker || 0 })), el("span", {}, _("Tie {n}", { n: t.counts.tie || 0 }))),
+    el("h3", {}, _("Bead plate")), beadPlate(t.beads),
+    el("h3", {}, _("Big road")), bigRoad(t.big_road));
+}
+
+let games = [];
+function render() {
+  root.replaceChildren(...games.map(t => (t.kind === "roulette" ? roulettePanel(t) : baccaratPanel(t))));
 }
 
 async function refresh() {
-  try {
-    const games = await api("GET", "/api/board/games");
-    root.replaceChildren(...games.map(t => (t.kind === "roulette" ? roulettePanel(t) : baccaratPanel(t))));
-  } catch (e) { /* the board keeps what it shows */ }
+  try { games = await api("GET", "/api/board/games"); render(); } catch (e) { /* the board keeps what it shows */ }
 }
 
 refresh();
+onLanguage(render);
 const socket = connect();
 for (const ev of ["round.settled", "round.voided", "shoe.changed"]) socket.on(ev, refresh);
 socket.on("connect", refresh);

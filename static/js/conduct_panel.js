@@ -1,19 +1,20 @@
 // Floor tablet panel: give warnings, see and lift warnings and bans, follow missed-blind tickets.
 // Data from /api/conduct/panel; refreshed live on "conduct.changed", "bans.changed" and "poker.changed".
 import { api, connect, el, toast } from "./live.js";
+import { _, clock, term, when } from "./i18n.js";
 
-const time = iso => new Date(iso).toLocaleTimeString("de-CH", { hour: "2-digit", minute: "2-digit" });
-const BLIND = { small: "small blind", big: "big blind", third: "third blind" };
+const time = iso => clock(iso);
+const BLIND = () => ({ small: _("small blind"), big: _("big blind"), third: _("third blind") });
 
 function liftButton(label, url, done) {
   // Lifting needs a reason: the button opens an inline reason field.
   const box = el("span", { class: "lift" });
   const open = () => {
-    const input = el("input", { name: "lift-reason", placeholder: "Reason", maxlength: 300 });
+    const input = el("input", { name: "lift-reason", placeholder: _("Reason"), maxlength: 300 });
     const ok = el("button", { class: "btn small primary", onclick: async () => {
       if (!input.value.trim()) { input.focus(); return; }
       try { await api("POST", url, { reason: input.value.trim() }); toast(done); } catch (e) { toast(e.message, "error"); }
-    } }, "OK");
+    } }, _("OK"));
     box.replaceChildren(input, ok);
     input.focus();
   };
@@ -28,18 +29,18 @@ export function startConductPanel(root) {
 
   function render() {
     const select = form.querySelector("select[name=reason]");
-    if (!select.options.length) select.replaceChildren(...data.reasons.map(r => el("option", { value: r.code }, r.text)));
+    if (!select.options.length) select.replaceChildren(...data.reasons.map(r => el("option", { value: r.code }, term(r.code))));
     root.querySelector("#conduct-bans").replaceChildren(...(data.bans.length ? data.bans.map(b => el("li", { class: "ban", "data-ban": b.id },
       el("span", {}, el("b", {}, b.player), " ", b.reason,
-        el("span", { class: "meta" }, `by ${b.decided_by_name || "system"} · until ${b.expires_at ? new Date(b.expires_at).toLocaleString("de-CH") : "lifted"}`)),
-      liftButton("Lift", `/api/conduct/bans/${b.id}/lift`, `Ban on ${b.player} lifted`))) : [el("li", {}, "None")]));
+        el("span", { class: "meta" }, _("by {who} · until {until}", { who: b.decided_by_name || _("system"), until: b.expires_at ? when(b.expires_at) : _("lifted") }))),
+      liftButton(_("Lift"), `/api/conduct/bans/${b.id}/lift`, _("Ban on {player} lifted", { player: b.player })))) : [el("li", {}, _("None"))]));
     root.querySelector("#conduct-warnings").replaceChildren(...(data.warnings.length ? data.warnings.map(w => el("li", { class: w.lifted_at ? "lifted" : "", "data-warning": w.id },
-      el("span", {}, el("b", {}, w.player), ` ${w.reason_text}${w.note ? ": " + w.note : ""}`,
-        el("span", { class: "meta" }, `${time(w.at)} · ${w.given_by || ""}${w.lifted_at ? " · lifted: " + w.lift_reason : ""}`)),
-      w.lifted_at ? "" : liftButton("Lift", `/api/conduct/warnings/${w.id}/lift`, "Warning lifted"))) : [el("li", {}, "None")]));
+      el("span", {}, el("b", {}, w.player), ` ${term(w.reason)}${w.note ? ": " + w.note : ""}`,
+        el("span", { class: "meta" }, `${time(w.at)} · ${w.given_by || ""}${w.lifted_at ? " · " + _("lifted: {reason}", { reason: w.lift_reason }) : ""}`)),
+      w.lifted_at ? "" : liftButton(_("Lift"), `/api/conduct/warnings/${w.id}/lift`, _("Warning lifted")))) : [el("li", {}, _("None"))]));
     root.querySelector("#conduct-tickets").replaceChildren(...(data.tickets.length ? data.tickets.slice(0, 10).map(t => el("li", { class: t.voided ? "lifted" : "" },
-      el("span", {}, el("b", {}, t.player), ` table ${t.table_number} seat ${t.seat} · ${t.blind ? BLIND[t.blind] : "by hand"}`,
-        el("span", { class: "meta" }, time(t.at) + (t.voided ? " · voided" : ""))))) : [el("li", {}, "None")]));
+      el("span", {}, el("b", {}, t.player), " " + _("table {table} seat {seat}", { table: t.table_number, seat: t.seat }) + ` · ${t.blind ? BLIND()[t.blind] : _("by hand")}`,
+        el("span", { class: "meta" }, time(t.at) + (t.voided ? " · " + _("voided") : ""))))) : [el("li", {}, _("None"))]));
   }
 
   async function refresh() {
@@ -59,10 +60,11 @@ export function startConductPanel(root) {
     e.preventDefault();
     const label = form.player.value.trim();
     const id = players.get(label);
-    if (!id) { toast("Pick the player from the list", "error"); return; }
+    if (!id) { toast(_("Pick the player from the list"), "error"); return; }
     try {
       const r = await api("POST", "/api/conduct/warnings", { player_id: id, reason: form.reason.value, note: form.note.value.trim() });
-      toast(r.banned ? `${r.warning.player}: ${r.count} warnings — banned for the rest of the gaming day` : `Warning ${r.count}/${data.warnings_to_ban} for ${r.warning.player}`,
+      toast(r.banned ? _("{player}: {n} warnings — banned for the rest of the gaming day", { player: r.warning.player, n: r.count })
+        : _("Warning {n}/{max} for {player}", { n: r.count, max: data.warnings_to_ban, player: r.warning.player }),
         r.banned ? "error" : "warning");
       form.reset();
       refresh();

@@ -1,5 +1,6 @@
 // The dealer terminal of a live game: the round, its timer, cards as they are read, decisions, seat bets.
-import { api, connect, el, money, toast } from "./live.js";
+import { amount, api, connect, el, money, toast } from "./live.js";
+import { _, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
 
 const root = document.getElementById("terminal");
@@ -15,9 +16,7 @@ const SPOTS = {
   blackjack: ["bet"],
   casino_holdem: ["ante", "aa_bonus"],
 };
-const LABEL = { player_pair: "player pair", banker_pair: "banker pair", aa_bonus: "AA bonus", six_line: "six line",
-  first_four: "first four" };
-const label = s => LABEL[s] || s.replace("_", " ");
+const label = s => term(s);
 
 async function call(method, url, body) {
   try {
@@ -58,11 +57,17 @@ document.getElementById("bet-form").addEventListener("submit", async ev => {
   const body = { spot: f.spot.value, seat: Number(f.seat.value), amount: Math.round(Number(f.amount.value) * 100),
     idempotency_key: `${tableNo}-${Date.now()}-${Math.random().toString(36).slice(2)}` };
   if (numSel && !numSel.disabled) body.numbers = layout[f.spot.value][Number(f.numbers.value)];
-  try { await api("POST", `/api/tables/${tableNo}/bets`, body); await refresh(); toast(`Seat ${body.seat}: ${label(body.spot)} ${money(body.amount)}`); }
+  try { await api("POST", `/api/tables/${tableNo}/bets`, body); await refresh(); toast(_("Seat {seat}: {spot} {amount}", { seat: body.seat, spot: label(body.spot), amount: money(body.amount) })); }
   catch (e) { toast(e.message, "error"); }
 });
 
 // --- rendering ---
+// "seat:3:2" -> "seat 3 hand 2", "dealer", "board": where the next card goes.
+function cardTarget(t) {
+  const m = /^seat:(\d+)(?::(\d+))?$/.exec(t);
+  if (!m) return term(t);
+  return m[2] ? _("seat {seat} hand {hand}", { seat: m[1], hand: m[2] }) : _("seat {seat}", { seat: m[1] });
+}
 function timerText(until) {
   const left = Math.max(0, Math.ceil((new Date(until) - Date.now()) / 1000));
   return `${left}s`;
@@ -73,43 +78,43 @@ function cardsFor(r, target) {
 }
 
 function roundView(r) {
-  if (!r) return [el("p", { class: "hint" }, "No round yet. Open betting to start one.")];
+  if (!r) return [el("p", { class: "hint" }, _("No round yet. Open betting to start one."))];
   const res = r.result || {};
   if (kind === "roulette") {
     return [el("div", { class: "wheel-result" },
       res.number !== undefined ? ball(res.number, "big") : el("span", { class: "ball pending big" }, "–"),
-      el("div", {}, el("p", {}, r.spin ? `Spin ${r.spin}` : "Waiting for the wheel"),
-        res.number !== undefined ? el("p", { class: "result-line" }, `Winning number ${res.number}`) : null))];
+      el("div", {}, el("p", {}, r.spin ? _("Spin {n}", { n: r.spin }) : _("Waiting for the wheel")),
+        res.number !== undefined ? el("p", { class: "result-line" }, _("Winning number {n}", { n: res.number })) : null))];
   }
   if (kind === "baccarat") {
     const side = (name, cls) => el("div", { class: `bac-hand ${cls} ${res.winner === name ? "won" : ""}` },
-      el("h3", {}, name === "player" ? "Player" : "Banker",
+      el("h3", {}, name === "player" ? _("Player") : _("Banker"),
         res[`${name}_total`] !== undefined ? el("span", { class: "total" }, res[`${name}_total`]) : null),
       el("div", { class: "cards" }, cardsFor(r, name)));
     return [el("div", { class: "bac-table" }, side("player", "p"), side("banker", "b")),
-      res.winner ? el("p", { class: `result-line ${res.winner}` }, `${res.winner === "tie" ? "Tie" : res.winner === "player" ? "Player wins" : "Banker wins"}`
-        + (res.player_pair ? " · player pair" : "") + (res.banker_pair ? " · banker pair" : "")) : null];
+      res.winner ? el("p", { class: `result-line ${res.winner}` }, `${res.winner === "tie" ? _("Tie") : res.winner === "player" ? _("Player wins") : _("Banker wins")}`
+        + (res.player_pair ? " · " + term("player_pair") : "") + (res.banker_pair ? " · " + term("banker_pair") : "")) : null];
   }
   const flow = r.flow;
-  if (!flow) return [el("p", { class: "hint" }, r.status === "betting" ? "Bets are open." : "")];
+  if (!flow) return [el("p", { class: "hint" }, r.status === "betting" ? _("Bets are open.") : "")];
   const exp = flow.expecting || [];
   const seats = Object.entries(flow.seats).map(([seat, s]) => {
     const active = (exp[0] === "decision" || exp[0] === "insurance") && (Array.isArray(exp[1]) ? exp[1].includes(Number(seat)) : exp[1] === Number(seat));
     const hands = kind === "blackjack"
       ? s.hands.map((h, i) => el("div", { class: `bj-hand ${active && exp[2] === i + 1 ? "turn" : ""}` },
           el("div", { class: "cards" }, h.cards.map(cardEl)),
-          el("span", { class: "total" }, h.total ? (h.total > 21 ? `${h.total} bust` : h.total) : ""),
-          h.doubled ? el("span", { class: "tag" }, "doubled") : null))
-      : [el("div", { class: "cards" }, s.cards.map(cardEl)), s.decision ? el("span", { class: `tag ${s.decision}` }, s.decision) : null];
+          el("span", { class: "total" }, h.total ? (h.total > 21 ? _("{total} bust", { total: h.total }) : h.total) : ""),
+          h.doubled ? el("span", { class: "tag" }, _("doubled")) : null))
+      : [el("div", { class: "cards" }, s.cards.map(cardEl)), s.decision ? el("span", { class: `tag ${s.decision}` }, term(s.decision)) : null];
     return el("div", { class: `seat-box ${active ? "active" : ""}`, "data-seat": seat },
-      el("h3", {}, `Seat ${seat}`, active ? el("span", { class: "turn-tag" }, "to act") : null), ...hands,
-      s.insurance ? el("span", { class: "tag" }, `insured ${money(s.insurance)}`) : null);
+      el("h3", {}, _("Seat {seat}", { seat }), active ? el("span", { class: "turn-tag" }, _("to act")) : null), ...hands,
+      s.insurance ? el("span", { class: "tag" }, _("insured {amount}", { amount: money(s.insurance) })) : null);
   });
-  const dealer = el("div", { class: "dealer-box" }, el("h3", {}, "Dealer"), el("div", { class: "cards" }, (flow.dealer || []).map(cardEl)),
-    kind === "casino_holdem" ? el("div", {}, el("h3", {}, "Board"), el("div", { class: "cards" }, (flow.board || []).map(cardEl))) : null);
-  const waiting = exp[0] === "card" ? `Next card: ${exp[1].replace("seat:", "seat ").replace(/:(\d)$/, " hand $1")}`
-    : exp[0] === "decision" ? (kind === "blackjack" ? `Seat ${exp[1]} to decide` : `Call or fold: seats ${exp[1].join(", ")}`)
-    : exp[0] === "insurance" ? `Seat ${exp[1]}: insurance?` : "Round complete";
+  const dealer = el("div", { class: "dealer-box" }, el("h3", {}, _("Dealer")), el("div", { class: "cards" }, (flow.dealer || []).map(cardEl)),
+    kind === "casino_holdem" ? el("div", {}, el("h3", {}, _("Board")), el("div", { class: "cards" }, (flow.board || []).map(cardEl))) : null);
+  const waiting = exp[0] === "card" ? _("Next card: {target}", { target: cardTarget(exp[1]) })
+    : exp[0] === "decision" ? (kind === "blackjack" ? _("Seat {seat} to decide", { seat: exp[1] }) : _("Call or fold: seats {seats}", { seats: exp[1].join(", ") }))
+    : exp[0] === "insurance" ? _("Seat {seat}: insurance?", { seat: exp[1] }) : _("Round complete");
   return [dealer, el("div", { class: "seats-row" }, seats), el("p", { class: "next-line" }, waiting)];
 }
 
@@ -119,40 +124,40 @@ function decisionButtons(r) {
   const exp = flow.expecting || [];
   const go = (seat, action, hand) => call("POST", `/api/tables/${tableNo}/round/decision`, { seat, action, hand: hand ?? null });
   if (kind === "blackjack" && (exp[0] === "decision" || exp[0] === "insurance")) {
-    return [el("p", {}, `Seat ${exp[1]}${exp[2] ? ` · hand ${exp[2]}` : ""}:`),
+    return [el("p", {}, (exp[2] ? _("Seat {seat} · hand {hand}", { seat: exp[1], hand: exp[2] }) : _("Seat {seat}", { seat: exp[1] })) + ":"),
       ...flow.options.map(o => el("button", { class: `btn big-ish ${o === "stand" || o === "no_insurance" ? "" : "primary"}`,
-        "data-action": o, onclick: () => go(exp[1], o, exp[0] === "decision" ? exp[2] : null) }, o.replace("_", " ")))];
+        "data-action": o, onclick: () => go(exp[1], o, exp[0] === "decision" ? exp[2] : null) }, term(o)))];
   }
   if (kind === "casino_holdem" && exp[0] === "decision") {
-    return exp[1].map(seat => el("div", { class: "che-decide" }, el("span", {}, `Seat ${seat}`),
-      el("button", { class: "btn primary", "data-action": "call", onclick: () => go(seat, "call") }, "Call"),
-      el("button", { class: "btn", "data-action": "fold", onclick: () => go(seat, "fold") }, "Fold")));
+    return exp[1].map(seat => el("div", { class: "che-decide" }, el("span", {}, _("Seat {seat}", { seat })),
+      el("button", { class: "btn primary", "data-action": "call", onclick: () => go(seat, "call") }, _("Call")),
+      el("button", { class: "btn", "data-action": "fold", onclick: () => go(seat, "fold") }, _("Fold"))));
   }
   return [];
 }
 
 function render() {
   const r = state.round;
-  document.getElementById("round-no").textContent = r ? `Round ${r.number}${r.coup ? ` · coup ${r.coup}` : ""}` : "";
+  document.getElementById("round-no").textContent = r ? _("Round {n}", { n: r.number }) + (r.coup ? " · " + _("coup {n}", { n: r.coup }) : "") : "";
   const st = document.getElementById("round-status");
-  st.textContent = r ? r.status.replace("_", " ") : "idle";
+  st.textContent = term(r ? r.status : "idle");
   st.className = `round-status ${r ? r.status : "idle"}`;
   const shoe = document.getElementById("shoe-info");
-  if (shoe) shoe.textContent = state.shoe ? `Shoe ${state.shoe.number} · ${state.shoe.status.replace("_", " ")}` : "No shoe confirmed";
-  document.getElementById("round-view").replaceChildren(...roundView(r));
+  if (shoe) shoe.textContent = state.shoe ? _("Shoe {n} · {status}", { n: state.shoe.number, status: term(state.shoe.status) }) : _("No shoe confirmed");
+  document.getElementById("round-view").replaceChildren(...roundView(r).filter(Boolean));
   document.getElementById("decisions").replaceChildren(...decisionButtons(r));
   const held = document.getElementById("held");
   held.hidden = !(r && r.status === "held");
-  if (r && r.status === "held") held.textContent = `Held for the pit boss: ${r.held_reason}`;
+  if (r && r.status === "held") held.textContent = _("Held for the pit boss: {reason}", { reason: r.held_reason });
   const bets = (r && r.bets) || [];
   document.getElementById("bets").replaceChildren(...bets.map(b => el("tr", { "data-bet": b.id },
-    el("td", {}, [b.seat ? `Seat ${b.seat}` : "", b.player_id ? `player ${b.player_id}` : ""].filter(Boolean).join(" · ")),
-    el("td", {}, label(b.spot), b.numbers && b.numbers.length < 7 ? ` ${b.numbers.join("-")}` : "", b.hand > 1 ? ` (hand ${b.hand})` : ""),
-    el("td", { class: "num" }, money(b.amount)),
-    el("td", { class: `num ${b.paid > 0 ? "won" : ""}` }, b.paid === undefined ? "" : money(b.paid)))));
-  document.getElementById("bets-total").textContent = money(bets.reduce((a, b) => a + b.amount, 0));
+    el("td", {}, [b.seat ? _("Seat {seat}", { seat: b.seat }) : "", b.player_id ? _("player {id}", { id: b.player_id }) : ""].filter(Boolean).join(" · ")),
+    el("td", {}, label(b.spot), b.numbers && b.numbers.length < 7 ? ` ${b.numbers.join("-")}` : "", b.hand > 1 ? " " + _("(hand {hand})", { hand: b.hand }) : ""),
+    el("td", { class: "num" }, amount(b.amount)),
+    el("td", { class: `num ${b.paid > 0 ? "won" : ""}` }, b.paid === undefined ? "" : amount(b.paid)))));
+  document.getElementById("bets-total").textContent = amount(bets.reduce((a, b) => a + b.amount, 0));
   const settled = r && r.settlement;
-  document.getElementById("paid-total").textContent = settled ? money(settled.returned) : "";
+  document.getElementById("paid-total").textContent = settled ? amount(settled.returned) : "";
   tick();
 }
 

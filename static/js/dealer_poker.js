@@ -1,12 +1,16 @@
 // The poker dealer terminal: seats around the table, the button and blinds of the next hand, what each
 // seat posts or owes, sit-out timers, tickets and warnings. Everything comes from
 // /api/poker/tables/<n>; every change re-renders from the answer or from a live "poker.changed".
-import { api, connect, el, money, toast } from "./live.js";
+import { amount, api, connect, el, money, toast } from "./live.js";
+import { _, clock, term } from "./i18n.js";
 
-const ROLE_BADGE = { button: "D", small: "SB", big: "BB", third: "3rd" };
-const KIND = { small_blind: "SB", big_blind: "BB", third_blind: "3rd blind", straddle: "Straddle",
-  entry: "Posts", dead_small: "dead SB", dead_big: "dead BB" };
-const BLIND = { small: "small blind", big: "big blind", third: "third blind" };
+// Functions, not constants: the words follow the page's language.
+const ROLE_BADGE = () => ({ button: _("D"), small: _("SB"), big: _("BB"), third: _("3rd") });
+const KIND = () => ({ small_blind: _("SB"), big_blind: _("BB"), third_blind: _("3rd blind"), straddle: _("Straddle"),
+  entry: _("Posts"), dead_small: _("dead SB"), dead_big: _("dead BB") });
+const BLIND = () => ({ small: _("small blind"), big: _("big blind"), third: _("third blind") });
+// The blind rules write their notes in English (floor/poker/blinds.py, marked N_); the page embeds them.
+const note = text => (text ? _(text) : text);
 
 let root, state, reasons, base;
 
@@ -17,15 +21,15 @@ function mmss(since) {
 }
 
 function postingsText(postings) {
-  return postings.map(p => `${KIND[p.kind] || p.kind} ${money(p.amount)}`).join(" + ");
+  return postings.map(p => `${KIND()[p.kind] || term(p.kind)} ${amount(p.amount)}`).join(" + ");
 }
 
 function owesText(o) {
   if (!o || (!o.total && !o.wait_for_bb)) return "";
   const parts = [];
-  if (o.live) parts.push(`${money(o.live)} live`);
-  if (o.dead_small + o.dead_big) parts.push(`${money(o.dead_small + o.dead_big)} dead`);
-  return (parts.join(" + ") || "nothing") + (o.wait_for_bb ? " · at the big blind" : "");
+  if (o.live) parts.push(_("{amount} live", { amount: amount(o.live) }));
+  if (o.dead_small + o.dead_big) parts.push(_("{amount} dead", { amount: amount(o.dead_small + o.dead_big) }));
+  return (parts.join(" + ") || _("nothing")) + (o.wait_for_bb ? " · " + _("at the big blind") : "");
 }
 
 // --- seats around the oval -------------------------------------------------------------------------
@@ -54,47 +58,47 @@ function seatCard(s) {
   const preview = !cur;
   const roles = rolesIn(cur || state.next_hand, s.number);
   const badges = el("div", { class: `pk-badges ${preview ? "preview" : ""}` },
-    roles.map(r => el("span", { class: `pk-badge ${r}`, title: r }, ROLE_BADGE[r] || "STR")));
+    roles.map(r => el("span", { class: `pk-badge ${r}`, title: term(r) }, ROLE_BADGE()[r] || _("STR"))));
   const style = `left:${x}%;top:${y}%`;
   if (!s.player) {
-    const dead = cur && cur.button === s.number ? el("span", { class: "pk-dead" }, "dead button") : "";
+    const dead = cur && cur.button === s.number ? el("span", { class: "pk-dead" }, _("dead button")) : "";
     return el("button", { class: "pk-seat empty", style, "data-seat": s.number, onclick: () => openSeat(s) },
-      el("span", { class: "pk-no" }, s.number), badges, el("span", { class: "pk-free" }, "free"), dead);
+      el("span", { class: "pk-no" }, s.number), badges, el("span", { class: "pk-free" }, _("free")), dead);
   }
   const inHand = cur && cur.seats.find(h => h.seat === s.number && h.player_id === s.player.id);
   const next = s.next || {};
   let status, cls = "";
   if (s.away) {
     cls = "away";
-    status = el("span", { class: "pk-status" }, "Away ", el("span", { class: "pk-timer", "data-since": s.away_since }, mmss(s.away_since)));
+    status = el("span", { class: "pk-status" }, _("Away") + " ", el("span", { class: "pk-timer", "data-since": s.away_since }, mmss(s.away_since)));
   } else if (inHand && inHand.status === "dealt") {
     cls = "dealt";
     const posted = cur.postings.filter(p => p.seat === s.number);
-    status = el("span", { class: "pk-status" }, posted.length ? postingsText(posted) : "in the hand");
+    status = el("span", { class: "pk-status" }, posted.length ? postingsText(posted) : _("in the hand"));
   } else if (inHand && inHand.status === "waiting") {
     cls = "waiting";
-    status = el("span", { class: "pk-status" }, inHand.note || "waits");
+    status = el("span", { class: "pk-status" }, note(inHand.note) || _("waits"));
   } else if (preview && next.status === "dealt") {
     cls = "dealt";
-    status = el("span", { class: "pk-status" }, next.postings.length ? postingsText(next.postings) : "in");
+    status = el("span", { class: "pk-status" }, next.postings.length ? postingsText(next.postings) : _("in"));
   } else {
     cls = "waiting";
-    status = el("span", { class: "pk-status" }, cur ? "not in this hand" : (next.note || "waits"));
+    status = el("span", { class: "pk-status" }, cur ? _("not in this hand") : (note(next.note) || _("waits")));
   }
   let extra = "";
   if (s.away) {
     const o = owesText(s.owes);
-    if (o) extra = el("span", { class: "pk-owes" }, `owes ${o}`);
+    if (o) extra = el("span", { class: "pk-owes" }, _("owes {what}", { what: o }));
   } else if (!preview && next.status === "waiting") {
-    extra = el("span", { class: "pk-owes next" }, `next: ${next.note || "waits"}`);
+    extra = el("span", { class: "pk-owes next" }, _("next: {what}", { what: note(next.note) || _("waits") }));
   } else if (!preview && next.status === "dealt" && (s.kind !== "in" || inHand?.status !== "dealt")) {
     const owing = next.postings.filter(p => !["small_blind", "big_blind", "third_blind"].includes(p.kind));
-    extra = el("span", { class: "pk-owes next" }, `next: ${owing.length ? postingsText(owing) : "plays"}`);
+    extra = el("span", { class: "pk-owes next" }, _("next: {what}", { what: owing.length ? postingsText(owing) : _("plays") }));
   }
-  const tickets = el("span", { class: "pk-tix", title: `${s.tickets} missed-blind tickets` },
+  const tickets = el("span", { class: "pk-tix", title: _("{n} missed-blind tickets", { n: s.tickets }) },
     Array.from({ length: state.rules.tickets_to_forfeit }, (_, i) => el("i", { class: i < s.tickets ? "on" : "" })));
-  const warn = s.warnings ? el("span", { class: "pk-warn", title: "warnings today" }, `⚠ ${s.warnings}/${state.rules.warnings_to_ban}`) : "";
-  const tag = s.kind !== "in" && !s.away ? el("span", { class: "pk-kind" }, { new: "new", far: "seat change", must_move: "must-move", returning: "back" }[s.kind] || s.kind) : "";
+  const warn = s.warnings ? el("span", { class: "pk-warn", title: _("warnings today") }, `⚠ ${s.warnings}/${state.rules.warnings_to_ban}`) : "";
+  const tag = s.kind !== "in" && !s.away ? el("span", { class: "pk-kind" }, { new: _("new"), far: _("seat change"), must_move: _("must-move"), returning: _("back") }[s.kind] || term(s.kind)) : "";
   return el("button", { class: `pk-seat ${cls}`, style, "data-seat": s.number, onclick: () => openSeat(s) },
     el("span", { class: "pk-no" }, s.number), badges,
     el("span", { class: "pk-name" }, s.player.name), tag, status, extra,
@@ -107,18 +111,18 @@ function center() {
   const next = state.next_hand;
   const items = [];
   items.push(el("button", { class: "btn primary pk-new", id: "pk-new-hand", disabled: !next,
-    onclick: () => act("POST", "/hands", {}, "New hand") }, "New hand"));
+    onclick: () => act("POST", "/hands", {}, "New hand") }, _("New hand")));
   const line = (h, dealtFirst) => {
-    const bits = [`D ${h.button}${h.dead_button ? " (dead)" : ""}`, h.dead_small ? "no SB" : `SB ${h.small}`, `BB ${h.big}`];
-    if (h.third) bits.push(`3rd ${h.third}`);
-    if (h.heads_up) bits.push("heads-up");
+    const bits = [`${_("D")} ${h.button}${h.dead_button ? " " + _("(dead)") : ""}`, h.dead_small ? _("no SB") : `${_("SB")} ${h.small}`, `${_("BB")} ${h.big}`];
+    if (h.third) bits.push(`${_("3rd")} ${h.third}`);
+    if (h.heads_up) bits.push(_("heads-up"));
     return bits.join(" · ");
   };
-  if (last) items.unshift(el("p", { class: "pk-cur-line" }, `Hand #${last.number}: ${line(last)}`));
+  if (last) items.unshift(el("p", { class: "pk-cur-line" }, _("Hand #{n}: {line}", { n: last.number, line: line(last) })));
   if (next) {
-    items.push(el("p", { class: "pk-next-line" }, `Next: ${line(next)}${next.new_game ? " · new game" : ""}`));
+    items.push(el("p", { class: "pk-next-line" }, _("Next: {line}", { line: line(next) }) + (next.new_game ? " · " + _("new game") : "")));
   } else {
-    items.push(el("p", { class: "pk-error" }, state.next_hand_error || "No hand possible"));
+    items.push(el("p", { class: "pk-error" }, state.next_hand_error || _("No hand possible")));
   }
   if (last && !last.straddle) {
     const dealt = last.seats.filter(s => s.status === "dealt").map(s => s.seat);
@@ -128,10 +132,10 @@ function center() {
         .find(x => x !== last.big);
       items.push(el("button", { class: "btn pk-straddle", id: "pk-straddle",
         onclick: () => act("POST", `/hands/${last.id}/straddle`, {}, "Straddle") },
-        `Seat ${utg} straddles ${money(state.rules.straddle)}`));
+        _("Seat {seat} straddles {amount}", { seat: utg, amount: money(state.rules.straddle) })));
     }
   } else if (last && last.straddle) {
-    items.push(el("p", { class: "pk-muted" }, `Seat ${last.straddle} straddled · acts last preflop`));
+    items.push(el("p", { class: "pk-muted" }, _("Seat {seat} straddled · acts last preflop", { seat: last.straddle })));
   }
   return items;
 }
@@ -141,37 +145,40 @@ function nextList() {
   if (!next) return [el("li", { class: "pk-muted" }, state.next_hand_error || "—")];
   const name = seat => (state.seats.find(s => s.number === seat)?.player?.name) || "";
   const rows = next.postings.map(p => el("li", { "data-seat": p.seat },
-    el("b", {}, `Seat ${p.seat}`), ` ${name(p.seat)} · ${KIND[p.kind] || p.kind} `, el("b", {}, money(p.amount)),
-    p.live ? "" : el("span", { class: "pk-muted" }, " dead")));
+    el("b", {}, _("Seat {seat}", { seat: p.seat })), ` ${name(p.seat)} · ${KIND()[p.kind] || term(p.kind)} `, el("b", {}, amount(p.amount)),
+    p.live ? "" : el("span", { class: "pk-muted" }, " " + _("dead"))));
   for (const s of state.seats.filter(s => s.player && s.next && s.next.status === "waiting")) {
-    rows.push(el("li", { class: "pk-muted", "data-seat": s.number }, `Seat ${s.number} ${s.player.name} · ${s.next.note || "waits"}`));
+    rows.push(el("li", { class: "pk-muted", "data-seat": s.number }, `${_("Seat {seat}", { seat: s.number })} ${s.player.name} · ${note(s.next.note) || _("waits")}`));
   }
   for (const m of next.misses) {
     rows.push(el("li", { class: "pk-miss", "data-seat": m.seat },
-      `Seat ${m.seat} ${name(m.seat)} misses the ${BLIND[m.blind]}${m.ticket ? " → ticket" : ""}`));
+      _("Seat {seat} {player} misses the {blind}", { seat: m.seat, player: name(m.seat), blind: BLIND()[m.blind] }) + (m.ticket ? " → " + _("ticket") : "")));
   }
-  if (next.first_to_act) rows.push(el("li", { class: "pk-muted" }, `First to act: seat ${next.first_to_act}`));
+  if (next.first_to_act) rows.push(el("li", { class: "pk-muted" }, _("First to act: seat {seat}", { seat: next.first_to_act })));
   return rows;
 }
 
 function ticketList() {
   const rows = state.tickets.filter(t => t.kind !== "void");
-  if (!rows.length) return [el("li", { class: "pk-muted" }, "None")];
+  if (!rows.length) return [el("li", { class: "pk-muted" }, _("None"))];
   return rows.slice(0, 12).map(t => el("li", { class: `pk-ticket ${t.voided ? "voided" : ""}`, "data-ticket": t.id },
-    el("span", {}, el("b", {}, `Seat ${t.seat}`), ` ${t.player} · ${t.blind ? BLIND[t.blind] : "by hand"}`,
-      t.ticket ? "" : " (no ticket)", el("small", {}, " " + new Date(t.at).toLocaleTimeString("de-CH", { hour: "2-digit", minute: "2-digit" }))),
-    t.voided ? el("span", { class: "pk-muted" }, "voided") :
-      el("button", { class: "btn small", onclick: () => ask(`Void ticket · seat ${t.seat}`,
-        ["He was at the table", "Wrong seat", "Blind was posted"],
-        reason => act("POST", `/tickets/${t.id}/void`, { reason }, "Ticket voided")) }, "Void")));
+    el("span", {}, el("b", {}, _("Seat {seat}", { seat: t.seat })), ` ${t.player} · ${t.blind ? BLIND()[t.blind] : _("by hand")}`,
+      t.ticket ? "" : " " + _("(no ticket)"), el("small", {}, " " + clock(t.at))),
+    t.voided ? el("span", { class: "pk-muted" }, _("voided")) :
+      el("button", { class: "btn small", onclick: () => ask(_("Void ticket · seat {seat}", { seat: t.seat }),
+        [_("He was at the table"), _("Wrong seat"), _("Blind was posted")],
+        reason => act("POST", `/tickets/${t.id}/void`, { reason }, "Ticket voided")) }, _("Void"))));
 }
 
 function render() {
   const t = state.table;
-  root.querySelector("#pk-hand").textContent = state.last_hand ? `Hand #${state.last_hand.number}` : "No hand yet";
-  const policy = { bern: "Missed blinds: Bern room rules", online_network: "Missed blinds: online network rules", swiss_online: "Missed blinds: Swiss online rules" };
-  root.querySelector("#pk-rules").textContent =
-    `${policy[state.rules.policy] || state.rules.policy} · ${state.rules.dead_button ? "dead" : "moving"} button · blinds ${money(t.small_blind)}/${money(t.big_blind)}`;
+  root.querySelector("#pk-hand").textContent = state.last_hand ? _("Hand #{n}", { n: state.last_hand.number }) : _("No hand yet");
+  // The missed-blind rules by the room they come from, in words.
+  const policy = { bern: _("Missed blinds: Bern rules"), online_network: _("Missed blinds: big blind and button rules"),
+    swiss_online: _("Missed blinds: online room rules") };
+  root.querySelector("#pk-rules").textContent = [policy[state.rules.policy] || term(state.rules.policy),
+    state.rules.dead_button ? _("dead button") : _("moving button"),
+    _("blinds {small}/{big}", { small: amount(t.small_blind), big: amount(t.big_blind) })].join(" · ");
   root.querySelector("#pk-seats").replaceChildren(...state.seats.map(seatCard));
   root.querySelector("#pk-center").replaceChildren(...center());
   root.querySelector("#pk-next").replaceChildren(...nextList());
@@ -222,13 +229,13 @@ function closeSheet() {
   box.dataset.seat = "";
 }
 
-function ask(title, presets, then, { textLabel = "Other reason", seat } = {}) {
+function ask(title, presets, then, { textLabel = _("Other reason"), seat } = {}) {
   const input = el("input", { name: "reason", placeholder: textLabel, maxlength: 200 });
   const go = reason => { closeSheet(); then(reason); };
   sheet(title, [
     el("div", { class: "pk-actions" }, presets.map(p => el("button", { class: "btn big", onclick: () => go(p) }, p))),
     el("div", { class: "pk-other" }, input,
-      el("button", { class: "btn primary", onclick: () => { if (input.value.trim()) go(input.value.trim()); else input.focus(); } }, "OK")),
+      el("button", { class: "btn primary", onclick: () => { if (input.value.trim()) go(input.value.trim()); else input.focus(); } }, _("OK"))),
   ]);
 }
 
@@ -236,56 +243,58 @@ function openSeat(s) {
   const here = `/seats/${s.number}`;
   const buttonHere = el("button", { class: "btn big", onclick: () => {
     if (!state.last_hand) { closeSheet(); act("POST", "/button", { seat: s.number }, `Button on seat ${s.number}`); }
-    else ask(`Button to seat ${s.number}`, ["Button was misplaced", "Start a new game"], reason => act("POST", "/button",
-      { seat: s.number, reason, new_game: reason === "Start a new game" }, `Button on seat ${s.number}`));
-  } }, "Put the button here");
+    else ask(_("Button to seat {seat}", { seat: s.number }), [_("Button was misplaced"), _("Start a new game")], reason => act("POST", "/button",
+      { seat: s.number, reason, new_game: reason === _("Start a new game") }, `Button on seat ${s.number}`));
+  } }, _("Put the button here"));
   if (!s.player) {
-    sheet(`Seat ${s.number} · free`, [el("div", { class: "pk-actions" }, buttonHere)], s.number);
+    sheet(_("Seat {seat} · free", { seat: s.number }), [el("div", { class: "pk-actions" }, buttonHere)], s.number);
     return;
   }
   const info = [];
-  if (s.away) info.push(el("p", {}, "Away for ", el("b", { class: "pk-timer", "data-since": s.away_since }, mmss(s.away_since))));
-  if (s.owes && s.owes.reason) info.push(el("p", { class: "pk-muted" }, s.owes.reason));
-  if (s.owes && (s.owes.total || s.owes.wait_for_bb)) info.push(el("p", {}, "To play: ", el("b", {}, owesText(s.owes))));
-  info.push(el("p", { class: "pk-muted" }, `Tickets ${s.tickets}/${state.rules.tickets_to_forfeit} · warnings ${s.warnings}/${state.rules.warnings_to_ban}`));
+  if (s.away) info.push(el("p", {}, _("Away for") + " ", el("b", { class: "pk-timer", "data-since": s.away_since }, mmss(s.away_since))));
+  if (s.owes && s.owes.reason) info.push(el("p", { class: "pk-muted" }, note(s.owes.reason)));
+  if (s.owes && (s.owes.total || s.owes.wait_for_bb)) info.push(el("p", {}, _("To play:") + " ", el("b", {}, owesText(s.owes))));
+  info.push(el("p", { class: "pk-muted" }, _("Tickets {tickets}/{tickets_max} · warnings {warnings}/{warnings_max}", { tickets: s.tickets,
+    tickets_max: state.rules.tickets_to_forfeit, warnings: s.warnings, warnings_max: state.rules.warnings_to_ban })));
   const actions = [];
   const then = done => () => { closeSheet(); act("POST", done[0], done[1], done[2]); };
   if (s.away) {
-    actions.push(el("button", { class: "btn big primary", "data-action": "back", onclick: then([here + "/back", {}, `Seat ${s.number} is back`]) }, "Back"));
+    actions.push(el("button", { class: "btn big primary", "data-action": "back", onclick: then([here + "/back", {}, `Seat ${s.number} is back`]) }, _("Back")));
     if (s.owes && s.owes.total && !s.owes.wait_for_bb) {
-      actions.push(el("button", { class: "btn big", "data-action": "back-wait", onclick: then([here + "/back", { wait_for_bb: true }, `Seat ${s.number} back, waits for the big blind`]) }, "Back · waits for BB"));
+      actions.push(el("button", { class: "btn big", "data-action": "back-wait", onclick: then([here + "/back", { wait_for_bb: true }, `Seat ${s.number} back, waits for the big blind`]) }, _("Back · waits for BB")));
     }
   } else {
-    actions.push(el("button", { class: "btn big", "data-action": "away", onclick: then([here + "/away", {}, `Seat ${s.number} is away`]) }, "Away"));
+    actions.push(el("button", { class: "btn big", "data-action": "away", onclick: then([here + "/away", {}, `Seat ${s.number} is away`]) }, _("Away")));
     if (s.kind !== "in" && s.owes && s.owes.total && !s.owes.wait_for_bb) {
       actions.push(s.wait_for_bb
-        ? el("button", { class: "btn big", "data-action": "post-now", onclick: then([here + "/entry", { wait_for_bb: false }, "Posts now"]) }, `Posts now (${owesText(s.owes)})`)
-        : el("button", { class: "btn big", "data-action": "wait-bb", onclick: then([here + "/entry", { wait_for_bb: true }, "Waits for the big blind"]) }, "Waits for BB"));
+        ? el("button", { class: "btn big", "data-action": "post-now", onclick: then([here + "/entry", { wait_for_bb: false }, "Posts now"]) }, _("Posts now ({what})", { what: owesText(s.owes) }))
+        : el("button", { class: "btn big", "data-action": "wait-bb", onclick: then([here + "/entry", { wait_for_bb: true }, "Waits for the big blind"]) }, _("Waits for BB")));
     }
   }
   actions.push(buttonHere);
-  actions.push(el("button", { class: "btn big", "data-action": "ticket", onclick: () => ask(`Ticket · seat ${s.number}`,
-    ["Missed blind not recorded"], reason => act("POST", here + "/tickets", { reason }, "Ticket recorded")) }, "Hand a ticket"));
-  actions.push(el("button", { class: "btn big danger", "data-action": "warning", onclick: () => warn(s) }, "Warning"));
-  sheet(`Seat ${s.number} · ${s.player.name}`, [...info, el("div", { class: "pk-actions" }, actions)], s.number);
+  actions.push(el("button", { class: "btn big", "data-action": "ticket", onclick: () => ask(_("Ticket · seat {seat}", { seat: s.number }),
+    [_("Missed blind not recorded")], reason => act("POST", here + "/tickets", { reason }, "Ticket recorded")) }, _("Hand a ticket")));
+  actions.push(el("button", { class: "btn big danger", "data-action": "warning", onclick: () => warn(s) }, _("Warning")));
+  sheet(_("Seat {seat} · {player}", { seat: s.number, player: s.player.name }), [...info, el("div", { class: "pk-actions" }, actions)], s.number);
 }
 
 function warn(s) {
-  const note = el("input", { name: "note", placeholder: "What happened (required for other)", maxlength: 300 });
+  const note = el("input", { name: "note", placeholder: _("What happened (required for other)"), maxlength: 300 });
   const give = async reason => {
     if (reason === "other" && !note.value.trim()) { note.focus(); return; }
     closeSheet();
     try {
       const r = await api("POST", `${base}/seats/${s.number}/warnings`, { reason, note: note.value.trim() });
-      toast(r.banned ? `${s.player.name}: ${r.count} warnings — must leave the poker area` : `Warning ${r.count}/${state.rules.warnings_to_ban} for ${s.player.name}`,
+      toast(r.banned ? _("{player}: {n} warnings — must leave the poker area", { player: s.player.name, n: r.count })
+        : _("Warning {n}/{max} for {player}", { n: r.count, max: state.rules.warnings_to_ban, player: s.player.name }),
         r.banned ? "error" : "warning");
       await refresh();
     } catch (e) { toast(e.message, "error"); }
   };
-  sheet(`Warning · seat ${s.number} · ${s.player.name}`, [
-    el("p", { class: "pk-muted" }, `${s.warnings} so far today; at ${state.rules.warnings_to_ban} he must leave the poker area.`),
+  sheet(_("Warning · seat {seat} · {player}", { seat: s.number, player: s.player.name }), [
+    el("p", { class: "pk-muted" }, _("{n} so far today; at {max} he must leave the poker area.", { n: s.warnings, max: state.rules.warnings_to_ban })),
     el("div", { class: "pk-actions" }, reasons.map(r => el("button", { class: `btn big ${r.code === "other" ? "" : ""}`,
-      "data-reason": r.code, onclick: () => give(r.code) }, r.text))),
+      "data-reason": r.code, onclick: () => give(r.code) }, term(r.code)))),
     el("div", { class: "pk-other" }, note),
   ], s.number);
 }

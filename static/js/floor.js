@@ -2,6 +2,7 @@
 // queues, prompts and alerts. One read (/api/floor/state) re-rendered on every live change; every
 // action is one tap (plus a sheet when it needs an amount or a reason).
 import { api, connect, el, money, toast } from "./live.js";
+import { _, clock, ngettext, pgettext, term } from "./i18n.js";
 
 let state = null;
 let clockOffset = 0;                 // server time - browser time, for the countdowns
@@ -14,7 +15,7 @@ const mmss = ms => { const s = Math.max(0, Math.round(ms / 1000)); return `${Mat
 const since = iso => Math.max(0, Math.floor((serverNow() - Date.parse(iso)) / 60000));
 const short = name => { const p = (name || "").split(" "); return p.length > 1 ? `${p[0]} ${p[p.length - 1][0]}.` : name; };
 const btn = (label, cls, onclick, attrs = {}) => el("button", { class: `btn ${cls || ""}`, type: "button", onclick, ...attrs }, label);
-const gameName = id => (state.lists.find(l => l.game.id === id) || { game: { name: `game ${id}` } }).game.name;
+const gameName = id => (state.lists.find(l => l.game.id === id) || { game: { name: _("game {id}", { id }) } }).game.name;
 
 async function act(method, url, body, okMessage) {
   try {
@@ -29,17 +30,19 @@ async function act(method, url, body, okMessage) {
   }
 }
 
+const ARRIVAL = () => ({ must_move: _("must-move"), table_change: _("table change"), returning: _("returning"), walk_up: _("walk-up") });
+
 // ---------- the sheet (modal) ----------
 function sheet(title, ...body) {
   const dlg = document.getElementById("fl-sheet");
   const box = dlg.querySelector(".fl-sheet-body");
-  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": "close" })), ...body);
+  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": _("close") })), ...body);
   if (!dlg.open) dlg.showModal();
   return dlg;
 }
 const closeSheet = () => { const d = document.getElementById("fl-sheet"); if (d.open) d.close(); };
 
-function askReason(title, placeholder, onOk, label = "Confirm") {
+function askReason(title, placeholder, onOk, label = _("Confirm")) {
   const input = el("textarea", { rows: 2, placeholder, name: "reason" });
   sheet(title, input, el("div", { class: "sheet-actions" },
     btn(label, "primary big", async () => {
@@ -58,15 +61,16 @@ async function buyInSheet(title, tableNumber, playerId, onSeat, otherLists = [])
   const cents = () => Math.round(parseFloat(input.value || "0") * 100);
   const go = drop => async () => { try { await onSeat(cents(), drop); closeSheet(); } catch (e) { /* toast shown */ } };
   sheet(title,
-    el("p", { class: "hint" }, `Buy-in ${money(limits.minimum)}${limits.maximum ? ` – ${money(limits.maximum)}` : " or more"}`),
-    limits.rathole_minimum ? el("p", { class: "warn-note" }, `Anti-ratholing: ${limits.note}`) : null,
+    el("p", { class: "hint" }, limits.maximum ? _("Buy-in {least} – {most}", { least: money(limits.minimum), most: money(limits.maximum) })
+      : _("Buy-in {least} or more", { least: money(limits.minimum) })),
+    limits.rathole_minimum ? el("p", { class: "warn-note" }, _("Anti-ratholing: {note}", { note: limits.note })) : null,
     el("div", { class: "presets" }, presets.map(p => btn(money(p), "", () => { input.value = p / 100; }))),
-    el("label", {}, "Buy-in", input),
-    otherLists.length ? el("p", { class: "hint" }, `Also on: ${otherLists.join(", ")}`) : null,
+    el("label", {}, _("Buy-in"), input),
+    otherLists.length ? el("p", { class: "hint" }, _("Also on: {lists}", { lists: otherLists.join(", ") })) : null,
     el("div", { class: "sheet-actions" },
-      otherLists.length ? [btn("Seat · keep other lists", "primary big", go(false), { "data-action": "seat-keep" }),
-                           btn("Seat · drop other lists", "big", go(true), { "data-action": "seat-drop" })]
-                        : btn("Seat", "primary big", go(false), { "data-action": "seat-confirm" })));
+      otherLists.length ? [btn(_("Seat · keep other lists"), "primary big", go(false), { "data-action": "seat-keep" }),
+                           btn(_("Seat · drop other lists"), "big", go(true), { "data-action": "seat-drop" })]
+                        : btn(pgettext("seat a player", "Seat"), "primary big", go(false), { "data-action": "seat-confirm" })));
   input.select();
 }
 
@@ -75,37 +79,43 @@ function renderPrompts() {
   const cards = [];
   for (const d of state.due) {
     cards.push(el("div", { class: "prompt due", "data-due": d.player_id },
-      el("div", { class: "prompt-text" }, el("strong", {}, "Must move: "),
-        `${d.player_name} (table ${d.from_table}, seat ${d.from_seat}) → table ${d.to_table}`),
-      btn("Move now", "primary", () => act("POST", `/api/mustmove/tables/${d.from_table}/move`, { player_id: d.player_id },
-        `${d.player_name} moved to table ${d.to_table}`), { "data-action": "mm-move" }),
-      btn("Refused", "danger", () => askReason(`${d.player_name} refuses to move`, "What did he say? (he stops for the gaming day)",
-        r => act("POST", `/api/mustmove/tables/${d.from_table}/refuse`, { player_id: d.player_id, reason: r }, `${d.player_name} stops for today`),
-        "Ban for today"), { "data-action": "mm-refuse" })));
+      el("div", { class: "prompt-text" }, el("strong", {}, _("Must move:") + " "),
+        _("{player} (table {table}, seat {seat}) → table {to}", { player: d.player_name, table: d.from_table, seat: d.from_seat, to: d.to_table })),
+      btn(_("Move now"), "primary", () => act("POST", `/api/mustmove/tables/${d.from_table}/move`, { player_id: d.player_id },
+        _("{player} moved to table {table}", { player: d.player_name, table: d.to_table })), { "data-action": "mm-move" }),
+      btn(_("Refused"), "danger", () => askReason(_("{player} refuses to move", { player: d.player_name }), _("What did he say? (he stops for the gaming day)"),
+        r => act("POST", `/api/mustmove/tables/${d.from_table}/refuse`, { player_id: d.player_id, reason: r }, _("{player} stops for today", { player: d.player_name })),
+        _("Ban for today")), { "data-action": "mm-refuse" })));
   }
   for (const ch of state.mustmove) for (const b of ch.break) {
-    cards.push(el("div", { class: "prompt break" }, el("div", { class: "prompt-text" }, b.message),
-      btn(`Break table ${b.table}`, "primary", () => act("POST", `/api/floor/tables/${b.table}/break`, {}, `Table ${b.table} broken`))));
+    cards.push(el("div", { class: "prompt break" }, el("div", { class: "prompt-text" },
+      _("Table {table} ({players}) fits into table {into} ({into_players}/{into_seats}): break it",
+        { table: b.table, players: b.players, into: b.into_table, into_players: b.into_players, into_seats: b.into_seats })),
+      btn(_("Break table {table}", { table: b.table }), "primary", () => act("POST", `/api/floor/tables/${b.table}/break`, {}, _("Table {table} broken", { table: b.table })))));
   }
   for (const o of state.open_prompts) {
-    cards.push(el("div", { class: "prompt open" }, el("div", { class: "prompt-text" }, o.message),
-      btn(`Open table ${o.table}`, "primary", () => act("POST", `/api/floor/tables/${o.table}/open`, { must_move: o.must_move }, `Table ${o.table} open`))));
+    const opening = { game: gameName(o.game_id), waiting: o.waiting, table: o.table };
+    cards.push(el("div", { class: "prompt open" }, el("div", { class: "prompt-text" }, o.must_move
+      ? _("{game}: tables full, {waiting} waiting: open table {table} as a must-move table", opening)
+      : _("{game}: {waiting} waiting: open table {table}", opening)),
+      btn(_("Open table {table}", { table: o.table }), "primary", () => act("POST", `/api/floor/tables/${o.table}/open`, { must_move: o.must_move }, _("Table {table} open", { table: o.table })))));
   }
   for (const p of state.pickups) {
     cards.push(el("div", { class: "prompt pickup" },
-      el("div", { class: "prompt-text" }, `Chip pickup: table ${p.table} seat ${p.seat}, ${p.player.name} away ${since(p.away_since)} min, ${p.waiting} waiting`),
-      btn("Pick up", "primary", () => pickupSheet(p.table, p.seat, p.player.name))));
+      el("div", { class: "prompt-text" }, _("Chip pickup: table {table} seat {seat}, {player} away {minutes} min, {waiting} waiting",
+        { table: p.table, seat: p.seat, player: p.player.name, minutes: since(p.away_since), waiting: p.waiting })),
+      btn(_("Pick up"), "primary", () => pickupSheet(p.table, p.seat, p.player.name))));
   }
   $("#fl-prompts").replaceChildren(...cards);
   $("#fl-prompts").classList.toggle("empty", cards.length === 0);
 }
 
 function pickupSheet(table, seat, name) {
-  const input = el("input", { type: "number", inputmode: "decimal", name: "chips_out", placeholder: "chips counted" });
-  sheet(`Pick up ${name}'s chips (table ${table}, seat ${seat})`, el("label", {}, "Chips counted", input),
-    el("div", { class: "sheet-actions" }, btn("Confirm pickup", "primary big", async () => {
+  const input = el("input", { type: "number", inputmode: "decimal", name: "chips_out", placeholder: _("chips counted") });
+  sheet(_("Pick up {player}'s chips (table {table}, seat {seat})", { player: name, table, seat }), el("label", {}, _("Chips counted"), input),
+    el("div", { class: "sheet-actions" }, btn(_("Confirm pickup"), "primary big", async () => {
       const v = input.value ? Math.round(parseFloat(input.value) * 100) : null;
-      try { await act("POST", `/api/seating/tables/${table}/seats/${seat}/pickup`, { chips_out: v }, "Chips picked up"); closeSheet(); } catch (e) { /* shown */ }
+      try { await act("POST", `/api/seating/tables/${table}/seats/${seat}/pickup`, { chips_out: v }, _("Chips picked up")); closeSheet(); } catch (e) { /* shown */ }
     })));
 }
 
@@ -118,9 +128,9 @@ function seatTile(t, s) {
   const attrs = { "data-seat": s.number };
   if (s.player) {
     const badges = [];
-    if (s.mm_order) badges.push(el("span", { class: "badge mm" }, `MM ${s.mm_order}`));
+    if (s.mm_order) badges.push(el("span", { class: "badge mm" }, _("MM {n}", { n: s.mm_order })));
     if (s.due_to) badges.push(el("span", { class: "badge due" }, `→ ${s.due_to}`));
-    if (s.away_since) badges.push(el("span", { class: "badge away", "data-away": s.away_since }, `away ${since(s.away_since)}′`));
+    if (s.away_since) badges.push(el("span", { class: "badge away", "data-away": s.away_since }, _("away {minutes}′", { minutes: since(s.away_since) })));
     return el("button", { ...attrs, type: "button", class: `fl-seat taken${s.due_to ? " due" : ""}${s.away_since ? " away" : ""}`,
       onclick: () => seatSheet(t, s) },
       el("span", { class: "seat-no" }, s.number), el("span", { class: "seat-name" }, short(s.player.name)), el("span", { class: "badges" }, badges));
@@ -131,49 +141,49 @@ function seatTile(t, s) {
       el("span", { class: "seat-name" }, short(s.call.player.name)),
       el("span", { class: "countdown", "data-expires": s.call.expires_at }, ""),
       el("span", { class: "seat-actions" },
-        btn("Seat", "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
-        btn("✕", "small", () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, "Call cancelled"), { "aria-label": "cancel call" })));
+        btn(pgettext("seat a player", "Seat"), "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
+        btn("✕", "small", () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, _("Call cancelled")), { "aria-label": _("cancel call") })));
   }
   const p = t.status === "open" ? proposalFor(t.number, s.number) : null;
   if (p) {
     return el("div", { ...attrs, class: "fl-seat free proposed" },
       el("span", { class: "seat-no" }, s.number),
-      el("span", { class: "seat-name" }, short(p.player_name), p.kind === "table_change" ? el("small", {}, " (change)") : ""),
+      el("span", { class: "seat-name" }, short(p.player_name), p.kind === "table_change" ? el("small", {}, " " + _("(change)")) : ""),
       p.kind === "list"
-        ? btn("Call", "primary small", () => act("POST", `/api/waitlists/entries/${p.entry_id}/call`, { table_number: t.number, seat_number: s.number },
-            `${p.player_name} called to table ${t.number}`), { "data-action": "call" })
-        : btn("Move", "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
-            `${p.player_name} changed to table ${t.number}`), { "data-action": "honour" }));
+        ? btn(pgettext("call a player from the list", "Call"), "primary small", () => act("POST", `/api/waitlists/entries/${p.entry_id}/call`, { table_number: t.number, seat_number: s.number },
+            _("{player} called to table {table}", { player: p.player_name, table: t.number })), { "data-action": "call" })
+        : btn(_("Move"), "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
+            _("{player} changed to table {table}", { player: p.player_name, table: t.number })), { "data-action": "honour" }));
   }
   const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number));
   return el("div", { ...attrs, class: `fl-seat free${fed ? " fed" : ""}` }, el("span", { class: "seat-no" }, s.number),
-    el("span", { class: "seat-name" }, t.status !== "open" ? "" : fed ? "must-move" : "free"));
+    el("span", { class: "seat-name" }, t.status !== "open" ? "" : fed ? _("must-move") : _("free")));
 }
 
 function tableCard(t) {
   const mm = t.mustmove;
   const head = el("header", {},
     el("h2", {}, `${t.number} · ${t.name}`),
-    mm ? el("span", { class: `badge role ${mm.role}` }, mm.role === "main" ? "MAIN" : `${mm.role.toUpperCase()} → ${mm.feeds}`) : null,
-    el("span", { class: `status ${t.status}` }, t.status));
+    mm ? el("span", { class: `badge role ${mm.role}` }, mm.role === "main" ? _("MAIN") : `${mm.role.toUpperCase()} → ${mm.feeds}`) : null,
+    el("span", { class: `status ${t.status}` }, term(t.status)));
   const actions = [];
-  if (t.status === "closed") actions.push(btn("Open", "small", () => openTable(t), { "data-action": "open-table" }));
-  else if (t.occupied === 0) actions.push(btn("Close", "small", () => act("POST", `/api/floor/tables/${t.number}/close`, {}, `Table ${t.number} closed`)));
+  if (t.status === "closed") actions.push(btn(_("Open"), "small", () => openTable(t), { "data-action": "open-table" }));
+  else if (t.occupied === 0) actions.push(btn(_("Close"), "small", () => act("POST", `/api/floor/tables/${t.number}/close`, {}, _("Table {table} closed", { table: t.number }))));
   const body = t.kind === "poker"
     ? el("div", { class: `fl-seats n${t.seat_count}` }, t.seats.map(s => seatTile(t, s)))
-    : el("p", { class: "hint" }, `${t.occupied}/${t.seat_count} players`);
+    : el("p", { class: "hint" }, _("{occupied}/{seats} players", { occupied: t.occupied, seats: t.seat_count }));
   return el("article", { class: `fl-table ${t.status} ${t.kind}`, "data-table": t.number },
     head, el("p", { class: "game" }, `${t.game.name} — ${t.occupied}/${t.seat_count}`, el("span", { class: "t-actions" }, actions)), body);
 }
 
 function openTable(t) {
   const others = state.tables.filter(x => x.game.id === t.game.id && x.status === "open" && x.number !== t.number);
-  if (t.kind !== "poker" || others.length === 0) return act("POST", `/api/floor/tables/${t.number}/open`, {}, `Table ${t.number} open`);
-  sheet(`Open table ${t.number}`,
-    el("p", { class: "hint" }, `${t.game.name} is already played at table ${others.map(o => o.number).join(", ")}.`),
+  if (t.kind !== "poker" || others.length === 0) return act("POST", `/api/floor/tables/${t.number}/open`, {}, _("Table {table} open", { table: t.number }));
+  sheet(_("Open table {table}", { table: t.number }),
+    el("p", { class: "hint" }, _("{game} is already played at table {tables}.", { game: t.game.name, tables: others.map(o => o.number).join(", ") })),
     el("div", { class: "sheet-actions" },
-      btn("As a must-move table", "primary big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: true }, `Table ${t.number} open (must-move)`); closeSheet(); } catch (e) { /* shown */ } }),
-      btn("As an independent table", "big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: false }, `Table ${t.number} open`); closeSheet(); } catch (e) { /* shown */ } })));
+      btn(_("As a must-move table"), "primary big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: true }, _("Table {table} open (must-move)", { table: t.number })); closeSheet(); } catch (e) { /* shown */ } }),
+      btn(_("As an independent table"), "big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: false }, _("Table {table} open", { table: t.number })); closeSheet(); } catch (e) { /* shown */ } })));
 }
 
 function seatSheet(t, s) {
@@ -181,79 +191,80 @@ function seatSheet(t, s) {
   const name = s.player.name;
   const free = t.seats.filter(x => !x.player && !x.call).map(x => x.number);
   const sameGame = state.tables.filter(x => x.game.id === t.game.id && x.status === "open" && x.number !== t.number);
-  const chipsIn = el("input", { type: "number", inputmode: "decimal", name: "chips_out", placeholder: "chips he takes (for anti-ratholing)" });
+  const chipsIn = el("input", { type: "number", inputmode: "decimal", name: "chips_out", placeholder: _("chips he takes (for anti-ratholing)") });
   const chips = () => chipsIn.value ? Math.round(parseFloat(chipsIn.value) * 100) : null;
   const due = state.due.find(d => d.player_id === s.player.id);
-  sheet(`Table ${t.number}, seat ${s.number}: ${name}`,
-    el("p", { class: "hint" }, `Sat ${new Date(s.sat_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` +
-      `${s.arrival && s.arrival !== "new" ? ` · ${s.arrival.replace("_", " ")}` : ""}${s.mm_order ? ` · must-move order ${s.mm_order}` : ""}`),
+  sheet(_("Table {table}, seat {seat}: {player}", { table: t.number, seat: s.number, player: name }),
+    el("p", { class: "hint" }, _("Sat {time}", { time: clock(s.sat_at) }) +
+      `${s.arrival && s.arrival !== "new" ? ` · ${ARRIVAL()[s.arrival] || term(s.arrival)}` : ""}${s.mm_order ? " · " + _("must-move order {n}", { n: s.mm_order }) : ""}`),
     due ? el("div", { class: "sheet-actions" },
-      btn(`Move to table ${due.to_table}`, "primary big", async () => { try { await act("POST", `/api/mustmove/tables/${t.number}/move`, { player_id: s.player.id }, `${name} moved`); closeSheet(); } catch (e) { /* shown */ } })) : null,
-    el("label", {}, "Leaving with", chipsIn),
+      btn(_("Move to table {table}", { table: due.to_table }), "primary big", async () => { try { await act("POST", `/api/mustmove/tables/${t.number}/move`, { player_id: s.player.id }, _("{player} moved", { player: name })); closeSheet(); } catch (e) { /* shown */ } })) : null,
+    el("label", {}, _("Leaving with"), chipsIn),
     el("div", { class: "sheet-actions" },
-      btn("Leaves", "big", async () => { try { await act("POST", `${base}/leave`, { chips_out: chips(), reason: "left" }, `${name} left`); closeSheet(); } catch (e) { /* shown */ } }, { "data-action": "leave" }),
+      btn(_("Leaves"), "big", async () => { try { await act("POST", `${base}/leave`, { chips_out: chips(), reason: "left" }, _("{player} left", { player: name })); closeSheet(); } catch (e) { /* shown */ } }, { "data-action": "leave" }),
       s.away_since
-        ? btn("Back at the table", "big", async () => { try { await act("POST", `${base}/back`, {}); closeSheet(); } catch (e) { /* shown */ } })
-        : btn("Away from table", "big", async () => { try { await act("POST", `${base}/away`, {}); closeSheet(); } catch (e) { /* shown */ } })),
-    free.length ? el("div", {}, el("h3", {}, "Seat change"), el("div", { class: "presets" },
-      free.map(n => btn(`Seat ${n}`, "", async () => { try { await act("POST", `${base}/change`, { to_seat: n }, `${name} to seat ${n}`); closeSheet(); } catch (e) { /* shown */ } })))) : null,
-    sameGame.length ? el("div", {}, el("h3", {}, "Table change request"), el("div", { class: "presets" },
-      sameGame.map(x => btn(`Table ${x.number}`, "", async () => { try { await act("POST", "/api/seating/table-changes", { player_id: s.player.id, to_table: x.number }, `${name} asks for table ${x.number}`); closeSheet(); } catch (e) { /* shown */ } })))) : null,
-    el("div", {}, el("h3", {}, "All-in and lost"), el("div", { class: "presets" },
-      btn("Busted", "", async () => bustSheet(t, s)))));
+        ? btn(_("Back at the table"), "big", async () => { try { await act("POST", `${base}/back`, {}); closeSheet(); } catch (e) { /* shown */ } })
+        : btn(_("Away from table"), "big", async () => { try { await act("POST", `${base}/away`, {}); closeSheet(); } catch (e) { /* shown */ } })),
+    free.length ? el("div", {}, el("h3", {}, _("Seat change")), el("div", { class: "presets" },
+      free.map(n => btn(_("Seat {seat}", { seat: n }), "", async () => { try { await act("POST", `${base}/change`, { to_seat: n }, _("{player} to seat {seat}", { player: name, seat: n })); closeSheet(); } catch (e) { /* shown */ } })))) : null,
+    sameGame.length ? el("div", {}, el("h3", {}, _("Table change request")), el("div", { class: "presets" },
+      sameGame.map(x => btn(_("Table {table}", { table: x.number }), "", async () => { try { await act("POST", "/api/seating/table-changes", { player_id: s.player.id, to_table: x.number }, _("{player} asks for table {table}", { player: name, table: x.number })); closeSheet(); } catch (e) { /* shown */ } })))) : null,
+    el("div", {}, el("h3", {}, _("All-in and lost")), el("div", { class: "presets" },
+      btn(_("Busted"), "", async () => bustSheet(t, s)))));
 }
 
 function bustSheet(t, s) {
   const base = `/api/seating/tables/${t.number}/seats/${s.number}/bust`;
-  const amount = el("input", { type: "number", inputmode: "decimal", name: "rebuy", placeholder: "rebuy / new buy-in" });
+  const amount = el("input", { type: "number", inputmode: "decimal", name: "rebuy", placeholder: _("rebuy / new buy-in") });
   const cents = () => amount.value ? Math.round(parseFloat(amount.value) * 100) : null;
   const run = body => async () => {
     try {
       const r = await act("POST", base, body);
-      toast({ rebought: "Rebuy recorded", may_rebuy: "First bust recorded: one rebuy allowed", left: `${s.player.name} leaves the game`,
-              listed: `${s.player.name} goes to the end of the list`, sat_again: `${s.player.name} sits again` }[r.outcome] || r.outcome);
+      const who = { player: s.player.name };
+      toast({ rebought: _("Rebuy recorded"), may_rebuy: _("First bust recorded: one rebuy allowed"), left: _("{player} leaves the game", who),
+              listed: _("{player} goes to the end of the list", who), sat_again: _("{player} sits again", who) }[r.outcome] || term(r.outcome));
       closeSheet();
     } catch (e) { /* shown */ }
   };
-  sheet(`${s.player.name} busted`, el("p", { class: "hint" }, "First bust: one rebuy, even under the minimum. Second bust: his game ends; to play on he goes to the end of the list (or sits again with a full buy-in when nobody waits)."),
-    el("label", {}, "Amount", amount),
+  sheet(_("{player} busted", { player: s.player.name }), el("p", { class: "hint" }, _("First bust: one rebuy, even under the minimum. Second bust: his game ends; to play on he goes to the end of the list (or sits again with a full buy-in when nobody waits).")),
+    el("label", {}, _("Amount"), amount),
     el("div", { class: "sheet-actions" },
-      btn("First bust · rebuy", "primary big", () => run({ rebuy: cents() })()),
-      btn("Second bust · leaves", "big", run({})),
-      btn("Second bust · plays on", "big", () => run({ play_on: true, buy_in: cents() })())));
+      btn(_("First bust · rebuy"), "primary big", () => run({ rebuy: cents() })()),
+      btn(_("Second bust · leaves"), "big", run({})),
+      btn(_("Second bust · plays on"), "big", () => run({ play_on: true, buy_in: cents() })())));
 }
 
 // ---------- lists ----------
 function seatCalled(call) {
   const others = state.lists.filter(l => l.game.id !== call.game_id && l.entries.some(e => e.player.id === call.player.id)).map(l => l.game.name);
-  buyInSheet(`Seat ${call.player.name} at table ${call.table}, seat ${call.seat}`, call.table, call.player.id,
-    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, `${call.player.name} seated`), others);
+  buyInSheet(_("Seat {player} at table {table}, seat {seat}", { player: call.player.name, table: call.table, seat: call.seat }), call.table, call.player.id,
+    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, _("{player} seated", { player: call.player.name })), others);
 }
 
 function entryRow(lst, e) {
   const proposal = state.proposals.find(p => p.entry_id === e.id);
   const actions = [];
   if (e.status === "called") {
-    actions.push(btn("Seat", "primary", () => seatCalled({ ...e.call, player: e.player }), { "data-action": "seat-called" }));
+    actions.push(btn(pgettext("seat a player", "Seat"), "primary", () => seatCalled({ ...e.call, player: e.player }), { "data-action": "seat-called" }));
   } else if (proposal) {
-    actions.push(btn(`Call → ${proposal.table}`, "primary", () => act("POST", `/api/waitlists/entries/${e.id}/call`,
-      { table_number: proposal.table, seat_number: proposal.seat }, `${e.player.name} called to table ${proposal.table}`), { "data-action": "call" }));
+    actions.push(btn(_("Call → {table}", { table: proposal.table }), "primary", () => act("POST", `/api/waitlists/entries/${e.id}/call`,
+      { table_number: proposal.table, seat_number: proposal.seat }, _("{player} called to table {table}", { player: e.player.name, table: proposal.table })), { "data-action": "call" }));
   }
-  if (e.place > 1) actions.push(btn("↑", "", () => askReason(`Move ${e.player.name} up`, "Why? (audited)",
-    r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": "move up" }));
-  actions.push(btn("✕", "", () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, `${e.player.name} off the list`),
-    { "aria-label": "remove", "data-action": "remove" }));
+  if (e.place > 1) actions.push(btn("↑", "", () => askReason(_("Move {player} up", { player: e.player.name }), _("Why? (audited)"),
+    r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": _("move up") }));
+  actions.push(btn("✕", "", () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name })),
+    { "aria-label": _("remove"), "data-action": "remove" }));
   return el("li", { class: `fl-entry ${e.status}`, "data-entry": e.id, "data-player": e.player.id },
     el("span", { class: "place" }, e.place),
     el("span", { class: "who" }, el("span", { class: "name" }, e.player.name),
       el("small", {}, e.status === "called"
-        ? el("span", {}, `called · T${e.call.table} S${e.call.seat} · `, el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""))
-        : `${e.estimated_wait_minutes != null ? `~${e.estimated_wait_minutes} min · ` : ""}added ${since(e.added_at)} min ago by ${e.added_by}${e.note ? ` · ${e.note}` : ""}`)),
+        ? el("span", {}, _("called · T{table} S{seat}", { table: e.call.table, seat: e.call.seat }) + " · ", el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""))
+        : `${e.estimated_wait_minutes != null ? _("~{m} min", { m: e.estimated_wait_minutes }) + " · " : ""}${_("added {minutes} min ago by {by}", { minutes: since(e.added_at), by: e.added_by })}${e.note ? ` · ${e.note}` : ""}`)),
     el("span", { class: "entry-actions" }, actions));
 }
 
 function addPlayerSheet(lst) {
-  const q = el("input", { type: "search", placeholder: "name or card number", name: "q", autocomplete: "off" });
+  const q = el("input", { type: "search", placeholder: _("name or card number"), name: "q", autocomplete: "off" });
   const results = el("ul", { class: "search-results" });
   let timer = null;
   const search = async () => {
@@ -262,40 +273,40 @@ function addPlayerSheet(lst) {
       const listed = new Set(lst.entries.map(e => e.player.id));
       results.replaceChildren(...players.map(p => el("li", {},
         btn(`${p.name} · ${p.card_number}`, `big${listed.has(p.id) ? " listed" : ""}`, async () => {
-          try { await act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, `${p.name} added to ${lst.game.name}`); closeSheet(); } catch (e) { /* shown */ }
+          try { await act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, _("{player} added to {list}", { player: p.name, list: lst.game.name })); closeSheet(); } catch (e) { /* shown */ }
         }, { "data-player": p.id, disabled: listed.has(p.id) }))));
     } catch (e) { toast(e.message, "error"); }
   };
   q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 150); });
-  sheet(`Add to ${lst.game.name}`, el("p", { class: "hint" }, "The player is here in person."), q, results);
+  sheet(_("Add to {list}", { list: lst.game.name }), el("p", { class: "hint" }, _("The player is here in person.")), q, results);
   q.focus();
   search();
 }
 
 function renderLists() {
   $("#fl-lists").replaceChildren(...state.lists.map(lst => el("section", { class: "fl-list", "data-game": lst.game.id },
-    el("header", {}, el("h2", {}, lst.game.name), el("span", { class: "count" }, `${lst.entries.length} waiting`),
-      btn("+ Add player", "primary small", () => addPlayerSheet(lst), { "data-action": "add-player" })),
+    el("header", {}, el("h2", {}, lst.game.name), el("span", { class: "count" }, ngettext("{n} waiting", "{n} waiting", lst.entries.length)),
+      btn(_("+ Add player"), "primary small", () => addPlayerSheet(lst), { "data-action": "add-player" })),
     lst.entries.length ? el("ol", { class: "fl-entries" }, lst.entries.map(e => entryRow(lst, e)))
-                       : el("p", { class: "hint" }, "Nobody waiting."))));
+                       : el("p", { class: "hint" }, _("Nobody waiting.")))));
   const changes = state.table_changes;
-  $("#fl-changes").replaceChildren(...(changes.length ? [el("h2", {}, "Table changes"), el("ol", { class: "fl-entries" }, changes.map(r =>
-    el("li", { class: "fl-entry" }, el("span", { class: "who" }, el("span", { class: "name" }, r.player.name), el("small", {}, `table ${r.from_table} → ${r.to_table}`)),
-      el("span", { class: "entry-actions" }, btn("✕", "", () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {}), { "aria-label": "cancel request" })))))] : []));
+  $("#fl-changes").replaceChildren(...(changes.length ? [el("h2", {}, _("Table changes")), el("ol", { class: "fl-entries" }, changes.map(r =>
+    el("li", { class: "fl-entry" }, el("span", { class: "who" }, el("span", { class: "name" }, r.player.name), el("small", {}, _("table {from} → {to}", { from: r.from_table, to: r.to_table }))),
+      el("span", { class: "entry-actions" }, btn("✕", "", () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {}), { "aria-label": _("cancel request") })))))] : []));
 }
 
 function renderMustMove() {
   $("#fl-mustmove").replaceChildren(...state.mustmove.map(ch => el("section", { class: "fl-chain", "data-game": ch.game_id },
-    el("h2", {}, `Must-move · ${gameName(ch.game_id)}`),
-    el("p", { class: "chain" }, ch.tables.map(t => `${t.role === "main" ? "Main" : t.role.toUpperCase()} ${t.table}`).join(" ← ")),
-    ch.tables.filter(t => t.role !== "main").map(t => el("div", { class: "mm-queue" }, el("h3", {}, `Table ${t.table} order`),
-      el("ol", {}, t.order.map(o => el("li", { class: o.due ? "due" : "" }, `${o.name} · seat ${o.seat}`, o.due ? el("b", {}, " · moves now") : ""))))))));
+    el("h2", {}, _("Must-move · {game}", { game: gameName(ch.game_id) })),
+    el("p", { class: "chain" }, ch.tables.map(t => `${t.role === "main" ? _("Main") : t.role.toUpperCase()} ${t.table}`).join(" ← ")),
+    ch.tables.filter(t => t.role !== "main").map(t => el("div", { class: "mm-queue" }, el("h3", {}, _("Table {table} order", { table: t.table })),
+      el("ol", {}, t.order.map(o => el("li", { class: o.due ? "due" : "" }, _("{player} · seat {seat}", { player: o.name, seat: o.seat }), o.due ? el("b", {}, " · " + _("moves now")) : ""))))))));
 }
 
 function renderAlerts() {
   $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
     el("span", {}, a.message),
-    btn("OK", "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
+    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
 }
 
 function render() {
@@ -310,7 +321,7 @@ function render() {
 function tick() {
   for (const node of root.querySelectorAll("[data-expires]")) {
     const left = Date.parse(node.dataset.expires) - serverNow();
-    node.textContent = left > 0 ? mmss(left) : "time up";
+    node.textContent = left > 0 ? mmss(left) : _("time up");
     node.classList.toggle("late", left < 60_000);
   }
 }

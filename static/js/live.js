@@ -1,4 +1,6 @@
 // Shared by every page: the Socket.IO connection to /live and a JSON helper that sends the CSRF token.
+// Errors come back in the reader's language (the server translates them). Money and times: i18n.js.
+export { amount, money } from "./i18n.js";
 export const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content || "";
 
 export async function api(method, url, body) {
@@ -37,12 +39,6 @@ export function toast(message, kind = "info") {
   el.textContent = message;
   box.appendChild(el);
   setTimeout(() => el.remove(), 6000);
-}
-
-export function money(cents) {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100).toLocaleString("de-CH")}.${String(abs % 100).padStart(2, "0")}`;
 }
 
 export function el(tag, attrs = {}, ...children) {

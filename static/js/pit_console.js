@@ -1,6 +1,7 @@
 // The pit boss's console: held rounds, rulings waiting for a second pit boss, the rounds of every
 // table (each opens its timeline), today's figures, alerts and device health. Live, no reloads.
-import { api, connect, el, money, toast } from "./live.js";
+import { amount, api, connect, el, toast } from "./live.js";
+import { _, clock, day, ngettext, term } from "./i18n.js";
 import { ball } from "./cards.js";
 import { renderAlerts } from "./tables.js";
 import { startDevices } from "./devices.js";
@@ -13,8 +14,7 @@ const me = Number(root.dataset.me || 0);
 const initial = JSON.parse(document.getElementById("initial-data").textContent);
 
 const debounce = (fn, ms = 300) => { let t; return () => { clearTimeout(t); t = setTimeout(fn, ms); }; };
-const time = iso => iso ? new Date(iso).toLocaleTimeString("de-CH", { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
-const GAME = { roulette: "Roulette", baccarat: "Baccarat", blackjack: "Blackjack", casino_holdem: "Casino Hold'em" };
+const time = iso => clock(iso, { seconds: true });
 
 const socket = connect();
 
@@ -22,7 +22,7 @@ const socket = connect();
 let alerts = initial.alerts || [];
 const alertsRoot = document.getElementById("alerts");
 const drawAlerts = () => alerts.length ? renderAlerts(alertsRoot, alerts)
-  : alertsRoot.replaceChildren(el("li", { class: "empty" }, "No open alert."));
+  : alertsRoot.replaceChildren(el("li", { class: "empty" }, _("No open alert.")));
 drawAlerts();
 socket.on("alert", a => { alerts = [a, ...alerts]; drawAlerts(); toast(a.message, a.severity); });
 socket.on("alert.acknowledged", ({ id }) => { alerts = alerts.filter(a => a.id !== id); drawAlerts(); });
@@ -37,7 +37,7 @@ async function loadPending() {
   try {
     const list = await api("GET", "/api/pit/rulings?pending=true");
     pendingRoot.replaceChildren(...(list.length ? list.map(r => pendingItem(r, { canRule, me, done: () => { loadPending(); reloadHeld(); } }))
-      : [el("li", { class: "empty" }, "Nothing waits for a second pit boss.")]));
+      : [el("li", { class: "empty" }, _("Nothing waits for a second pit boss."))]));
   } catch (e) { toast(e.message, "error"); }
 }
 loadPending();
@@ -52,16 +52,16 @@ async function loadRounds() {
   try {
     const rows = await api("GET", `/api/pit/rounds?${q}`);
     tbody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-round": r.id, class: `st-${r.status}` },
-      el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, GAME[r.kind] || r.kind)),
-      el("td", {}, `#${r.number}`, r.coup ? el("span", { class: "muted" }, ` coup ${r.coup}`) : ""),
-      el("td", {}, el("span", { class: `round-status ${r.status}` }, r.status), r.rulings ? el("span", { class: "tag" }, `${r.rulings} ruling${r.rulings > 1 ? "s" : ""}`) : ""),
+      el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, term(r.kind))),
+      el("td", {}, `#${r.number}`, r.coup ? el("span", { class: "muted" }, " " + _("coup {n}", { n: r.coup })) : ""),
+      el("td", {}, el("span", { class: `round-status ${r.status}` }, term(r.status)), r.rulings ? el("span", { class: "tag" }, ngettext("{n} ruling", "{n} rulings", r.rulings)) : ""),
       el("td", {}, r.kind === "roulette" && r.result !== "" ? ball(Number(r.result))
         : r.result || (r.held_reason ? el("span", { class: "reason" }, r.held_reason) : "")),
       el("td", { class: "num" }, String(r.bets)),
-      el("td", { class: "num" }, money(r.staked)),
+      el("td", { class: "num" }, amount(r.staked)),
       el("td", {}, time(r.ended_at)),
-      el("td", {}, el("a", { class: "btn small", href: `/pit/rounds/${r.id}` }, "Timeline"))))
-      : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No round."))]));
+      el("td", {}, el("a", { class: "btn small", href: `/pit/rounds/${r.id}` }, _("Timeline")))))
+      : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, _("No round.")))]));
   } catch (e) { toast(e.message, "error"); }
 }
 filter.addEventListener("submit", e => { e.preventDefault(); loadRounds(); });
@@ -77,11 +77,11 @@ async function loadGlance() {
     const t = f.totals;
     const item = (label, value, cls = "") => [el("dt", {}, label), el("dd", { class: cls }, value)];
     glance.replaceChildren(...[
-      item("Gaming day", f.day),
-      item("Rounds played", String(t.played)), item("Voided", String(t.voided)), item("Held", String(t.held)),
-      item("Drop", money(t.drop)), item("Payouts", money(t.payouts)),
-      item("Win/loss", money(t.win_loss), t.win_loss < 0 ? "neg" : "pos"),
-      item("Device faults", String(t.device_faults), t.device_faults ? "neg" : ""),
+      item(_("Gaming day"), day(f.day)),
+      item(_("Rounds played"), String(t.played)), item(_("Voided"), String(t.voided)), item(_("Held"), String(t.held)),
+      item(_("Drop"), amount(t.drop)), item(_("Payouts"), amount(t.payouts)),
+      item(_("Win/loss"), amount(t.win_loss), t.win_loss < 0 ? "neg" : "pos"),
+      item(_("Device faults"), String(t.device_faults), t.device_faults ? "neg" : ""),
     ].flat());
   } catch (e) { toast(e.message, "error"); }
 }

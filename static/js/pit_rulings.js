@@ -1,19 +1,20 @@
 // A ruling waiting for a second pit boss: who made it, what it moves, and approve / reject
 // (the one who made it may only withdraw it). Shared by the console and the round's timeline.
 import { api, el, money, toast } from "./live.js";
+import { _, clock, term } from "./i18n.js";
 
-const KIND = { void: "Void", correct: "Correction", confirm: "Confirmation" };
+const KIND = () => ({ void: _("Void"), correct: _("Correction"), confirm: _("Confirmation") });
 
 export function correctionText(r) {
   const c = r.correction || {};
-  if (c.number !== undefined) return `number ${c.number}`;
-  if (c.cards) return `cards ${c.cards.join(" ")}`;
-  if (c.replace) return Object.entries(c.replace).map(([step, card]) => `card ${step} is ${card}`).join(", ");
+  if (c.number !== undefined) return _("number {n}", { n: c.number });
+  if (c.cards) return _("cards {cards}", { cards: c.cards.join(" ") });
+  if (c.replace) return Object.entries(c.replace).map(([step, card]) => _("card {step} is {card}", { step, card })).join(", ");
   return "";
 }
 
 export function pendingItem(r, { canRule, me, done }) {
-  const reason = el("input", { name: "answer", placeholder: "Reason", maxlength: 300 });
+  const reason = el("input", { name: "answer", placeholder: _("Reason"), maxlength: 300 });
   const answer = async (what, body, msg) => {
     try { await api("POST", `/api/pit/rulings/${r.id}/${what}`, body); toast(msg); done && done(); }
     catch (e) { toast(e.message, "error"); }
@@ -23,26 +24,26 @@ export function pendingItem(r, { canRule, me, done }) {
   if (canRule && !own) {
     actions = el("div", { class: "held-actions" },
       el("button", { class: "btn primary", "data-action": "approve", onclick: () =>
-        answer("approve", { reason: reason.value.trim() }, `Ruling ${r.id} approved and applied`) }, "Approve"),
+        answer("approve", { reason: reason.value.trim() }, _("Ruling {id} approved and applied", { id: r.id })) }, _("Approve")),
       reason,
       el("button", { class: "btn danger", "data-action": "reject", onclick: () => {
-        if (!reason.value.trim()) { toast("Say why you reject it", "warning"); reason.focus(); return; }
-        answer("reject", { reason: reason.value.trim() }, `Ruling ${r.id} rejected: nothing moves`);
-      } }, "Reject"));
+        if (!reason.value.trim()) { toast(_("Say why you reject it"), "warning"); reason.focus(); return; }
+        answer("reject", { reason: reason.value.trim() }, _("Ruling {id} rejected: nothing moves", { id: r.id }));
+      } }, _("Reject")));
   } else if (canRule && own) {
     actions = el("div", { class: "held-actions" },
-      el("span", { class: "muted" }, "Your ruling: another pit boss must approve it."), reason,
+      el("span", { class: "muted" }, _("Your ruling: another pit boss must approve it.")), reason,
       el("button", { class: "btn", "data-action": "withdraw", onclick: () => {
-        if (!reason.value.trim()) { toast("Say why you withdraw it", "warning"); reason.focus(); return; }
-        answer("reject", { reason: reason.value.trim() }, `Ruling ${r.id} withdrawn`);
-      } }, "Withdraw"));
+        if (!reason.value.trim()) { toast(_("Say why you withdraw it"), "warning"); reason.focus(); return; }
+        answer("reject", { reason: reason.value.trim() }, _("Ruling {id} withdrawn", { id: r.id }));
+      } }, _("Withdraw")));
   }
   return el("li", { class: "pending-ruling", "data-ruling": r.id },
     el("header", {},
-      el("h3", {}, `${KIND[r.kind] || r.kind} · table ${r.table_number} round ${r.round_number}`),
+      el("h3", {}, `${KIND()[r.kind] || term(r.kind)} · ` + _("table {table} round {n}", { table: r.table_number, n: r.round_number })),
       el("span", { class: "amount" }, money(r.amount))),
     el("p", {}, el("b", {}, r.decided_by_name), ` — ${r.reason}`, r.kind === "correct" ? el("span", { class: "muted" }, ` (${correctionText(r)})`) : ""),
-    el("p", { class: "muted" }, `${new Date(r.at).toLocaleTimeString("de-CH")} · round was ${r.round_status} · `,
-      el("a", { href: `/pit/rounds/${r.round_id}` }, "timeline")),
+    el("p", { class: "muted" }, `${clock(r.at, { seconds: true })} · ` + _("round was {status}", { status: term(r.round_status) }) + " · ",
+      el("a", { href: `/pit/rounds/${r.round_id}` }, _("timeline"))),
     actions);
 }

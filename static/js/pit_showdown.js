@@ -1,5 +1,6 @@
 // The pit boss's poker showdown tool: enter the hand, see who wins each pot, record the ruling.
 import { api, el, money, toast } from "./live.js";
+import { _, clock, term } from "./i18n.js";
 import { cardRow } from "./cards.js";
 
 const form = document.getElementById("showdown");
@@ -11,10 +12,10 @@ const cents = text => Math.round(parseFloat(String(text).replace(",", ".") || "0
 function seatRow(n) {
   return el("tr", { class: "seat-row" },
     el("td", {}, el("input", { name: "seat", inputmode: "numeric", value: n, size: 3 })),
-    el("td", {}, el("input", { name: "hole", placeholder: "AS KD" })),
+    el("td", {}, el("input", { name: "hole", placeholder: "AS KD", "aria-label": _("Hole cards") })),
     el("td", {}, el("input", { name: "put_in", inputmode: "decimal", value: "0" })),
     el("td", {}, el("input", { name: "folded", type: "checkbox" })),
-    el("td", {}, el("button", { type: "button", class: "btn small ghost", onclick: e => e.target.closest("tr").remove() }, "✕")));
+    el("td", {}, el("button", { type: "button", class: "btn small ghost", "aria-label": _("remove seat"), onclick: e => e.target.closest("tr").remove() }, "✕")));
 }
 for (let n = 1; n <= 3; n++) rows.append(seatRow(n));
 document.getElementById("add-seat").onclick = () => rows.append(seatRow(rows.children.length + 1));
@@ -30,12 +31,12 @@ syncVariant();
 // from the left of the button, with what each posted before the cards.
 let hands = [];
 const handPick = document.getElementById("hand-pick");
-const clock = iso => new Date(iso).toLocaleTimeString("de-CH", { hour: "2-digit", minute: "2-digit" });
 async function loadHands() {
   try { hands = await api("GET", `/api/pit/poker/hands?table_number=${form.table_number.value}`); }
   catch (e) { hands = []; }
-  handPick.replaceChildren(el("option", { value: "" }, hands.length ? "— pick a hand —" : "— no hand on the terminal —"),
-    ...hands.map(h => el("option", { value: h.number }, `#${h.number} · ${clock(h.started_at)} · button ${h.button ?? "–"} · ${h.seats.length} dealt in`)));
+  handPick.replaceChildren(el("option", { value: "" }, hands.length ? _("— pick a hand —") : _("— no hand on the terminal —")),
+    ...hands.map(h => el("option", { value: h.number }, _("#{n} · {time} · button {button} · {count} dealt in",
+      { n: h.number, time: clock(h.started_at), button: h.button ?? "–", count: h.seats.length }))));
 }
 handPick.addEventListener("change", () => {
   const h = hands.find(x => String(x.number) === handPick.value);
@@ -65,10 +66,10 @@ function body() {
 function showResult(res, sent) {
   document.getElementById("result").hidden = false;
   document.getElementById("pots").replaceChildren(...res.pots.map((p, i) =>
-    el("li", {}, `${i === 0 ? "Main pot" : `Side pot ${i}`}: ${money(p.amount)} — seats ${p.eligible.join(", ")}`)));
+    el("li", {}, `${i === 0 ? _("Main pot") : _("Side pot {n}", { n: i })}: ` + _("{amount} — seats {seats}", { amount: money(p.amount), seats: p.eligible.join(", ") }))));
   document.getElementById("won").replaceChildren(...sent.seats.map(s => el("li", { "data-seat": s.seat },
-    el("strong", {}, `Seat ${s.seat} `), s.hole ? cardRow(s.hole) : "", " ",
-    el("span", { class: "muted" }, (res.hands[String(s.seat)] || [s.folded ? "folded" : ""]).join(" / ").replaceAll("_", " ")),
+    el("strong", {}, _("Seat {seat}", { seat: s.seat }) + " "), s.hole ? cardRow(s.hole) : "", " ",
+    el("span", { class: "muted" }, (res.hands[String(s.seat)] || [s.folded ? "folded" : ""]).filter(Boolean).map(h => term(`hand:${h}`)).join(" / ")),
     " ", el("span", { class: "won" }, money(res.won[String(s.seat)] || 0)))));
 }
 
@@ -82,9 +83,9 @@ form.addEventListener("submit", async e => {
 
 function renderRulings(list) {
   document.getElementById("rulings").replaceChildren(...list.map(r => el("li", { class: "alert info", "data-ruling": r.id },
-    el("span", {}, `Table ${r.table_number}, hand ${r.hand_ref}`,
-      r.hand ? el("span", { class: "muted" }, ` (${clock(r.hand.started_at)}, button ${r.hand.button ?? "–"}: ${r.hand.seats.map(s => s.player).join(", ")})`) : "", ": ",
-      Object.entries(r.result.won).filter(([, v]) => v > 0).map(([s, v]) => `seat ${s} wins ${money(v)}`).join(", "),
+    el("span", {}, _("Table {table}, hand {hand}", { table: r.table_number, hand: r.hand_ref }),
+      r.hand ? el("span", { class: "muted" }, " " + _("({time}, button {button}: {players})", { time: clock(r.hand.started_at), button: r.hand.button ?? "–", players: r.hand.seats.map(s => s.player).join(", ") })) : "", ": ",
+      Object.entries(r.result.won).filter(([, v]) => v > 0).map(([s, v]) => _("seat {seat} wins {amount}", { seat: s, amount: money(v) })).join(", "),
       el("span", { class: "muted" }, ` — ${r.reason}`)))));
 }
 renderRulings(initial.rulings);
@@ -93,7 +94,7 @@ document.getElementById("record").addEventListener("click", async () => {
   if (!last) return;
   try {
     const r = await api("POST", "/api/pit/poker/rulings", { ...last, hand_ref: form.hand_ref.value, reason: document.getElementById("reason").value });
-    toast(`Ruling ${r.id} recorded`);
+    toast(_("Ruling {id} recorded", { id: r.id }));
     renderRulings(await api("GET", "/api/pit/poker/linked-rulings"));
   } catch (err) { toast(err.message, "error"); }
 });

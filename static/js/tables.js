@@ -1,11 +1,12 @@
 // The floor map: every table with its seats; re-rendered from /api/tables on each live change.
 import { api, connect, el, toast } from "./live.js";
+import { _, term } from "./i18n.js";
 
 function tableCard(t) {
   const seats = t.seats.map(s => el("div", { class: `seat ${s.player ? "taken" : "free"}`, "data-seat": s.number },
-    el("span", { class: "seat-no" }, s.number), s.player ? el("span", { class: "seat-name" }, s.player.name) : "free"));
+    el("span", { class: "seat-no" }, s.number), s.player ? el("span", { class: "seat-name" }, s.player.name) : _("free")));
   return el("article", { class: `table-card ${t.status}`, "data-table": t.number },
-    el("header", {}, el("h2", {}, `${t.number} · ${t.name}`), el("span", { class: `status ${t.status}` }, t.status)),
+    el("header", {}, el("h2", {}, `${t.number} · ${t.name}`), el("span", { class: `status ${t.status}` }, term(t.status))),
     el("p", { class: "game" }, `${t.game.name} — ${t.occupied}/${t.seat_count}`),
     el("div", { class: "seats" }, seats));
 }
@@ -19,7 +20,7 @@ export function renderAlerts(root, alerts) {
     el("span", {}, a.message),
     el("button", { class: "btn small", onclick: async () => {
       try { await api("POST", `/api/alerts/${a.id}/acknowledge`); } catch (e) { toast(e.message, "error"); }
-    } }, "OK"))));
+    } }, _("OK")))));
 }
 
 export function start({ tablesRoot, alertsRoot }) {

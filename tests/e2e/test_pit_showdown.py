@@ -13,12 +13,14 @@ def test_pit_boss_lays_out_a_hand_and_records_a_ruling(page_as):
         rows.nth(i).locator("[name=put_in]").fill(put_in)
     page.click("#showdown button[type=submit]")
     page.wait_for_selector("#result:not([hidden])")
-    assert page.locator("#pots li").all_inner_texts() == ["Main pot: 300.00 — seats 1, 2, 3", "Side pot 1: 400.00 — seats 2, 3"]
+    # Money in the house currency, as the language writes it (en-CH: "CHF 300.00").
+    assert page.locator("#pots li").all_inner_texts() == ["Main pot: CHF\xa0300.00 — seats 1, 2, 3",
+                                                          "Side pot 1: CHF\xa0400.00 — seats 2, 3"]
     assert "300.00" in page.locator("#won li[data-seat='1']").inner_text()
     assert "400.00" in page.locator("#won li[data-seat='2']").inner_text()
     assert page.locator("#won li[data-seat='1'] .pcard").count() == 2
     page.fill("#reason", "side pot pushed to the wrong seat")
     page.click("#record")
     page.wait_for_selector("#rulings li[data-ruling]")
-    assert "seat 1 wins 300.00" in page.locator("#rulings li").first.inner_text()
+    assert "seat 1 wins CHF\xa0300.00" in page.locator("#rulings li").first.inner_text()
     shot(page, "pit-showdown")

@@ -326,7 +326,7 @@ def warn_seat(args, table_number: int, seat: int):
     table = _table(table_number)
     a = queries.open_assignment(db.session, table.id, seat)
     if a is None:
-        raise NotFound(f"nobody sits in seat {seat} at table {table.number}")
+        raise NotFound("nobody sits in seat {seat} at table {table}", seat=seat, table=table.number)
     last = svc.load(db.session, table, house()).last_hand
     result = conduct.give_warning(db.session, actor(), a.player_id, args["reason"], house(), note=args["note"],
                                   table_id=table.id, hand_id=last.id if last else None)

@@ -1,0 +1,358 @@
+"""English, French and German: which language a request speaks, the catalogs, and locale formatting.
+
+How strings get translated (docs/i18n.md has the how-to):
+- Python and Jinja mark strings with ``_()`` / ``lazy_gettext``; the catalogs are translations/<lang>/.
+- JavaScript marks strings with ``_("...", {name: value})`` (static/js/i18n.js); each page embeds, as
+  JSON, the translations of the strings its modules (and what they import) use: ``i18n_data(...)``.
+- The domain raises ``FloorError("English template {name}", name=value)`` and builds ``Msg`` objects,
+  never importing flask or babel. The template is the msgid: ``say()`` translates it in the request's
+  language and fills in the values formatted for the reader (money, times in the house timezone,
+  vocabulary codes as words). An error the catalogs do not know is shown in English.
+
+The language of a request: ``?lang=`` (which also pins this terminal, in a cookie), else the person's
+own choice (staff.language), else the terminal's pin, else the house language.
+"""
+from __future__ import annotations
+
+import functools
+import io
+import re
+from datetime import date, datetime, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from babel import Locale
+from babel.dates import format_date, format_datetime, format_time
+from babel.messages.extract import extract
+from babel.numbers import format_currency, format_decimal, get_currency_precision
+from flask import current_app, g, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel, get_locale, get_translations
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
+
+from floor.errors import FloorError, Money, Msg, Term
+
+LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch"}
+COOKIE = "floor_lang"
+JS_KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+ROOT = Path(__file__).resolve().parents[2]
+STATIC_JS = ROOT / "static" / "js"
+
+babel = Babel()
+
+# Codes the domain and the API use, as words. Message values named like these keys, or marked Term,
+# are looked up here; the pages get the same table (TERMS in static/js/i18n.js).
+VOCABULARY = {
+    # roles
+    "floor_manager": _l("floor manager"), "pit_boss": _l("pit boss"), "dealer": _l("dealer"),
+    "cashier": _l("cashier"), "admin": _l("administrator"), "display": _l("display"),
+    # table and round states
+    "open": _l("open"), "closed": _l("closed"), "idle": _l("idle"), "betting": _l("betting"),
+    "dealing": _l("dealing"), "locked": _l("no more bets"), "result": _l("result"), "held": _l("held"),
+    "settled": _l("settled"), "voided": _l("voided"), "waiting": _l("waiting"), "called": _l("called"),
+    "seated": _l("seated"), "removed": _l("removed"), "expired": _l("expired"), "cancelled": _l("cancelled"),
+    "honoured": _l("honoured"), "in_force": _l("in force"), "lifted": _l("lifted"),
+    "pending": _l("pending"), "applied": _l("applied"), "rejected": _l("rejected"), "withdrawn": _l("withdrawn"),
+    "approved": _l("approved"), "connected": _l("connected"), "disconnected": _l("disconnected"),
+    "stopped": _l("stopped"), "starting": _l("starting"), "error": _l("error"), "ok": _l("ok"),
+    "active": _l("active"), "finished": _l("finished"), "lost_device": _l("lost"), "fault": _l("fault"),
+    # games and structures
+    "poker": _l("poker"), "roulette": _l("roulette"), "baccarat": _l("baccarat"), "blackjack": _l("blackjack"),
+    "casino_holdem": _l("Casino Hold'em"), "no_limit": _l("no limit"), "pot_limit": _l("pot limit"),
+    "fixed_limit": _l("fixed limit"), "holdem": _l("Hold'em"), "omaha": _l("Omaha"), "omaha_hilo": _l("Omaha Hi/Lo"),
+    "sixplus": _l("Six Plus"),
+    # bet spots and decisions
+    "player": _l("player"), "banker": _l("banker"), "tie": _l("tie"), "player_pair": _l("player pair"),
+    "banker_pair": _l("banker pair"), "bet": _l("bet"), "ante": _l("ante"), "aa_bonus": _l("AA bonus"),
+    "straight": _l("straight up"), "split": _l("split"), "street": _l("street"), "corner": _l("corner"),
+    "six_line": _l("six line"), "first_four": _l("first four"), "basket": _l("basket"), "column": _l("column"),
+    "dozen": _l("dozen"), "red": _l("red"), "black": _l("black"), "even": _l("even"), "odd": _l("odd"),
+    "low": _l("1 to 18"), "high": _l("19 to 36"), "insurance": _l("insurance"), "no_insurance": _l("no insurance"),
+    "hit": _l("hit"), "stand": _l("stand"), "double": _l("double"), "call": _l("call"), "fold": _l("fold"),
+    "surrender": _l("surrender"),
+    # ruling kinds
+    "confirm": _l("confirmation"), "correct": _l("correction"), "void": _l("void"),
+    # warning reasons
+    "cards_shown_early": _l("Showed hole cards too early"), "electronic_device": _l("Electronic device during a hand"),
+    "left_without_word": _l("Left the table without a word"), "other": _l("Other"),
+    # devices, card sources, money movements
+    "wheel": _l("wheel"), "shoe": _l("shoe"), "scanner": _l("card scanner"), "device": _l("device"),
+    "manual": _l("by hand"), "api": _l("API"), "terminal": _l("terminal"), "stake": _l("stake"),
+    "payout": _l("payout"), "refund": _l("refund"), "commission": _l("commission"), "correction": _l("correction"),
+    "return": _l("return"), "green": _l("green"), "won": _l("won"), "lost": _l("lost"), "push": _l("push"),
+    "folded": _l("folded"),
+    # poker hands (the showdown tool)
+    "hand:straight_flush": _l("straight flush"), "hand:four_of_a_kind": _l("four of a kind"),
+    "hand:full_house": _l("full house"), "hand:flush": _l("flush"), "hand:straight": _l("straight"),
+    "hand:three_of_a_kind": _l("three of a kind"), "hand:two_pair": _l("two pair"), "hand:pair": _l("pair"),
+    "hand:high_card": _l("high card"), "hand:folded": _l("folded"),
+}
+# marshmallow's own validation sentences (the API's bad_input answers repeat them).
+MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null."), _l("Not a valid integer."),
+               _l("Not a valid string."), _l("Not a valid number."), _l("Not a valid boolean."), _l("Invalid value."),
+               _l("Unknown field."), _l("Not a valid list."), _l("Invalid input type."), _l("Not a valid datetime."),
+               _l("Not a valid date."), _l("Shorter than minimum length {min}."), _l("Longer than maximum length {max}.")]
+
+# Message values under these names are vocabulary codes.
+TERM_KEYS = {"status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"}
+
+
+def init_app(app) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    babel.init_app(app, locale_selector=select_language, timezone_selector=lambda: app.config["HOUSE"].timezone)
+    app.json = FloorJSON(app)
+    app.after_request(_pin_terminal)
+    app.jinja_env.filters.update(money=money, amount=amount, clock=clock, when=when, day=day, term=term)
+    app.jinja_env.globals.update(i18n_data=i18n_data, LANGUAGES=LANGUAGES, current_language=language)
+
+
+# --- which language ------------------------------------------------------------------------------------
+
+def _valid(code) -> str | None:
+    code = (code or "").strip().lower()[:2]
+    return code if code in LANGUAGES else None
+
+
+def select_language() -> str:
+    house = current_app.config["HOUSE"]
+    asked = _valid(request.args.get("lang"))
+    if asked:
+        return asked
+    ident = g.get("floor_identity")
+    own = _valid(getattr(getattr(ident, "staff", None), "language", None))
+    return own or _valid(request.cookies.get(COOKIE)) or _valid(house.language) or "en"
+
+
+def language() -> str:
+    return str(get_locale() or "en") if has_request_context() else "en"
+
+
+def _pin_terminal(response):
+    """``?lang=xx`` pins this terminal (a dealer terminal, the TV board) to a language; ``?lang=auto`` unpins."""
+    if "lang" in request.args:
+        asked = _valid(request.args.get("lang"))
+        if asked:
+            response.set_cookie(COOKIE, asked, max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+        elif request.args.get("lang") in ("", "auto"):
+            response.delete_cookie(COOKIE)
+    return response
+
+
+def format_locale(lang: str | None = None) -> str:
+    """Babel locale for numbers and dates: the language with the house's region (de_CH, fr_CH, en_CH)."""
+    lang = lang or language()
+    region = current_app.config["HOUSE"].region
+    candidate = f"{lang}_{region}"
+    try:
+        Locale.parse(candidate)
+        return candidate
+    except Exception:   # a region Babel does not know for this language
+        return lang
+
+
+# --- saying things -------------------------------------------------------------------------------------
+
+def gettext(msgid: str) -> str:
+    if not has_request_context():
+        return msgid
+    return get_translations().ugettext(msgid)
+
+
+def term(code) -> str:
+    if code is None:
+        return ""
+    found = VOCABULARY.get(str(code))
+    return str(found) if found is not None else str(code).replace("_", " ")
+
+
+def _value(key: str, v) -> str:
+    if isinstance(v, Msg):
+        return say(v)
+    if isinstance(v, FloorError):
+        return say(v.msg)
+    if isinstance(v, Money):
+        return money(int(v))
+    if isinstance(v, Term) or (key.rstrip("0123456789") in TERM_KEYS and isinstance(v, str)):
+        return term(v)
+    if isinstance(v, datetime):
+        return clock(v)
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_value(key, x) for x in v)
+    return v if isinstance(v, (int, float)) else str(v)
+
+
+def say(msg: Msg | str, **params) -> str:
+    """A domain message in the request's language, with its values formatted for the reader."""
+    if not isinstance(msg, Msg):
+        msg = Msg(msg, **params)
+    translated = gettext(msg.template)
+    if not msg.params:
+        return translated
+    values = {k: _value(k, v) for k, v in msg.params.items()}
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError):   # a broken translation: the English template still works
+        return msg.template.format(**values)
+
+
+def error_message(exc: FloorError) -> str:
+    return say(exc.msg) if has_request_context() else str(exc)
+
+
+def localise(obj):
+    """A JSON-able structure with every domain message (Msg) said in the request's language."""
+    if isinstance(obj, Msg):
+        return say(obj)
+    if isinstance(obj, dict):
+        return {k: localise(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [localise(v) for v in obj]
+    return obj
+
+
+class FloorJSON(DefaultJSONProvider):
+    """JSON answers (and pages' embedded data) say domain messages in the request's language."""
+
+    def dumps(self, obj, **kwargs):
+        if has_request_context():
+            obj = localise(obj)
+        return super().dumps(obj, **kwargs)
+
+
+# --- money and time ------------------------------------------------------------------------------------
+
+def _house():
+    return current_app.config["HOUSE"]
+
+
+def money(cents, lang: str | None = None) -> str:
+    """Cents as money in the house currency, formatted for the language (CHF 1'234.50, 1'234,50 CHF)."""
+    if cents is None:
+        return "–"
+    return format_currency(int(cents) / 100, _house().currency, locale=format_locale(lang))
+
+
+def amount(cents, lang: str | None = None) -> str:
+    """Cents as a plain amount (no currency sign) for columns whose heading names the currency."""
+    if cents is None:
+        return "–"
+    digits = get_currency_precision(_house().currency)
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(int(cents) / 100, format=pattern, locale=format_locale(lang))
+
+
+def _aware(value) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:   # the database keeps UTC
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(ZoneInfo(_house().timezone))
+
+
+def clock(value, seconds: bool = False) -> str:
+    """A time of day in the house timezone, 24-hour."""
+    v = _aware(value)
+    return "" if v is None else format_time(v, "HH:mm:ss" if seconds else "HH:mm", locale=format_locale())
+
+
+def when(value) -> str:
+    """A date and time in the house timezone, 24-hour."""
+    v = _aware(value)
+    if v is None:
+        return ""
+    return format_datetime(v, "short", locale=format_locale()).replace(
+        format_time(v, "short", locale=format_locale()), format_time(v, "HH:mm", locale=format_locale()))
+
+
+def day(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        value = date.fromisoformat(value[:10])
+    return format_date(value, "medium", locale=format_locale())
+
+
+# --- the catalog the pages' JavaScript uses ------------------------------------------------------------
+
+_IMPORT = re.compile(r"""import\s+[^;]*?from\s+["']\./([\w.-]+\.js)["']""")
+
+
+@functools.lru_cache(maxsize=None)
+def _js_file(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(msgids marked in static/js/<name>, the modules it imports), read once per process."""
+    path = STATIC_JS / name
+    text = path.read_bytes()
+    ids = [("ctx", context, message) if context else message if isinstance(message, str) else tuple(message)
+           for _lineno, message, _comments, context in extract(
+               "javascript", io.BytesIO(text), keywords=JS_KEYWORDS, options={"parse_template_string": True})]
+    return tuple(ids), tuple(_IMPORT.findall(text.decode()))
+
+
+@functools.lru_cache(maxsize=None)
+def _py_file(name: str) -> tuple[str, ...]:
+    """Fixed sentences a domain module keeps as plain text (marked N_ or Msg) that pages translate."""
+    with open(ROOT / name, "rb") as f:
+        return tuple(m for _l, m, _c, _x in extract("python", f, keywords={"N_": None, "Msg": None})
+                     if isinstance(m, str))
+
+
+def js_msgids(*modules: str) -> list:
+    seen, todo, out = set(), list(modules) + ["i18n.js", "live.js"], []
+    for m in modules:
+        if m.endswith(".py"):
+            out.extend(_py_file(m))
+    while todo:
+        m = todo.pop()
+        if m in seen or not m.endswith(".js") or not (STATIC_JS / m).exists():
+            continue
+        seen.add(m)
+        ids, imports = _js_file(m)
+        out.extend(ids)
+        todo.extend(imports)
+    return out
+
+
+def catalog(lang: str, *modules: str, texts: tuple = ()) -> dict:
+    """msgid -> translation (plural msgids: a list of forms) for the strings of these modules
+    (static/js names, and floor/... .py files whose N_-marked sentences the page shows)."""
+    if lang == "en":
+        return {}
+    from flask_babel import force_locale
+    out = {}
+    with force_locale(lang):
+        tr = get_translations()
+        for mid in [*js_msgids(*modules), *texts]:
+            if isinstance(mid, tuple) and mid[0] == "ctx":
+                out[f"{mid[1]}\u0004{mid[2]}"] = tr.upgettext(mid[1], mid[2])
+            elif isinstance(mid, tuple):
+                forms = [tr.ungettext(mid[0], mid[1], 1), tr.ungettext(mid[0], mid[1], 2)]
+                out[mid[0]] = forms
+            else:
+                out[mid] = tr.ugettext(mid)
+        for code, words in VOCABULARY.items():
+            out["term:" + code] = str(words)
+    return out
+
+
+def i18n_data(*modules: str, languages: list[str] | None = None, texts: tuple = ()) -> Markup:
+    """The <script type="application/json"> a page's modules read through static/js/i18n.js.
+    ``texts``: msgids the page wrote server-side with data-t="..." (relabelled on a language change)."""
+    from flask import json
+    lang = language()
+    langs = [lang] + [x for x in (languages or []) if x != lang]
+    house = _house()
+    data = {"lang": lang, "locale": format_locale(lang).replace("_", "-"), "currency": house.currency,
+            "timezone": house.timezone, "catalogs": {}, "locales": {}}
+    from flask_babel import force_locale
+    for x in langs:
+        data["catalogs"][x] = catalog(x, *modules, texts=tuple(texts))
+        data["locales"][x] = format_locale(x).replace("_", "-")
+        if x == "en":
+            with force_locale("en"):
+                data["catalogs"]["en"] = {"term:" + c: str(w) for c, w in VOCABULARY.items()}
+    body = json.dumps(data).replace("</", "<\\/")
+    return Markup(f'<script id="i18n-data" type="application/json">{body}</script>')

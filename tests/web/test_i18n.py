@@ -1,0 +1,94 @@
+"""Languages through the real API and pages: a person's choice, a terminal's pin, the house default;
+refusals from the domain said in the reader's language with money and times in the house's formats."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from floor import rounds
+from floor.errors import Conflict, Money
+from tests.floor.rounds.helpers import HOUSE, tid
+from tests.web.test_api_rounds import _fund, db
+
+
+def _choose(login, lang):
+    resp = login.post("/language", data={"lang": lang, "next": "/pit", "csrf_token": login.token})
+    assert resp.status_code == 302
+    return resp
+
+
+def test_a_french_pit_boss_gets_french_refusals_with_money_in_the_house_format(app, client, login):
+    login("pitboss")
+    _choose(login, "fr")
+    _fund(login, 2, 100_000)
+    early = login.post("/api/tables/12/bets", json={"spot": "red", "amount": 1_000, "player_id": 2})
+    assert early.status_code == 409
+    assert early.get_json()["error"] == "betting_closed"                 # the code stays the same
+    assert early.get_json()["message"] == "rien ne va plus à la table 12"
+    with db(app) as session:
+        rounds.open_betting(session, rounds.core.SYSTEM, tid(session, 12), datetime.now(timezone.utc), house=HOUSE)
+    over = login.post("/api/tables/12/bets", json={"spot": "red", "amount": 60_000, "player_id": 2})
+    assert over.status_code == 409 and over.get_json()["error"] == "over_maximum"
+    message = over.get_json()["message"]
+    assert message.startswith("le maximum de la table par case est ")
+    assert "CHF" in message and "cents" not in message and "500,00" in message.replace("\u202f", "").replace("'", "")
+    # The same refusal for an English colleague stays English.
+    other = app.test_client()
+    from tests.conftest import Login
+    en = Login(other)
+    en("pitboss2")
+    again = en.post("/api/tables/12/bets", json={"spot": "red", "amount": 60_000, "player_id": 2})
+    assert again.get_json()["message"].startswith("the table maximum per spot is CHF")
+
+
+def test_the_persons_choice_is_kept_with_his_account_and_audited(app, client, login):
+    login("manager")
+    _choose(login, "de")
+    page = client.get("/floor").get_data(as_text=True)
+    assert '<html lang="de">' in page and "Wartelisten" in page and "Abmelden" in page
+    from floor.models import AuditRecord, Staff
+    with db(app) as session:
+        assert session.query(Staff).filter_by(username="manager").one().language == "de"
+        assert session.query(AuditRecord).filter_by(action="staff.language").count() == 1
+    client.post("/logout", data={"csrf_token": login.token})
+    login("manager")                                   # a new session, the same choice
+    assert "Wartelisten" in client.get("/floor").get_data(as_text=True)
+
+
+def test_a_terminal_is_pinned_by_its_address_and_a_persons_choice_wins(app, client, login):
+    # The board's TV: ?lang=fr once pins this terminal (a cookie), before and after any login.
+    login_page = client.get("/login?lang=fr").get_data(as_text=True)
+    assert "Connexion du personnel" in login_page
+    assert "Connexion du personnel" in client.get("/login").get_data(as_text=True)
+    login("display")
+    assert "Listes d'attente" in client.get("/board").get_data(as_text=True)
+    # Someone who chose German sees German on this terminal; ?lang=auto unpins it.
+    login("manager")
+    _choose(login, "de")
+    assert "Wartelisten" in client.get("/floor").get_data(as_text=True)
+    client.get("/login?lang=auto")
+    client.post("/logout", data={"csrf_token": login.token})
+    assert "Staff login" in client.get("/login").get_data(as_text=True)
+
+
+def test_the_house_language_is_the_default(app_config, tmp_path):
+    from app import create_app
+    from tests.conftest import make_config
+    cfg = make_config(app_config["app"]["database_url"], tmp_path, house={"language": "de"})
+    c = create_app(cfg).test_client()
+    assert "Personal-Anmeldung" in c.get("/login").get_data(as_text=True)
+    assert "Staff login" in c.get("/login?lang=en").get_data(as_text=True)
+
+
+def test_an_error_the_catalogs_do_not_know_is_shown_in_english(app):
+    from floor.web import i18n
+    with app.test_request_context("/?lang=fr"):
+        assert i18n.say(Conflict("a sentence {n} no catalog has", n=3).msg) == "a sentence 3 no catalog has"
+        known = Conflict("the table minimum per spot is {min_bet}", min_bet=Money(12_345))
+        assert i18n.error_message(known).startswith("le minimum de la table par case est 123")
+        # vocabulary codes and times: words and the house's 24-hour clock
+        assert i18n.say("table {table} is {status}", table=4, status="closed") == "la table 4 est fermée"
+        evening = datetime(2026, 7, 1, 21, 5, tzinfo=timezone.utc)      # 23:05 in Zurich (summer)
+        assert i18n.clock(evening) == "23:05"
+    with app.test_request_context("/?lang=de"):
+        assert i18n.money(123_450) in ("CHF 1'234.50", "CHF\xa01'234.50", "CHF 1’234.50", "CHF\xa01’234.50")
+        assert i18n.term("floor_manager") == "Saalchef"
