@@ -45,3 +45,16 @@ def test_migrations_from_empty_match_the_models(db_url, tmp_path):
             with admin.connect() as c:
                 c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             admin.dispose()
+
+
+def test_the_migrations_have_one_head():
+    # Two branches that each add a migration on the same parent fork the history; `upgrade` then
+    # refuses to run at all. Re-chain one onto the other when merging.
+    from pathlib import Path
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).resolve().parent.parent / "migrations"))
+    heads = ScriptDirectory.from_config(cfg).get_heads()
+    assert len(heads) == 1, f"migrations have several heads: {heads}"

@@ -1,7 +1,7 @@
 """staff language: each person's own choice of English, French or German
 
 Revision ID: b7c1e2a4d9f0
-Revises: f9f7aa4d80cc
+Revises: b7c1d2e3f4a5
 Create Date: 2026-11-30 14:30:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'b7c1e2a4d9f0'
-down_revision = 'f9f7aa4d80cc'
+down_revision = 'b7c1d2e3f4a5'
 branch_labels = None
 depends_on = None
 
