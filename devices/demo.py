@@ -151,7 +151,7 @@ class DemoDealer:
         try:
             with s.begin_nested():
                 bets.place(s, actor, table.id, spot=spot, amount=self._amount(table), seat=seat, numbers=numbers,
-                           source="dealer")
+                           source="dealer", house=self.house)
         except FloorError as exc:   # late, over a limit...: the dealer hands the chips back
             log.info("demo bet refused at table %s: %s", table.number, exc)
 

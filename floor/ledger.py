@@ -26,6 +26,7 @@ from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, Money, NotFound
 from floor.models import Account, Player, Transfer
+from floor.settings import HouseSettings
 
 ACCOUNTS = Account.__table__
 TRANSFERS = Transfer.__table__
@@ -178,10 +179,13 @@ def _player(session: Session, player_id: int) -> Player:
     return p
 
 
-def _amount(amount) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise BadInput("the amount is a positive whole number of cents", field="amount")
-    return amount
+def amount(value, house: HouseSettings, field: str = "amount") -> int:
+    """Any sum of money a person gives (a credit, a bet, a contribution...): a whole number of cents
+    from 1 to the house's maximum. A bool or a float is refused, never rounded."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= house.max_amount_cents:
+        raise BadInput("an amount is a whole number of cents from 1 to {maximum}", field=field,
+                       maximum=house.max_amount_cents)
+    return value
 
 
 def account_json(session: Session, player_id: int, limit: int = 20) -> dict:
@@ -197,35 +201,35 @@ def account_json(session: Session, player_id: int, limit: int = 20) -> dict:
     return {"player_id": player_id, "balance": player_balance(session, player_id), "transfers": moves}
 
 
-def _cash(session: Session, actor: Actor, player_id: int, amount: int, memo: str | None, credit: bool,
-          at: datetime | None) -> dict:
+def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, credit: bool,
+          at: datetime | None, house: HouseSettings) -> dict:
+    cents = amount(cents, house)
     _player(session, player_id)
-    amount = _amount(amount)
     pid, cage = player_account(session, player_id), cage_account(session)
     before = balance(session, pid)
     at = at or datetime.now(timezone.utc)
     if credit:
-        transfer(session, cage, pid, amount, "deposit", at=at, memo=memo)
+        transfer(session, cage, pid, cents, "deposit", at=at, memo=memo)
     else:
-        transfer(session, pid, cage, amount, "withdrawal", at=at, memo=memo)
+        transfer(session, pid, cage, cents, "withdrawal", at=at, memo=memo)
     after = balance(session, pid)
     audit.record(session, actor, "cashier.credit" if credit else "cashier.debit", f"player:{player_id}",
-                 before={"balance": before}, after={"balance": after, "amount": amount, "memo": memo})
+                 before={"balance": before}, after={"balance": after, "amount": cents, "memo": memo})
     notify.publish(session, "balance.changed", {"player_id": player_id, "balance": after},
                    "role:cashier", "role:pit_boss")
     return account_json(session, player_id)
 
 
-def credit(session: Session, actor: Actor, player_id: int, amount: int, memo: str | None = None,
-           at: datetime | None = None) -> dict:
-    """Cash in at the cage: the player's balance goes up by ``amount`` cents."""
-    return _cash(session, actor, player_id, amount, memo, True, at)
+def credit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
+           at: datetime | None = None, *, house: HouseSettings) -> dict:
+    """Cash in at the cage: the player's balance goes up by ``cents``."""
+    return _cash(session, actor, player_id, cents, memo, True, at, house)
 
 
-def debit(session: Session, actor: Actor, player_id: int, amount: int, memo: str | None = None,
-          at: datetime | None = None) -> dict:
-    """Cash out: refused (409 insufficient_balance) when the balance is smaller than ``amount``."""
-    return _cash(session, actor, player_id, amount, memo, False, at)
+def debit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
+          at: datetime | None = None, *, house: HouseSettings) -> dict:
+    """Cash out: refused (409 insufficient_balance) when the balance is smaller than ``cents``."""
+    return _cash(session, actor, player_id, cents, memo, False, at, house)
 
 
 def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
@@ -241,4 +245,4 @@ def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
 
 __all__ = ["post", "row", "transfer", "check", "credit", "debit", "balance", "player_balance", "player_account",
            "cage_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
-           "account_json", "LedgerCheck", "Iterable"]
+           "account_json", "LedgerCheck", "Iterable", "amount"]

@@ -64,6 +64,10 @@ class HouseSettings:
     blackjack_decks: int = 6
     dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
 
+    # Money at the boundary: any amount a person types (credit, debit, bet...) is a whole number of
+    # cents from 1 to this.
+    max_amount_cents: int = 100_000_000
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
         values = dict(values or {})

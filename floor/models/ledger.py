@@ -19,7 +19,7 @@ from datetime import datetime
 from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from floor.models.base import Base, utcnow
+from floor.models.base import Base, utcnow, whole_cents
 
 ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips")
 
@@ -28,6 +28,7 @@ class Account(Base):
     __tablename__ = "accounts"
     __table_args__ = (
         CheckConstraint("kind <> 'player' OR balance >= 0", name="player_not_negative"),
+        *whole_cents("balance"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -46,6 +47,7 @@ class Transfer(Base):
     __table_args__ = (
         CheckConstraint("amount > 0", name="amount_positive"),
         CheckConstraint("from_account_id <> to_account_id", name="two_accounts"),
+        *whole_cents("amount"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

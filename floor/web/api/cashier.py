@@ -5,15 +5,15 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from floor import ledger, players
-from floor.web.api.schemas import Strict
-from floor.web.extensions import db
+from floor.web.api.schemas import Strict, cents
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_cashier", __name__, url_prefix="/api", description="Player balances and the ledger")
 
 
 class CashSchema(Strict):
-    amount = fields.Integer(required=True, strict=True, metadata={"description": "cents, positive"})
+    amount = cents(required=True)
     memo = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
 
 
@@ -49,7 +49,7 @@ def account(player_id: int):
 @blp.response(200, AccountSchema)
 def credit(args, player_id: int):
     """Cash in: the balance goes up."""
-    out = ledger.credit(db.session, actor(), player_id, args["amount"], args["memo"])
+    out = ledger.credit(db.session, actor(), player_id, args["amount"], args["memo"], house=house())
     db.session.commit()
     return out
 
@@ -60,7 +60,7 @@ def credit(args, player_id: int):
 @blp.response(200, AccountSchema)
 def debit(args, player_id: int):
     """Cash out: refused with 409 insufficient_balance when the balance is short."""
-    out = ledger.debit(db.session, actor(), player_id, args["amount"], args["memo"])
+    out = ledger.debit(db.session, actor(), player_id, args["amount"], args["memo"], house=house())
     db.session.commit()
     return out
 

@@ -5,7 +5,7 @@ from marshmallow import fields, validate
 
 from floor import tables as tables_svc
 from floor.pit import showdown as disputes
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Query, Strict, cents
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -16,8 +16,7 @@ blp = Blueprint("api_disputes", __name__, url_prefix="/api/pit/poker",
 class SeatHandSchema(Strict):
     seat = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
     hole = fields.String(load_default="", metadata={"description": "hole cards, e.g. 'AS KD'"})
-    put_in = fields.Integer(required=True, validate=validate.Range(min=0),
-                            metadata={"description": "cents put into the pot over the whole hand"})
+    put_in = cents(minimum=0, required=True, metadata={"description": "cents put into the pot over the whole hand"})
     folded = fields.Boolean(load_default=False)
 
 
@@ -27,7 +26,7 @@ class ShowdownSchema(Strict):
     seats = fields.List(fields.Nested(SeatHandSchema), required=True, validate=validate.Length(min=2, max=12),
                         metadata={"description": "in order starting left of the button"})
     boards = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=2))
-    rake = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    rake = cents(minimum=0, load_default=0)
 
 
 class RulingSchema(ShowdownSchema):
@@ -35,7 +34,7 @@ class RulingSchema(ShowdownSchema):
     reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
 
 
-class RulingQuerySchema(Strict):
+class RulingQuerySchema(Query):
     table_number = fields.Integer(load_default=None)
 
 

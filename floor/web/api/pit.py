@@ -12,7 +12,7 @@ from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.errors import BadInput
 from floor.poker import conduct
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -24,7 +24,7 @@ RULE = ("pit_boss", "admin")                                 # rule, approve, li
 
 
 
-class RoundsQuery(Strict):
+class RoundsQuery(Query):
     table_number = fields.Integer(load_default=None)
     number = fields.Integer(load_default=None, metadata={"description": "the round's number at its table"})
     status = fields.String(load_default=None, validate=validate.OneOf(
@@ -110,7 +110,7 @@ class RulingOut(Schema):
     approval = fields.Dict(allow_none=True)
 
 
-class RulingsQuery(Strict):
+class RulingsQuery(Query):
     pending = fields.Boolean(load_default=False)
     limit = fields.Integer(load_default=30, validate=validate.Range(min=1, max=200))
 
@@ -123,7 +123,7 @@ class RejectIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
 
 
-class ShiftQuery(Strict):
+class ShiftQuery(Query):
     day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
     table_number = fields.Integer(load_default=None)
 
@@ -137,7 +137,7 @@ class ShiftSchema(Schema):
     to = fields.String()
 
 
-class ConductQuery(Strict):
+class ConductQuery(Query):
     days = fields.Integer(load_default=7, validate=validate.Range(min=1, max=366))
 
 
@@ -152,7 +152,7 @@ class LiftIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=300))
 
 
-class HandsQuery(Strict):
+class HandsQuery(Query):
     table_number = fields.Integer(required=True)
 
 

@@ -9,7 +9,7 @@ from floor import pit, rounds
 from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.web import device_commands
-from floor.web.api.schemas import EmptySchema, Strict
+from floor.web.api.schemas import EmptySchema, Strict, cents
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -59,7 +59,7 @@ class DecisionSchema(Strict):
     action = fields.String(required=True, validate=validate.OneOf(
         ["hit", "stand", "double", "split", "insurance", "no_insurance", "call", "fold"]))
     hand = fields.Integer(load_default=None, allow_none=True)
-    amount = fields.Integer(load_default=None, allow_none=True, metadata={"description": "cents (double, insurance)"})
+    amount = cents(load_default=None, allow_none=True, metadata={"description": "cents (double, insurance)"})
     player_id = fields.Integer(load_default=None, allow_none=True,
                                metadata={"description": "a remote player deciding for his own seat"})
 
