@@ -306,14 +306,14 @@ def _after_end(session: Session, r: Round, at: datetime) -> None:
 
 
 def settle(session: Session, round_id: int, at: datetime | None = None, actor: Actor = SYSTEM,
-           *, house: HouseSettings) -> Settlement | None:
+           *, house: HouseSettings, from_held: bool = False) -> Settlement | None:
     """Settle a round at "result": every bet paid or collected by ledger transfers. Exactly once:
     a second call (same process, another process, a replay after a restart) returns None."""
     at = at or now_utc()
     r = get_round(session, round_id, lock=True)
     if r.status in ("settled", "voided"):
         return None
-    if r.status != "result":
+    if r.status != "result" and not (from_held and r.status == "held" and r.result is not None):
         raise InvalidState("round {round} is {status}, not waiting to be settled", code="not_settleable", round=r.id, status=r.status)
     s = _claim(session, r, "settled", actor, at, None)
     if s is None:

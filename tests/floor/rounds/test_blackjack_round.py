@@ -129,7 +129,7 @@ def test_a_card_that_does_not_fit_holds_the_round(session):
     _scan(session, table, "TH", "9S", "8D", "8C", "2C")         # a card while seat 1 must decide
     r = rounds.last_round(session, table)
     assert r.status == "held"
-    rounds.void_round(session, DEALER, r.id, "misdealt card", at(40))
+    rounds.void_round(session, DEALER, r.id, "misdealt card", at(40), house=HOUSE)
     session.commit()
     assert ledger.player_balance(session, 10) == 10_000
     books_balance(session)
