@@ -127,6 +127,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
     r = core.get_round(session, round_id, lock=True)
     if r.status != "held":
         raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
+    twoperson.nothing_waiting(session, r, ruling_id)
     fixed = held_result(session, r, result)
     twoperson.require(session, r, held_moves(session, r, fixed, house), house, ruling_id)
     r.result = fixed

@@ -40,14 +40,19 @@ def pending_for_round(session: Session, round_id: int) -> RoundRuling | None:
         .order_by(RoundRuling.id).limit(1)).scalar_one_or_none()
 
 
-def require(session: Session, r: Round, moves: int, house: HouseSettings, ruling_id: int | None) -> None:
-    """Refuse a move by hand while a ruling on the round waits (409 ruling_pending), and a move above
-    the threshold that no second pit boss approved (409 two_person_rule)."""
+def nothing_waiting(session: Session, r: Round, ruling_id: int | None) -> None:
+    """A move by hand while a ruling on the round waits for its second pit boss: 409 ruling_pending."""
     if ruling_id is None:
         waiting = pending_for_round(session, r.id)
         if waiting is not None:
             raise Conflict("ruling {waiting} on this round waits for a second pit boss", code="ruling_pending",
                            waiting=waiting.id)
+
+
+def require(session: Session, r: Round, moves: int, house: HouseSettings, ruling_id: int | None) -> None:
+    """Refuse a move by hand while a ruling on the round waits (409 ruling_pending), and a move above
+    the threshold that no second pit boss approved (409 two_person_rule)."""
+    nothing_waiting(session, r, ruling_id)
     if moves <= house.dispute_two_person_cents or approved(session, r.id, ruling_id):
         return
     raise Conflict("round {round} would move {amount}, above the two-person threshold of {threshold}: rule on it "
