@@ -146,16 +146,18 @@ def round_json(session: Session, r: Round, *, bets: bool = True, cards: bool = T
 
 
 def _paid(session: Session, round_id: int) -> dict[int, int]:
-    """What each bet of a settled or voided round handed back to its account (net of commission)."""
+    """What each bet of a settled or voided round has been handed back, by the ledger alone: what
+    went to its account net of what came out of it (commission, a correction taking a win back),
+    stakes left out. One source of truth, corrections included."""
     paid: dict[int, int] = {}
-    rows = session.execute(select(Transfer.bet_id, Transfer.kind, Transfer.amount, Transfer.to_account_id,
+    rows = session.execute(select(Transfer.bet_id, Transfer.amount, Transfer.from_account_id, Transfer.to_account_id,
                                   Bet.account_id).join(Bet, Bet.id == Transfer.bet_id)
                            .where(Transfer.round_id == round_id, Transfer.kind != "stake")).all()
-    for bet_id, kind, amount, to, acc in rows:
-        if kind == "commission":
-            paid[bet_id] = paid.get(bet_id, 0) - amount
-        elif to == acc:
+    for bet_id, amount, frm, to, acc in rows:
+        if to == acc:
             paid[bet_id] = paid.get(bet_id, 0) + amount
+        elif frm == acc:
+            paid[bet_id] = paid.get(bet_id, 0) - amount
     return paid
 
 

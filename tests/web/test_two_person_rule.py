@@ -4,54 +4,21 @@ different pit boss approves. The same pit boss cannot approve his own move."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from floor import ledger, rounds
+from floor import ledger
 from floor.actors import Actor
 from floor.models import Round, Transfer
-from floor.rounds import bets
 from floor.settings import HouseSettings
-from floor.tables import table_by_number
 from tests.conftest import Login, app_session
+from tests.web.roulette_rounds import held as _held
 
 HOUSE = HouseSettings()   # rounds: 1,000.00; the cashier: 10,000.00
 CAGE = Actor("Cleo", "cashier", "cage")
-WHEEL = Actor.device("wheel-12")
-
-
-def _held(app, stakes: dict[str, int], player_id: int, *, settle_on: int | None = None) -> int:
-    """A roulette round at table 12 with the player's bets, held by a wheel fault (or settled on a number)."""
-    t = datetime.now(timezone.utc) - timedelta(minutes=5)
-    with app_session(app) as s:
-        table = table_by_number(s, 12).id
-        ledger.credit(s, CAGE, player_id, 500_000, house=HOUSE)
-        s.commit()
-        rounds.wheel_status(s, table, 2, 70, 0, t, house=HOUSE)
-        s.commit()
-        for spot, amount in stakes.items():
-            kind, _, number = spot.partition(":")
-            bets.place(s, WHEEL, table, spot=kind, amount=amount, player_id=player_id,
-                       numbers=[int(number)] if number else None, at=t + timedelta(seconds=1), house=HOUSE)
-        s.commit()
-        rounds.wheel_status(s, table, 4, 70, 0, t + timedelta(seconds=5), house=HOUSE)
-        s.commit()
-        if settle_on is None:
-            rounds.wheel_status(s, table, 4, 70, 4, t + timedelta(seconds=6), house=HOUSE)   # fault flag: held
-        else:
-            rounds.wheel_number(s, table, 70, settle_on, t + timedelta(seconds=9))
-            out = rounds.wheel_status(s, table, 5, 70, 0, t + timedelta(seconds=9.1), winning=settle_on, house=HOUSE)
-            s.commit()
-            if out.settle:
-                rounds.settle(s, out.settle, house=HOUSE)
-        s.commit()
-        r = rounds.last_round(s, table)
-        assert r.status == ("held" if settle_on is None else "settled")
-        return r.id
 
 
 def _books(app, player_id: int) -> tuple[int, int]:
