@@ -122,9 +122,11 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     bet = Bet(round_id=r.id, table_id=table_id, account_id=account, player_id=player_id, seat=seat, hand=1, spot=spot,
               numbers=numbers, amount=amount, requested=requested, source=source, idempotency_key=idempotency_key,
               placed_at=at, placed_by=actor.name)
-    session.add(bet)
     try:
         with session.begin_nested():
+            # added inside the savepoint (begin_nested flushes what is pending outside it): a lost
+            # race on the idempotency key rolls back alone, and the first bet is answered
+            session.add(bet)
             session.flush()
     except IntegrityError:
         # the same key raced in from another request: the first one counts

@@ -222,9 +222,9 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
     r = Round(table_id=table.id, number=number, kind=table.kind, status=status, shoe_id=shoe_id, coup=coup,
               spin=spin, opened_at=at, closes_at=closes_at, locked_at=at if status != "betting" else None,
               device={}, steps=0)
-    session.add(r)
     try:
         with session.begin_nested():
+            session.add(r)   # inside the savepoint: a second live round rolls back alone (409), not the transaction
             session.flush()
     except IntegrityError:
         raise Conflict("table {table} already has a round running", code="round_running", table=table.number) from None
