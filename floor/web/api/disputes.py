@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from floor import tables as tables_svc
 from floor.pit import showdown as disputes
@@ -34,6 +34,28 @@ class RulingSchema(ShowdownSchema):
     reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
 
 
+class ShowdownOut(Schema):
+    variant = fields.String()
+    won = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "cents per seat"})
+    pots = fields.List(fields.Dict())
+    hands = fields.Dict()
+    rake = fields.Integer()
+    total_in = fields.Integer()
+
+
+class PokerRulingOut(Schema):
+    id = fields.Integer()
+    table_id = fields.Integer()
+    table_number = fields.Integer()
+    hand_ref = fields.String()
+    variant = fields.String()
+    inputs = fields.Dict()
+    result = fields.Dict()
+    reason = fields.String()
+    decided_by = fields.Integer(allow_none=True)
+    decided_at = fields.String()
+
+
 class RulingQuerySchema(Query):
     table_number = fields.Integer(load_default=None)
 
@@ -48,6 +70,7 @@ def _args(args):
 @blp.route("/showdown", methods=["POST"])
 @allow("pit_boss", "admin")
 @blp.arguments(ShowdownSchema)
+@blp.response(200, ShowdownOut)
 def showdown(args):
     """Who wins each pot, by the house rules, for a hand as entered (nothing is recorded)."""
     table, variant, seats = _args(args)
@@ -57,6 +80,7 @@ def showdown(args):
 @blp.route("/rulings", methods=["POST"])
 @allow("pit_boss", "admin")
 @blp.arguments(RulingSchema)
+@blp.response(201, PokerRulingOut)
 def record(args):
     """Record a ruling against a table and hand, with its reason."""
     table, variant, seats = _args(args)
@@ -69,6 +93,7 @@ def record(args):
 @blp.route("/rulings", methods=["GET"])
 @allow("pit_boss", "admin")
 @blp.arguments(RulingQuerySchema, location="query")
+@blp.response(200, PokerRulingOut(many=True))
 def list_rulings(args):
     table_id = None
     if args["table_number"] is not None:

@@ -12,6 +12,8 @@ from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.errors import BadInput
 from floor.poker import conduct
+from floor.web.api.conduct import BanSchema, WarningSchema
+from floor.web.api.disputes import PokerRulingOut
 from floor.web.api.schemas import Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -152,6 +154,21 @@ class LiftIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=300))
 
 
+class PokerHandOut(Schema):
+    id = fields.Integer()
+    table_id = fields.Integer()
+    number = fields.Integer()
+    started_at = fields.String()
+    button = fields.Integer(allow_none=True)
+    small = fields.Integer(allow_none=True)
+    big = fields.Integer(allow_none=True)
+    seats = fields.List(fields.Dict(), metadata={"description": "from the left of the button"})
+
+
+class LinkedRulingOut(PokerRulingOut):
+    hand = fields.Nested(PokerHandOut, allow_none=True)
+
+
 class HandsQuery(Query):
     table_number = fields.Integer(required=True)
 
@@ -253,6 +270,7 @@ def conduct_review(args):
 @blp.route("/conduct/warnings/<int:warning_id>/lift", methods=["POST"])
 @allow(*RULE)
 @blp.arguments(LiftIn)
+@blp.response(200, WarningSchema)
 def lift_warning(args, warning_id: int):
     """The pit boss lifts a warning on review, with a reason (audited)."""
     w = conduct.lift_warning(db.session, actor(), warning_id, args["reason"])
@@ -263,6 +281,7 @@ def lift_warning(args, warning_id: int):
 @blp.route("/conduct/bans/<int:ban_id>/lift", methods=["POST"])
 @allow(*RULE)
 @blp.arguments(LiftIn)
+@blp.response(200, BanSchema)
 def lift_ban(args, ban_id: int):
     """The pit boss lifts a ban on review, with a reason (audited)."""
     b = conduct.lift_ban(db.session, actor(), ban_id, args["reason"])
@@ -273,6 +292,7 @@ def lift_ban(args, ban_id: int):
 @blp.route("/poker/hands")
 @allow(*RULE)
 @blp.arguments(HandsQuery, location="query")
+@blp.response(200, PokerHandOut(many=True))
 def poker_hands(args):
     """A poker table's last hands from the dealer terminal, seats in order from the left of the
     button, to lay a disputed hand out in the showdown tool."""
@@ -282,6 +302,7 @@ def poker_hands(args):
 
 @blp.route("/poker/linked-rulings")
 @allow(*RULE)
+@blp.response(200, LinkedRulingOut(many=True))
 def poker_rulings():
     """Recent poker rulings with the dealer terminal's hand they name (when it exists)."""
     return pit.poker_rulings(db.session)

@@ -5,6 +5,8 @@ import re
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from floor.web.error_schema import ErrorSchema  # noqa: F401  (the API modules take it from here)
+
 # Bounds checked before anything reaches the database: PostgreSQL INTEGER columns hold 32 bits, and a
 # text longer than its column or holding a NUL is an error there (SQLite would store it).
 INT_MAX = 2**31 - 1
@@ -63,12 +65,6 @@ class Query(Strict):
     """Query-string arguments: every value arrives as text, so integers are parsed (not strict)."""
 
     strict_integers = False
-
-
-class ErrorSchema(Schema):
-    error = fields.String(required=True)
-    message = fields.String(required=True)
-    field = fields.String()
 
 
 class GameSchema(Schema):
