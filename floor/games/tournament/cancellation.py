@@ -191,8 +191,8 @@ def settle_cancellation(survivors: Sequence[Survivor], *, rule: CancellationRule
     pct = rule.equal_percent_in_money if in_money else rule.equal_percent_before_money
     if rule.percent_each:
         if pct * n > 100:
-            raise GameInputError("{percent} % each for {n} survivors is more than the whole", field="survivors",
-                                 percent=f"{float(pct):g}", n=n)
+            raise GameInputError("{n} survivors cannot each get {percent} %: that is more than the whole",
+                                 field="survivors", percent=f"{float(pct):g}", n=n)
         each = Fraction(left) * pct / 100
         equal = [each.numerator // each.denominator] * n
     else:

@@ -166,9 +166,9 @@ def _check_layout(tables: Tables, seats_per_table: int) -> dict[int, dict[int, P
                 continue
             key = str(player)
             if key in seen:
-                raise GameInputError("player {player} sits at table {table} seat {seat} and at table {table2} seat {seat2}",
-                                     field="tables", player=key, table=seen[key][0], seat=seen[key][1],
-                                     table2=table, seat2=seat)
+                raise GameInputError("player {player} sits at table {table} seat {seat} and at table {table2} "
+                                     "seat {seat2}", field="tables", player=key, table=seen[key][0],
+                                     seat=seen[key][1], table2=table, seat2=seat)
             seen[key] = (table, seat)
             row[seat] = player
         out[table] = row
