@@ -62,14 +62,25 @@ class DeviceCommands:
                               code="no_device_process")
         if reply.get("ok"):
             return list(reply.get("sent") or [])
-        error, message = reply.get("error"), reply.get("message") or "the device refused the command"
+        # The reply's text is the device process's English: the person gets a fixed sentence per error
+        # code, naming the device from the request, with that text at most as the reason.
+        error, reason = reply.get("error"), reply.get("message") or "no reason given"
         if error == "bad_command":
-            raise BadInput(message, code="bad_command", field="command")
+            raise BadInput("the device refused the command {command}: {reason}", code="bad_command",
+                           field="command", command=command, reason=reason)
         if error == "not_connected":
-            raise Conflict(message, code="device_not_connected")
+            if device:
+                raise Conflict("device {device} is not connected (unplugged, or its port is away): the command "
+                               "was not sent", code="device_not_connected", device=device)
+            raise Conflict("the {kind} of table {table} is not connected (unplugged, or its port is away): the "
+                           "command was not sent", code="device_not_connected", kind=kind, table=table)
         if error == "no_device":
-            raise Conflict(message, code="no_device")
-        raise Unavailable(message, code=error or "device_error")
+            if device:
+                raise Conflict("this floor's device process has no device {device}", code="no_device", device=device)
+            raise Conflict("this floor's device process has no {kind} at table {table}", code="no_device",
+                           kind=kind, table=table)
+        raise Unavailable("the device process could not send the command {command}: {reason}",
+                          code=error or "device_error", command=command, reason=reason)
 
     def _client(self) -> redis.Redis:
         with self._lock:
