@@ -32,6 +32,7 @@ class HouseSettings:
     rathole_minutes: int = 120                # 000: back within 7,200 s needs what he left with
     board_wait_window_hours: int = 3          # estimated waits on the board: seat turnover of the last hours
     table_open_min_waiting: int = 5           # not in the seeds: players waiting to prompt opening a table
+    table_open_minutes: int = 10              # how long the floor takes to open a table for its list (wait estimates)
 
     # Must-move (004)
     mustmove_keep_main_full_above: int = 8    # while MM1 has more than this, main is kept full
