@@ -65,6 +65,12 @@ class HouseSettings:
     blackjack_decks: int = 6
     dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
 
+    # Money at the boundary: any amount a person types (credit, debit, bet...) is a whole number of
+    # cents from 1 to this; a cashier's credit or debit above cashier_two_person_cents waits for a
+    # second pit boss.
+    max_amount_cents: int = 100_000_000
+    cashier_two_person_cents: int = 1_000_000
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
         values = dict(values or {})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, GameSchema, Query, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -316,7 +316,7 @@ class BustArgs(Strict):
     buy_in = Cents(load_default=None, allow_none=True, strict=True)
 
 
-class BuyInQuery(Strict):
+class BuyInQuery(Query):
     player_id = fields.Integer(required=True)
 
 
