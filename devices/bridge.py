@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from devices.events import FrameError
 from devices.scanner import CardRead
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, ShoeError, ShoeResult
+from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, SeqReused, ShoeError, ShoeResult
 from devices.sink import DeviceHealth
 from devices.wheel import WheelStatus, WinningNumber
 from floor import device_health, notify
@@ -90,7 +90,7 @@ class FloorBridge:
             return
         failed: Exception | None = None
         for event in events:
-            if isinstance(event, (Reply, FrameError)):
+            if isinstance(event, Reply) or (isinstance(event, FrameError) and not isinstance(event, SeqReused)):
                 continue
             failed = self._one(device, "event", event, arrived_at) or failed
         if failed is not None:

@@ -15,7 +15,7 @@ from typing import Callable
 from sqlalchemy.orm import Session
 
 from devices.scanner import CardRead
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeResult
+from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, SeqReused, ShoeError, ShoeResult
 from devices.wheel import WheelStatus, WinningNumber
 from devices.wheel_rules import Hold
 from floor import rounds
@@ -67,6 +67,10 @@ class RoundsDispatch:
             out = rounds.coup_start(session, table_id, at, **common)
         elif isinstance(event, CutCard):
             out = rounds.cut_card(session, table_id, at, **common)
+        elif isinstance(event, LockStatus):
+            out = rounds.shoe_lock(session, table_id, event.locked, at, **common)
+        elif isinstance(event, SeqReused):
+            out = rounds.refused_frame(session, table_id, event.reason, at, raw=event.raw, device=device)
         elif isinstance(event, ShoeError):
             out = rounds.device_fault(session, table_id, f"shoe error {event.code}: "
                                       f"{SHOE_ERRORS.get(event.code, 'unknown')}", at, **common)

@@ -60,8 +60,8 @@ def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: 
         return done()
 
     if state == 2:   # place bets
-        if r is None and table.status == "open":
-            r = core.open_round(session, actor, table, at, house, timed=False)
+        if r is None and table.status == "open" and not _spin_had_round(session, table_id, spin):
+            r = core.open_round(session, actor, table, at, house, timed=False, spin=spin)
             out.round_id = r.id
         elif r is not None and r.status == "locked":
             dev = _dev(r)
@@ -77,7 +77,7 @@ def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: 
             stray(session, actor, table_id, "result_without_no_more_bets",
                   f"Wheel at table {table.number}: result {winning} for spin {spin} with no round locked; not settled",
                   at, {"spin": spin, "number": winning})
-        elif state == 4 and table.status == "open":
+        elif state == 4 and table.status == "open" and not _spin_had_round(session, table_id, spin):
             # "no more bets" for a round the host never saw open: record it so its result is kept
             r = core.open_round(session, actor, table, at, house, status="locked", timed=False, spin=spin)
             _put(r, {"nmb": spin})
@@ -141,6 +141,13 @@ def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: 
         dev["no_ball_since"] = None
         _put(r, dev)
     return done()
+
+
+def _spin_had_round(session: Session, table_id: int, spin: int) -> bool:
+    """One round per spin: a wheel lost mid-spin (its round held) that carries on with the same
+    spin opens no second round for it."""
+    last = last_round(session, table_id)
+    return last is not None and last.spin == spin
 
 
 def _no_ball(session: Session, actor: Actor, r: Round, no_ball: bool, at: datetime, out: Outcome) -> None:

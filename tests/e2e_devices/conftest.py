@@ -20,7 +20,7 @@ from devices.reader import DeviceManager, DeviceReader
 from devices.runtime import DeviceRuntime
 from devices.simulate.base import PtyEnd
 from floor import ledger
-from floor.models import Bet, Round, RoundCard, Transfer
+from floor.models import Alert, Bet, Round, RoundCard, Transfer
 from floor.tables import table_by_number
 from tests.conftest import Login
 
@@ -101,6 +101,30 @@ class Rig:
         self.sims.append(sim)
         sim.start()
         return sim, reader
+
+    def line(self, kind: str, table_number: int, **config):
+        """A bare pty read by the real reader and bridge for that table: the test writes the bytes."""
+        name = f"{kind}-{table_number}"
+        end = PtyEnd(link=str(self.tmp / name))
+        self.ends.append(end)
+        bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
+                             emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
+                             dispatch=self.dispatch)
+        reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path, **config),
+                              bridge, backoff_initial=0.02, backoff_max=0.2).start()
+        self.readers.append(reader)
+        self.runtime.manager.readers[name] = reader
+        wait(lambda: reader.health().connected, 10, f"{name} connected")
+        return end, reader
+
+    def alerts(self, table_id: int, kind: str | None = None) -> list[Alert]:
+        with self.session() as s:
+            q = select(Alert).where(Alert.table_id == table_id).order_by(Alert.id)
+            return list(s.execute(q if kind is None else q.where(Alert.kind == kind)).scalars())
+
+    def rounds_of(self, table_id: int) -> list[Round]:
+        with self.session() as s:
+            return list(s.execute(select(Round).where(Round.table_id == table_id).order_by(Round.number)).scalars())
 
     def close(self) -> None:
         self.app.extensions.pop("floor_devices", None)
