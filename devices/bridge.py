@@ -2,8 +2,8 @@
 
 It is the readers' Sink. For every call it opens its own database session (only names and ids
 cross from the reader threads), stores the raw bytes as received, sends the live feed (wheel
-states, numbers, cards) to the table's room at once, hands game events and host-rule outcomes to
-the rounds service, and records device health (with alerts on loss and faults).
+states, numbers, cards) to the table's room at once, hands game events to the rounds service, and
+records device health (with alerts on loss and faults).
 """
 from __future__ import annotations
 
@@ -31,9 +31,6 @@ class GameDispatch(Protocol):
 
     def event(self, session: Session, table_id: int, device: str, kind: str, event,
               at: datetime) -> Callable[[], None] | None: ...
-
-    def outcome(self, session: Session, table_id: int, device: str, kind: str, outcome,
-                at: datetime) -> Callable[[], None] | None: ...
 
 
 def live_payload(event) -> tuple[str, dict] | None:
@@ -93,15 +90,6 @@ class FloorBridge:
             if isinstance(event, Reply) or (isinstance(event, FrameError) and not isinstance(event, SeqReused)):
                 continue
             failed = self._one(device, "event", event, arrived_at) or failed
-        if failed is not None:
-            raise failed
-
-    def outcomes(self, device: str, outcomes: list, at: datetime) -> None:
-        if self.dispatch is None or self.tables.get(device) is None:
-            return
-        failed: Exception | None = None
-        for outcome in outcomes:
-            failed = self._one(device, "outcome", outcome, at) or failed
         if failed is not None:
             raise failed
 

@@ -77,6 +77,10 @@ class DeviceRuntime:
                 except Exception:  # the next beat tries again; the readers go on regardless
                     log.exception("device health beat for %s failed", snapshot.name)
 
+    def send(self, device: str, command: str | bytes) -> bool:
+        """A command to one device (what the rounds ask for, e.g. a wheel's ``*R``)."""
+        return self.manager is not None and device in self.manager.readers and self.manager.send(device, command)
+
     def shoe_confirmed(self, table: str | int) -> list[str]:
         """The dealer confirmed a new shoe: ``GP 00`` (confirm game) to the table's smart shoe."""
         from devices.shoe import encode_command

@@ -103,9 +103,6 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
             Broken.calls += 1
             raise RuntimeError("rounds service bug")
 
-        def outcome(self, *args):
-            pass
-
     end = PtyEnd(link=str(tmp_path / "usb-wheel"))
     config = DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path)
     bridge = FloorBridge(factory, {"wheel-12": TABLE_12}, {"wheel-12": "wheel"}, dispatch=Broken())

@@ -65,7 +65,7 @@ class Rig:
         self.tmp = tmp_path
         self.engine = make_engine(db_url)
         self.factory = sessionmaker(bind=self.engine, expire_on_commit=False)
-        self.dispatch = RoundsDispatch(self.factory, self.house)
+        self.dispatch = RoundsDispatch(self.factory, self.house, send=lambda device, command: self.runtime.send(device, command))
         self.feed: list[tuple[str, dict, str]] = []
         self.readers: list[DeviceReader] = []
         self.sims: list = []
