@@ -55,6 +55,7 @@ class DeviceRuntime:
     manager: DeviceManager | None = None
     beat_s: float = 3.0   # health is re-sent this often, so the floor can tell a silent process
     dealer: object | None = None   # the demo floor's dealers (devices.demo.DemoDealer), with simulators
+    sink: object | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
@@ -62,6 +63,7 @@ class DeviceRuntime:
         return cls(load(entries))
 
     def start(self, sink) -> "DeviceRuntime":
+        self.sink = sink
         for sim in self.simulators:
             sim.start()
         self.manager = DeviceManager(self.configs, sink).start()
@@ -97,5 +99,7 @@ class DeviceRuntime:
             self.dealer.stop()
         if self.manager is not None:
             self.manager.stop()
+        if hasattr(self.sink, "close"):
+            self.sink.close()   # the work the readers handed over is finished before the process goes
         for sim in self.simulators:
             sim.stop()

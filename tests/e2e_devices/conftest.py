@@ -68,6 +68,7 @@ class Rig:
         self.dispatch = RoundsDispatch(self.factory, self.house, send=lambda device, command: self.runtime.send(device, command))
         self.feed: list[tuple[str, dict, str]] = []
         self.readers: list[DeviceReader] = []
+        self.bridges: list[FloorBridge] = []
         self.sims: list = []
         self.ends: list[PtyEnd] = []
         # the devices of this process, as `make run` registers them: the API reaches the readers
@@ -90,6 +91,7 @@ class Rig:
         bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
                              emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
                              dispatch=self.dispatch)
+        self.bridges.append(bridge)
         reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path), bridge,
                               backoff_initial=0.02, backoff_max=0.2).start()
         self.readers.append(reader)
@@ -110,6 +112,7 @@ class Rig:
         bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
                              emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
                              dispatch=self.dispatch)
+        self.bridges.append(bridge)
         reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path, **config),
                               bridge, backoff_initial=0.02, backoff_max=0.2).start()
         self.readers.append(reader)
@@ -132,6 +135,8 @@ class Rig:
             sim.stop()
         for reader in self.readers:
             reader.stop()
+        for bridge in self.bridges:
+            bridge.close()
         for end in self.ends:
             end.close()
         self.engine.dispose()
@@ -197,6 +202,7 @@ class Rig:
         for reader in self.readers:
             h = reader.health()
             assert h.sink_errors == 0, f"{reader.name}: {h.last_error}"
+        assert all(b.failures == 0 for b in self.bridges)
 
 
 @pytest.fixture
