@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, timers
 from floor.actors import Actor
-from floor.errors import BadInput
+from floor.errors import BadInput, NotAllowed
 from floor.games import tournament as rules
 from floor.models import Tournament, TournamentElimination, TournamentEntry
 from floor.settings import HouseSettings
@@ -81,11 +81,13 @@ def _finish(session: Session, settings: HouseSettings, t: Tournament, winner: To
 
 
 def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, busts: list[dict],
-         winners: list[int], button_seat: int | None = None, now: datetime | None = None) -> dict:
+         winners: list[int], button_seat: int | None = None, now: datetime | None = None,
+         table_number: int | None = None) -> dict:
     """Players out on one hand: ``busts`` are {entry_id, chips_at_start}; ``winners`` the entries that
     won the pot (in seat order from the button's left, for the odd cent of a split bounty);
     ``button_seat`` the button of that hand (default: the table's recorded button), for the
-    seat-order rule on equal chips."""
+    seat-order rule on equal chips. ``table_number``: the dealer terminal's table; everyone named
+    must sit there."""
     now = core.now_or(now)
     t = core.lock(session, tournament_id)
     core.require_status(t, "running")
@@ -106,6 +108,9 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     won = [core.entry(session, t, w) for w in (winners or [])]
     if any(w.status != "seated" or w.id in {e.id for e, _ in out} for w in won) or len({w.id for w in won}) != len(won):
         raise BadInput("the pot's winners are players still in, each once", field="winners")
+    if table_number is not None and any(e.table.number != table_number for e in [x for x, _ in out] + won):
+        raise NotAllowed("only players at table {number} can be named here", code="wrong_table", field="busts",
+                         number=table_number)
     if t.bounty_kind != "none" and not won:
         raise BadInput("a bounty goes to the winner of the pot: name him", field="winners")
     left = len(core.entries(session, t, *core.IN_PLAY))
