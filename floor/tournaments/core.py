@@ -155,6 +155,5 @@ def record_draw(session: Session, t: Tournament, kind: str, draw: rules.Draw, re
 # --- live updates --------------------------------------------------------------------------------
 
 def publish(session: Session, t: Tournament, event: str, payload: dict | None = None) -> None:
-    """After the commit: the floor tablets, the TV board and the tournament's own room."""
-    notify.publish(session, event, {"tournament_id": t.id, **(payload or {})},
-                   "floor", "board", f"tournament:{t.id}")
+    """After the commit: the staff tablets and the TV board."""
+    notify.publish(session, event, {"tournament_id": t.id, **(payload or {})}, "floor", "board")
