@@ -45,6 +45,7 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
         refunded.append(e.id)
     shares = []
     settlement = None
+    core.place_late_busts(session, t)
     if t.status == "running":
         settlement = plan(session, settings, t, stacks or {})
         for s in settlement.shares:

@@ -132,6 +132,8 @@ def tick(session: Session, tournament_id: int, now: datetime | None = None) -> b
     if t.status != "running":
         return False
     r = reading(session, t, now)
+    if not r.late_registration_open and core.place_late_busts(session, t):
+        core.publish(session, t, "tournament.entries")
     changed = r.step_index != t.step_index
     if changed:
         before = t.step_index

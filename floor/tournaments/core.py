@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from floor import ledger, notify
 from floor.errors import InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import Tournament, TournamentDraw, TournamentEntry, TournamentTable
+from floor.models import Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentTable
 
 IN_PLAY = ("seated", "alternate")     # players still in the tournament (an alternate has paid, waits a seat)
 
@@ -134,6 +134,22 @@ def layout(session: Session, t: Tournament) -> dict[int, dict[int, int]]:
     for e in entries(session, t, "seated"):
         out.setdefault(numbers[e.table_id], {})[e.seat] = e.id
     return out
+
+
+def place_late_busts(session: Session, t: Tournament) -> list[TournamentEntry]:
+    """Players out while late registration was open got no place then (the field was still growing).
+    Once it is closed they take the last places, the first out finishing last; on one hand the order
+    ``bust_places`` gave them (kept on their elimination rows) stands."""
+    waiting = session.execute(
+        select(TournamentElimination, TournamentEntry).join(TournamentEntry, TournamentEntry.id == TournamentElimination.entry_id)
+        .where(TournamentElimination.tournament_id == t.id, TournamentEntry.place.is_(None),
+               TournamentEntry.status == "out")
+        .order_by(TournamentElimination.hand, TournamentElimination.place.desc())).all()
+    place = entries_count(session, t)
+    for elim, e in waiting:
+        e.place = elim.place = place
+        place -= 1
+    return [e for _, e in waiting]
 
 
 # --- draws ---------------------------------------------------------------------------------------

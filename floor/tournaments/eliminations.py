@@ -113,6 +113,9 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
                          number=table_number)
     if t.bounty_kind != "none" and not won:
         raise BadInput("a bounty goes to the winner of the pot: name him", field="winners")
+    late = clock.reading(session, t, now).late_registration_open
+    if not late:
+        core.place_late_busts(session, t)
     left = len(core.entries(session, t, *core.IN_PLAY))
     tables = {tt.table_id: tt for tt in core.tables(session, t)}
     hand = t.hands + 1
@@ -130,10 +133,11 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     for p in sorted(places, key=lambda p: -p.place):   # the lowest place first, as they went out
         e = core.entry(session, t, p.player)
         table_id, seat = e.table_id, e.seat
-        e.status, e.place, e.out_at, e.seat = "out", p.place, now, None
+        # while late registration is open the field still grows: the place is given at its close
+        e.status, e.place, e.out_at, e.seat = "out", None if late else p.place, now, None
         session.flush()
         bounty = _bounties(session, settings, t, e, won, hand, left - len(out), now)
-        prize = pay_place(session, settings, t, e, p.place, now)
+        prize = 0 if late else pay_place(session, settings, t, e, p.place, now)
         rows.append(TournamentElimination(tournament_id=t.id, entry_id=e.id, hand=hand, place=p.place,
                                           chips_at_start=chips_of[e.id], table_id=table_id, seat=seat,
                                           winners=[w.id for w in won], prize=prize, bounty_paid=bounty, at=now,
@@ -143,8 +147,7 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     session.flush()
     moves = []
     still = core.entries(session, t, *core.IN_PLAY)
-    open_ = clock.reading(session, t, now).late_registration_open
-    if len(still) == 1 and not open_:
+    if len(still) == 1 and not late:
         _finish(session, settings, t, still[0], now)
     else:
         moves = balancing.rebalance(session, t, now)

@@ -62,9 +62,14 @@ def deal_json(d) -> dict:
 
 
 def standings(session: Session, t: Tournament) -> list[dict]:
-    """Players still in by chips, then everyone out by place (best first)."""
+    """Players still in by chips, then everyone placed (best first), then those out during late
+    registration, not placed until it closes."""
     rows = [entry_json(e) for e in core.entries(session, t) if e.status != "refunded"]
-    return sorted(rows, key=lambda r: (r["place"] is not None, r["place"] or 0, -r["chips"], r["id"]))
+
+    def key(r):
+        group = 1 if r["place"] is not None else 2 if r["status"] == "out" else 0
+        return group, r["place"] or 0, -r["chips"], r["id"]
+    return sorted(rows, key=key)
 
 
 def money(session: Session, t: Tournament) -> dict:

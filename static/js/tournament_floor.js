@@ -52,17 +52,26 @@ function clockCard(t, role, reload) {
       el("a", { class: "btn ghost", href: `/tournaments/${t.id}/results` }, _("Results"))));
 }
 
+// The last receipt stays on screen across redraws (live updates redraw the whole page).
+let lastReceipt = null;
+
+function receiptView(r) {
+  if (!r) return [];
+  return [el("strong", {}, r.player_name), " · ",
+    r.seat ? _("table {table}, seat {seat}", { table: r.table, seat: r.seat }) : term(r.status), " · ", money(r.total),
+    r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null];
+}
+
 function registerCard(t, data, reload) {
   const sel = playerSelect(data.players);
   const paid = el("select", { id: "tn-paid", class: "tn-input" },
     el("option", { value: "cash" }, _("cash at the desk")), el("option", { value: "balance" }, _("from his balance")));
-  const receipt = el("div", { id: "tn-receipt", class: "tn-receipt", "aria-live": "polite" });
+  const receipt = el("div", { id: "tn-receipt", class: "tn-receipt", "aria-live": "polite" },
+    ...(lastReceipt && lastReceipt.tournament_id === t.id ? receiptView(lastReceipt) : []));
   const go = async () => {
     const r = await act(() => api("POST", `/api/tournaments/${t.id}/entries`, { player_id: Number(sel.value), paid_with: paid.value }));
     if (!r) return;
-    receipt.replaceChildren(el("strong", {}, r.player_name), " · ",
-      r.seat ? _("table {table}, seat {seat}", { table: r.table, seat: r.seat }) : term(r.status), " · ", money(r.total),
-      r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null);
+    lastReceipt = r;
     reload();
   };
   return el("section", { class: "card tn-register" }, el("h3", {}, _("Register")),
@@ -157,12 +166,13 @@ function cancelCard(t, role, reload) {
 function templatesCard(data, role, choose) {
   if (!MANAGE.includes(role)) return null;
   const box = el("div", { class: "tn-row" });
-  api("GET", "/api/tournaments/templates").then(list => box.replaceChildren(...list.map(tpl =>
+  const card = el("section", { class: "card tn-templates", hidden: true }, el("h3", {}, _("From a template")), box);
+  api("GET", "/api/tournaments/templates").then(list => { card.hidden = !list.length; box.replaceChildren(...list.map(tpl =>
     button(_("New: {name}", { name: tpl.name }), async () => {
       const t = await act(() => api("POST", `/api/tournaments/templates/${tpl.id}/create`, {}));
       if (t) choose(t.id);
-    }, "btn")))).catch(() => {});
-  return el("section", { class: "card tn-templates" }, el("h3", {}, _("From a template")), box);
+    }, "btn"))); }).catch(() => {});
+  return card;
 }
 
 export function start(root) {
@@ -174,7 +184,18 @@ export function start(root) {
     if (current) current = await api("GET", `/api/tournaments/${current.id}`);
     draw();
   };
+  // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
+  const keyOf = x => x.id || `${x.className}:${x.dataset.entry || x.value}`;
   function draw() {
+    const kept = new Map([...root.querySelectorAll("select, input")].map(x => [keyOf(x), x.type === "checkbox" ? x.checked : x.value]));
+    render();
+    for (const x of root.querySelectorAll("select, input")) {
+      if (!kept.has(keyOf(x))) continue;
+      if (x.type === "checkbox") x.checked = kept.get(keyOf(x));
+      else if (x.tagName !== "SELECT" || [...x.options].some(o => o.value === kept.get(keyOf(x)))) x.value = kept.get(keyOf(x));
+    }
+  }
+  function render() {
     const tabs = el("nav", { class: "tn-tabs" }, data.tournaments.map(t =>
       button(`${t.name} · ${term(t.status)}`, () => choose(t.id), `btn${current && current.id === t.id ? " primary" : ""}`)));
     const body = current ? [clockCard(current, data.role, reload),

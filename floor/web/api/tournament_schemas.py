@@ -252,7 +252,8 @@ class TemplateOut(Schema):
 
 class EliminationOut(Schema):
     entry_id = fields.Integer()
-    place = fields.Integer()
+    place = fields.Integer(allow_none=True, metadata={"description": "none while late registration is open: "
+                                                                     "given when it closes"})
     chips_at_start = fields.Integer()
     prize = Cents()
     bounty_paid = Cents()

@@ -172,7 +172,10 @@ def _bust(args, tournament_id: int, table_number: int | None):
                             args["button_seat"], table_number=table_number)
     db.session.commit()
     t = core.get(db.session, tournament_id)
-    return {"hand": out["hand"], "finished": out["finished"], "eliminations": out["eliminations"],
+    elims = [{"entry_id": r.entry_id, "place": core.entry(db.session, t, r.entry_id).place,
+              "chips_at_start": r.chips_at_start, "prize": r.prize, "bounty_paid": r.bounty_paid}
+             for r in out["eliminations"]]
+    return {"hand": out["hand"], "finished": out["finished"], "eliminations": elims,
             "moves": [results.move_json(db.session, m) for m in out["moves"]], "tournament_id": t.id}
 
 

@@ -44,10 +44,12 @@ def test_thirty_players_three_tables_to_a_deal_at_four(session):
 
     # two re-entries after busts during late registration
     at = T0 + timedelta(minutes=20)
-    reentered = []
+    reentered, first_out = [], []
     for k in range(2):
         victim = core.entries(session, t, "seated")[k * 7]
         _bust(session, m, t, victim, _tablemate(session, t, victim), at)
+        assert victim.place is None      # the field still grows: placed when late registration closes
+        first_out.append(victim)
         again = registration.register(session, m, HOUSE, t.id, victim.player_id, "cash", at)
         reentered.append(again)
         assert again.number == 2 and again.status == "seated"
@@ -69,6 +71,7 @@ def test_thirty_players_three_tables_to_a_deal_at_four(session):
     out = eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 8_000},
                                                        {"entry_id": b.id, "chips_at_start": 12_000}], [w.id], now=at)
     assert (a.place, b.place) == (left, left - 1)
+    assert [e.place for e in first_out] == [32, 31]   # the first out finishes last
     assert w.bounties_won == 4_000 and a.bounty == b.bounty == 0
     assert {e.hand for e in out["eliminations"]} == {out["hand"]}
 
