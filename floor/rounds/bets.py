@@ -2,9 +2,9 @@
 the dealer enters for the chips on the table. Each stake is a ledger transfer into the table's
 "in play" account, in the same transaction as the bet row.
 
-Refusals (HOUSE_RULES §2): after "no more bets" (409 ``betting_closed`` / ``late``), a closed table
+Refusals (docs/rules.md): after "no more bets" (409 ``betting_closed`` / ``late``), a closed table
 (409 ``table_closed``), outside the table's minimum or maximum per spot (409 ``below_minimum`` /
-``over_maximum``; Casino Hold'em cuts a bet over the maximum down to it, seed 003), more than the
+``over_maximum``; Casino Hold'em cuts a bet over the maximum down to it, as its rules say), more than the
 player's balance (409 ``insufficient_balance``). An idempotency key makes a retried bet count once.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Money, NotFound
 from floor.games import baccarat, roulette
 from floor.models import Bet, Player, Round, Table
 from floor.rounds.core import active_round, get_table
+from floor.settings import HouseSettings
 
 SPOTS = {
     "roulette": roulette.KINDS,
@@ -35,12 +36,6 @@ def bet_json(b: Bet) -> dict:
             "hand": b.hand, "spot": b.spot, "numbers": b.numbers, "amount": b.amount, "requested": b.requested,
             "source": b.source, "idempotency_key": b.idempotency_key,
             "placed_at": b.placed_at.isoformat() if b.placed_at else None}
-
-
-def _check_amount(amount) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise BadInput("a bet is a positive whole number of cents", field="amount")
-    return amount
 
 
 def _normalise(table: Table, spot: str, numbers, seat: int | None) -> tuple[str, list | None]:
@@ -69,11 +64,11 @@ def _same(b: Bet, spot: str, numbers, amount: int, seat, round_id: int) -> bool:
 
 def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: int, player_id: int | None = None,
           seat: int | None = None, numbers=None, idempotency_key: str | None = None, source: str = "api",
-          at: datetime | None = None) -> tuple[Bet, bool]:
+          at: datetime | None = None, house: HouseSettings) -> tuple[Bet, bool]:
     """Place a bet on the table's open round. Returns (bet, created): a retry with the same
     idempotency key returns the first bet and False."""
     at = at or datetime.now(timezone.utc)
-    amount = _check_amount(amount)
+    amount = ledger.amount(amount, house)
     table = get_table(session, table_id)
     if player_id is not None:
         if session.get(Player, player_id) is None:
@@ -116,7 +111,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         _check_seat(session, r, table, seat, account, spot)
     if game.max_bet and already + amount > game.max_bet:
         if table.kind == "casino_holdem":
-            amount = game.max_bet - already     # seed 003: a bet over the limit is cut down to the maximum
+            amount = game.max_bet - already     # the Casino Hold'em rules: a bet over the limit is cut down to the maximum
             if amount <= 0:
                 raise Conflict("this spot already holds the table maximum ({max_bet})", code="over_maximum", max_bet=Money(game.max_bet))
         else:
@@ -127,9 +122,11 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     bet = Bet(round_id=r.id, table_id=table_id, account_id=account, player_id=player_id, seat=seat, hand=1, spot=spot,
               numbers=numbers, amount=amount, requested=requested, source=source, idempotency_key=idempotency_key,
               placed_at=at, placed_by=actor.name)
-    session.add(bet)
     try:
         with session.begin_nested():
+            # added inside the savepoint (begin_nested flushes what is pending outside it): a lost
+            # race on the idempotency key rolls back alone, and the first bet is answered
+            session.add(bet)
             session.flush()
     except IntegrityError:
         # the same key raced in from another request: the first one counts

@@ -23,3 +23,18 @@ def read_from(end: PtyEnd, want: int, timeout: float = 3.0) -> bytes:
     while len(data) < want and time.monotonic() < deadline:
         data += end.read(0.05)
     return data
+
+
+def wheel_outcomes(timed_events) -> list:
+    """What the wheel engine makes of a reader's events (the table left to the wheel): the host
+    rules replayed over the stream, as the rounds step them live."""
+    from devices.wheel import WheelStatus, WinningNumber
+    from floor.rounds.engines import wheel as engine
+    items, spin = [], None
+    for at, e in timed_events:
+        if isinstance(e, WheelStatus):
+            spin = e.spin
+            items.append((at, engine.Status(e.state, e.spin, e.flags, e.winning)))
+        elif isinstance(e, WinningNumber):
+            items.append((at, engine.Number(e.number, spin)))
+    return engine.run(items)

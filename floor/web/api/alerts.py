@@ -3,7 +3,7 @@ from __future__ import annotations
 from flask_smorest import Blueprint
 
 from floor import alerts as alerts_svc
-from floor.web.api.schemas import AlertSchema
+from floor.web.api.schemas import AlertSchema, EmptySchema
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -20,8 +20,9 @@ def list_alerts():
 
 @blp.route("/<int:alert_id>/acknowledge", methods=["POST"])
 @allow("floor_manager", "pit_boss", "admin")
+@blp.arguments(EmptySchema)
 @blp.response(200, AlertSchema)
-def acknowledge(alert_id: int):
+def acknowledge(_args, alert_id: int):
     a = alerts_svc.acknowledge(db.session, actor(), alert_id)
     db.session.commit()
     return alerts_svc.alert_json(a)

@@ -1,5 +1,5 @@
 """Casino Hold'em end to end: ante and AA bonus, the deal, call or fold, turn and river, settlement;
-a bet over the maximum is cut down to it (seed 003)."""
+a bet over the maximum is cut down to it (the Casino Hold'em rules)."""
 from __future__ import annotations
 
 from floor import ledger, rounds
@@ -18,10 +18,10 @@ def test_call_fold_aa_bonus_and_the_cut_down_bet(session):
     fund(session, 11, 10_000)
     fund(session, 12, 100_000)
     r = rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    ante1, _ = bets.place(session, DEALER, table, spot="ante", seat=1, amount=1_000, player_id=11, at=at(1))
-    aa1, _ = bets.place(session, DEALER, table, spot="aa_bonus", seat=1, amount=1_000, player_id=11, at=at(1))
-    ante2, _ = bets.place(session, DEALER, table, spot="ante", seat=2, amount=30_000, player_id=12, at=at(1))
-    ante3, _ = bets.place(session, DEALER, table, spot="ante", seat=3, amount=1_000, source="dealer", at=at(1))
+    ante1, _ = bets.place(session, DEALER, table, spot="ante", seat=1, amount=1_000, player_id=11, at=at(1), house=HOUSE)
+    aa1, _ = bets.place(session, DEALER, table, spot="aa_bonus", seat=1, amount=1_000, player_id=11, at=at(1), house=HOUSE)
+    ante2, _ = bets.place(session, DEALER, table, spot="ante", seat=2, amount=30_000, player_id=12, at=at(1), house=HOUSE)
+    ante3, _ = bets.place(session, DEALER, table, spot="ante", seat=3, amount=1_000, source="dealer", at=at(1), house=HOUSE)
     session.commit()
     assert (ante2.requested, ante2.amount) == (30_000, 25_000)       # over the 250.00 maximum: cut down
     rounds.close_betting(session, DEALER, table, at(5))
@@ -53,7 +53,7 @@ def test_the_timer_folds_a_silent_seat(session):
     table = tid(session, 15)
     fund(session, 13, 10_000)
     rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="ante", seat=4, amount=1_000, player_id=13, at=at(1))
+    bets.place(session, DEALER, table, spot="ante", seat=4, amount=1_000, player_id=13, at=at(1), house=HOUSE)
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()

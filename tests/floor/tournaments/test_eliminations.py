@@ -118,7 +118,7 @@ def test_cancelled_before_the_start_everyone_gets_everything_back(session):
     m = manager(session)
     t = tournament(session, bounty_kind="knockout", bounty=1_000)
     ids = players(session, 3)
-    ledger.credit(session, m, ids[0], 50_000)
+    ledger.credit(session, m, ids[0], 50_000, house=HOUSE)
     registration.register(session, m, HOUSE, t.id, ids[0], "balance", T0)
     registration.register(session, m, HOUSE, t.id, ids[1], "cash", T0)
     out = cancellation.cancel(session, m, HOUSE, t.id, "not enough players", now=T0)

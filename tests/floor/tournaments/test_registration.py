@@ -19,7 +19,7 @@ def test_an_entry_pays_buy_in_fee_and_bounty_into_their_own_accounts(session):
     m = manager(session)
     cage_before = ledger.balance(session, ledger.cage_account(session))
     p1, p2 = players(session, 2)
-    ledger.credit(session, m, p2, 20_000)
+    ledger.credit(session, m, p2, 20_000, house=HOUSE)
     registration.register(session, m, HOUSE, t.id, p1, "cash", T0)
     e2 = registration.register(session, m, HOUSE, t.id, p2, "balance", T0)
     assert ledger.balance(session, core.account(session, t, "prize_pool")) == 20_000
