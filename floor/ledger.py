@@ -1,4 +1,4 @@
-"""Double-entry money movements (DESIGN rule 5): every bet, payout, commission and refund is a
+"""Double-entry money movements: every bet, payout, commission and refund is a
 transfer between two accounts; the balances always sum to zero; a player's balance never goes
 below zero.
 
@@ -55,6 +55,13 @@ def _get_or_create(session: Session, key: str, kind: str, player_id: int | None 
 
 def player_account(session: Session, player_id: int) -> int:
     return _get_or_create(session, f"player:{player_id}", "player", player_id=player_id)
+
+
+def named_account(session: Session, key: str, kind: str) -> int:
+    """An account of the house's own that is not a table's (e.g. a tournament's prize pool)."""
+    if kind not in ("prize_pool", "bounties", "fees", "overlay"):
+        raise ValueError(f"no named account of kind {kind!r}")
+    return _get_or_create(session, key, kind)
 
 
 def cage_account(session: Session) -> int:
@@ -155,19 +162,23 @@ class LedgerCheck:
 
 
 def check(session: Session) -> LedgerCheck:
-    """The books balance: balances sum to zero and each equals what its transfers say."""
-    total = session.execute(select(func.coalesce(func.sum(ACCOUNTS.c.balance), 0))).scalar_one()
-    ins = dict(session.execute(select(TRANSFERS.c.to_account_id, func.sum(TRANSFERS.c.amount))
-                               .group_by(TRANSFERS.c.to_account_id)).all())
-    outs = dict(session.execute(select(TRANSFERS.c.from_account_id, func.sum(TRANSFERS.c.amount))
-                                .group_by(TRANSFERS.c.from_account_id)).all())
-    mismatched, negative = [], []
-    for aid, kind, bal in session.execute(select(ACCOUNTS.c.id, ACCOUNTS.c.kind, ACCOUNTS.c.balance)):
-        if bal != ins.get(aid, 0) - outs.get(aid, 0):
-            mismatched.append(aid)
-        if kind == "player" and bal < 0:
-            negative.append(aid)
-    return LedgerCheck(total == 0 and not mismatched and not negative, int(total), mismatched, negative)
+    """The books balance: balances sum to zero and each equals what its transfers say.
+
+    One statement, so one snapshot: on PostgreSQL each statement of a READ COMMITTED transaction
+    sees its own, and a transfer committed between two reads would look like a broken book."""
+    ins = (select(TRANSFERS.c.to_account_id.label("aid"), func.sum(TRANSFERS.c.amount).label("amount"))
+           .group_by(TRANSFERS.c.to_account_id).subquery())
+    outs = (select(TRANSFERS.c.from_account_id.label("aid"), func.sum(TRANSFERS.c.amount).label("amount"))
+            .group_by(TRANSFERS.c.from_account_id).subquery())
+    rows = session.execute(
+        select(ACCOUNTS.c.id, ACCOUNTS.c.kind, ACCOUNTS.c.balance,
+               func.coalesce(ins.c.amount, 0), func.coalesce(outs.c.amount, 0))
+        .select_from(ACCOUNTS.outerjoin(ins, ins.c.aid == ACCOUNTS.c.id).outerjoin(outs, outs.c.aid == ACCOUNTS.c.id))
+    ).all()
+    total = sum(int(bal) for _, _, bal, _, _ in rows)
+    mismatched = [aid for aid, _, bal, got, gave in rows if bal != got - gave]
+    negative = [aid for aid, kind, bal, _, _ in rows if kind == "player" and bal < 0]
+    return LedgerCheck(total == 0 and not mismatched and not negative, total, mismatched, negative)
 
 
 # --- the cashier ---------------------------------------------------------------------------------
@@ -326,6 +337,6 @@ def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
 
 
 __all__ = ["post", "row", "transfer", "check", "credit", "debit", "balance", "player_balance", "player_account",
-           "cage_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
+           "cage_account", "named_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
            "account_json", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests",
            "request_json"]

@@ -1,4 +1,4 @@
-"""House settings: the numbers that differ between casinos (HOUSE_RULES.md), with its defaults.
+"""House settings: the numbers that differ between casinos (docs/rules.md), with its defaults.
 
 Domain functions take a HouseSettings (or the fields they need) as an argument; nothing reads a global.
 config/default.toml's [house] section lists the same values; a test keeps the two equal.
@@ -32,6 +32,7 @@ class HouseSettings:
     rathole_minutes: int = 120                # 000: back within 7,200 s needs what he left with
     board_wait_window_hours: int = 3          # estimated waits on the board: seat turnover of the last hours
     table_open_min_waiting: int = 5           # not in the seeds: players waiting to prompt opening a table
+    table_open_minutes: int = 10              # how long the floor takes to open a table for its list (wait estimates)
 
     # Must-move (004)
     mustmove_keep_main_full_above: int = 8    # while MM1 has more than this, main is kept full
@@ -69,6 +70,15 @@ class HouseSettings:
     # second pit boss.
     max_amount_cents: int = 100_000_000
     cashier_two_person_cents: int = 1_000_000
+
+    # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
+    tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand
+    tournament_payout_unit: int = 100                # places rounded down to this many cents
+    tournament_seats_per_table: int = 9
+    tournament_final_table_size: int = 9
+    tournament_progressive_cash_percent: int = 50    # of a progressive bounty, paid in cash
+    tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
+    tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
