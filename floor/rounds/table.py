@@ -11,6 +11,7 @@ from floor import alerts, audit, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import baccarat, roulette
+from floor.games.base import GameInputError
 from floor.games.cards import Card
 from floor.models import Bet, Round, Settlement, Table
 from floor.rounds import core, history, twoperson
@@ -109,7 +110,11 @@ def held_result(session: Session, r: Round, result: dict | None) -> dict:
         return {"number": number, "spin": r.spin, "by_hand": True}
     if r.kind == "baccarat":
         cards = result.get("cards") or [c.card for c in accepted(session, r.id)]
-        coup = baccarat.play(cards)   # GameInputError (400) when the cards do not make a coup
+        try:
+            coup = baccarat.play(cards)
+        except GameInputError as exc:   # 400 naming the cards when they do not make a coup
+            exc.field = exc.field or "cards"
+            raise
         return {"cards": [str(Card.parse(c)) if isinstance(c, str) else str(c) for c in cards][:coup.cards_used],
                 "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
                 "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,

@@ -112,3 +112,14 @@ def test_deep_nesting_is_400_bad_json(app, client):
     resp = client.post("/api/cashier/players/1/credit", data=DEEP, content_type="application/json",
                        headers=tokens["cashier"])
     assert resp.status_code == 400 and resp.get_json()["error"] == "bad_json"
+
+
+def test_a_layout_no_chip_covers_is_400_naming_the_numbers(app, client):
+    tokens = _tokens(app)
+    opened = client.post("/api/tables/12/round/open", json={}, headers=tokens["pit_boss"])
+    assert opened.status_code == 201
+    for numbers in ([1, 5], [2, 3, 4], [37], [-1]):
+        resp = client.post("/api/tables/12/bets", json={"spot": "split" if len(numbers) == 2 else "street",
+                                                         "numbers": numbers, "amount": 500, "seat": 1},
+                           headers=tokens["dealer"])
+        assert resp.status_code == 400 and resp.get_json()["field"] == "numbers", (numbers, resp.get_json())
