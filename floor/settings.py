@@ -64,6 +64,9 @@ class HouseSettings:
     blackjack_decks: int = 6
     dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
 
+    # The pit's numbers: a player's visit ends after this long without a bet
+    rating_gap_minutes: int = 30
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
         values = dict(values or {})

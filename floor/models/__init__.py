@@ -27,6 +27,7 @@ from floor.models.poker_table import (  # noqa: F401
                                       PokerPosting,
                                       PokerSitOut,
 )
+from floor.models.ratings import IDENTIFIED_BY, PlayerVisit  # noqa: F401
 from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
 from floor.models.tables import TABLE_KINDS, Game, Seat, SeatAssignment, Table  # noqa: F401
