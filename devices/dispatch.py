@@ -14,11 +14,12 @@ from typing import Callable
 
 from sqlalchemy.orm import Session
 
-from devices.scanner import CardRead
+from devices.scanner import CardRead, PlayerCardRead
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeResult
 from devices.wheel import WheelStatus, WinningNumber
 from devices.wheel_rules import Hold
 from floor import rounds
+from floor.pit import visits
 from floor.errors import InvalidState
 from floor.settings import HouseSettings
 
@@ -61,6 +62,10 @@ class RoundsDispatch:
             out = rounds.card(session, table_id, event.card, "shoe", "burn", at, house=self.house, **common)
         elif isinstance(event, CardRead):
             out = rounds.card(session, table_id, event.card, "scanner", None, at, house=self.house, **common)
+        elif isinstance(event, PlayerCardRead):
+            rounds.device_frame(session, table_id, device, raw, "player card", at)
+            visits.card_read(session, table_id, event.card_number, at)
+            return None
         elif isinstance(event, ShoeResult):
             out = rounds.shoe_result(session, table_id, event.winner, event.player_pair, event.banker_pair, at, **common)
         elif isinstance(event, CoupStart):

@@ -211,9 +211,15 @@ def players_of_day(session: Session, day: date, house: HouseSettings, limit: int
 
 
 def player_history(session: Session, player_id: int, since: datetime, until: datetime,
-                   house: HouseSettings) -> list[dict]:
-    """A player's visits in [since, until), newest first."""
-    return list(reversed(visits_json(session, visits(session, since, until, house, player_id))))
+                   house: HouseSettings) -> dict:
+    """A player's visits in [since, until), newest first, and their totals (the theoretical win
+    summed exactly, rounded once)."""
+    vs = visits(session, since, until, house, player_id)
+    rows = list(reversed(visits_json(session, vs)))
+    totals = {k: sum(r[k] for r in rows) for k in ("rounds", "bets", "staked", "won")}
+    totals.update(visits=len(rows), minutes=round(sum(r["minutes"] for r in rows), 1),
+                  theo=theo_cents(sum((v.theo for v in vs), Fraction(0))))
+    return {"since": since.isoformat(), "visits": rows, "totals": totals}
 
 
 COLUMNS = [("player", "Player"), ("card_number", "Card"), ("table_number", "Table"), ("game", "Game"),

@@ -115,6 +115,15 @@ def leave(session: Session, actor: Actor, table_id: int, seat: int, at: datetime
     return closed[0]
 
 
+def card_read(session: Session, table_id: int, card_number: str, at: datetime) -> None:
+    """The table's scanner read a player card: the dealer's terminal is told whose it is and asks
+    the dealer for his seat (the scanner cannot know it)."""
+    p = session.execute(select(Player).where(Player.card_number == card_number)).scalar_one_or_none()
+    notify.publish(session, "scanner.player_card", {"table_id": table_id, "card_number": card_number,
+                                                    "player_id": p.id if p else None, "player": p.name if p else None,
+                                                    "at": at.isoformat()}, notify.table_room(table_id))
+
+
 def close_table(session: Session, actor: Actor, table_id: int, at: datetime | None = None) -> int:
     """Every visit at the table ends (the table closes)."""
     return len(_close(session, actor, (PlayerVisit.table_id == table_id,), "table_closed",

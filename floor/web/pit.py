@@ -2,14 +2,16 @@
 the warnings and bans review, and the poker showdown tool."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
 from floor import pit
+from floor import players as players_svc
 from floor.errors import BadInput
 from floor.models import Table
+from floor.pit import ratings
 from floor.web import i18n
 from floor.web.extensions import db, house
 from floor.web.policy import allow
@@ -77,6 +79,36 @@ def shift_csv():
     fig = pit.figures(db.session, day, house(), _table_number())
     return Response(pit.to_csv(fig), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="shift-{day.isoformat()}.csv"'})
+
+
+@bp.route("/ratings")
+@allow(*VIEW)
+def ratings_page():
+    """The gaming day's rated players, the highest theoretical win first, and every visit."""
+    day = _day()
+    h = house()
+    return render_template("pit_ratings.html", pit_page="ratings", day=day,
+                           top=ratings.players_of_day(db.session, day, h),
+                           visits=ratings.visits_json(db.session, ratings.day_visits(db.session, day, h)))
+
+
+@bp.route("/ratings.csv")
+@allow(*VIEW)
+def ratings_csv():
+    day = _day()
+    rows = ratings.visits_json(db.session, ratings.day_visits(db.session, day, house()))
+    return Response(ratings.to_csv(rows), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="ratings-{day.isoformat()}.csv"'})
+
+
+@bp.route("/players/<int:player_id>")
+@allow(*VIEW)
+def player_page(player_id: int):
+    """A player's visits over the last 30 days, with a chart of them."""
+    p = players_svc.get_player(db.session, player_id)
+    now = datetime.now(timezone.utc)
+    data = ratings.player_history(db.session, p.id, now - timedelta(days=30), now + timedelta(minutes=1), house())
+    return render_template("pit_player.html", pit_page="ratings", player=players_svc.player_json(p), data=data)
 
 
 @bp.route("/conduct")

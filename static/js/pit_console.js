@@ -87,7 +87,22 @@ async function loadGlance() {
 }
 loadGlance();
 
-const roundsChanged = debounce(() => { loadRounds(); loadGlance(); }, 400);
+// top players today: the highest theoretical win first
+const topBody = document.querySelector("#top-players tbody");
+async function loadTop() {
+  try {
+    const d = await api("GET", "/api/pit/ratings?limit=8");
+    topBody.replaceChildren(...(d.players.length ? d.players.map(p => el("tr", { "data-player": p.player_id },
+      el("td", {}, el("a", { href: `/pit/players/${p.player_id}` }, p.player)),
+      el("td", { class: "num" }, amount(p.staked)),
+      el("td", { class: `num ${p.won < 0 ? "neg" : p.won > 0 ? "pos" : ""}` }, amount(p.won)),
+      el("td", { class: "num" }, amount(p.theo))))
+      : [el("tr", {}, el("td", { colspan: 4, class: "empty" }, _("No rated play yet today.")))]));
+  } catch (e) { toast(e.message, "error"); }
+}
+loadTop();
+
+const roundsChanged = debounce(() => { loadRounds(); loadGlance(); loadTop(); }, 400);
 for (const ev of ["round.changed", "round.settled", "round.voided", "round.held", "round.corrected", "ruling.changed"]) socket.on(ev, roundsChanged);
 socket.on("connect", () => { loadRounds(); loadPending(); reloadHeld(); });
-window.__pit = { loadRounds, loadPending, loadGlance, reloadHeld };
+window.__pit = { loadRounds, loadPending, loadGlance, loadTop, reloadHeld };

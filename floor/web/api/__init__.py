@@ -16,6 +16,7 @@ from floor.web.api import (
         mustmove,
         pit,
         players,
+        ratings,
         rounds,
         seating,
         tables,
@@ -28,5 +29,5 @@ def register(app: Flask) -> None:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
-                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit):
+                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, ratings):
         api.register_blueprint(module.blp)

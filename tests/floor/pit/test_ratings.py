@@ -17,6 +17,7 @@ from floor.models import Bet, PlayerVisit, Transfer
 from floor.pit import ratings, visits
 from floor.rounds import bets
 from floor.settings import HouseSettings
+from tests.floor.pit.play import spin
 from tests.floor.rounds.helpers import DEALER, HOUSE, T0, at, books_balance, event, fund, tid
 
 
@@ -44,19 +45,8 @@ def test_the_other_edges_follow_the_tables_rules():
     assert ratings.bet_edge("baccarat", "banker", four, decks=8) < ratings.bet_edge("baccarat", "banker", HOUSE, decks=8)
 
 
-def _spin(session, table, spin, number, t, stakes):
-    """One roulette spin: betting from t, the bets, the ball in ``number``."""
-    event(session, rounds.wheel_status, table, 2, spin, 0, at(t), house=HOUSE)
-    placed = []
-    for kw in stakes:
-        b, _ = bets.place(session, DEALER, table, at=at(t + 1), **kw)
-        placed.append(b)
-    session.commit()
-    event(session, rounds.wheel_status, table, 3, spin, 0, at(t + 5), house=HOUSE)
-    event(session, rounds.wheel_status, table, 4, spin, 0, at(t + 9), house=HOUSE)
-    event(session, rounds.wheel_number, table, spin, number, at(t + 14))
-    event(session, rounds.wheel_status, table, 5, spin, 0, at(t + 14.2), winning=number, house=HOUSE)
-    return placed
+def _spin(session, table, spin_no, number, t, stakes):
+    return spin(session, table, spin_no, number, at(t), stakes)
 
 
 def _ledger_result(session, bet_ids, account) -> int:
@@ -80,8 +70,8 @@ def test_a_played_session_is_rated_visit_by_visit_against_the_ledger(session):
              dict(spot="dozen", numbers=list(range(1, 13)), amount=1_000, seat=3, source="dealer")]
     nobody = [dict(spot="red", amount=5_000, seat=5, source="dealer")]
     placed = []
-    for spin, (number, t) in enumerate([(17, 0), (0, 60), (2, 120)], start=40):
-        placed += _spin(session, wheel, spin, number, t, remote + seat3 + nobody)
+    for spin_no, (number, t) in enumerate([(17, 0), (0, 60), (2, 120)], start=40):
+        placed += _spin(session, wheel, spin_no, number, t, remote + seat3 + nobody)
     visits.leave(session, DEALER, wheel, 3, at=at(200))
     session.commit()
     # after his visit, seat 3's bets are nobody's
