@@ -23,11 +23,12 @@ import csv
 import io
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from fractions import Fraction
 from functools import lru_cache
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import and_, case, func, or_, select, tuple_, type_coerce
+from sqlalchemy.types import NullType
 from sqlalchemy.orm import Session
 
 from floor.gaming_day import gaming_day_bounds
@@ -75,11 +76,12 @@ class Visit:
     bets: int = 0
     staked: int = 0
     won: int = 0                                            # the player's result, from the ledger
-    by_edge: dict = field(default_factory=lambda: defaultdict(int))   # edge -> stake
+    by_bet: dict = field(default_factory=lambda: defaultdict(int))   # (game, spot, decks) -> stake
+    house: HouseSettings | None = None
 
     @property
     def theo(self) -> Fraction:
-        return sum((e * s for e, s in self.by_edge.items()), Fraction(0))
+        return _theo(self.by_bet, self.house)
 
     def as_json(self) -> dict:
         n = len(self.rounds)
@@ -90,67 +92,122 @@ class Visit:
                 "won": self.won, "house_result": -self.won, "theo": theo_cents(self.theo)}
 
 
-def _rows(session: Session, start: datetime, end: datetime, player_id: int | None):
-    """One row per rated bet: who, where, when, the stake, the rules, what the ledger gave back."""
-    net = func.coalesce(func.sum(case((Transfer.to_account_id == Bet.account_id, Transfer.amount),
-                                      (Transfer.from_account_id == Bet.account_id, -Transfer.amount),
-                                      else_=0)), 0)
-    who = func.coalesce(Bet.player_id, PlayerVisit.player_id)
-    q = (select(who.label("player_id"), Bet.table_id, Bet.seat, PlayerVisit.id.label("visit_id"),
-                PlayerVisit.started_at, PlayerVisit.ended_at.label("left_at"), Bet.round_id, Round.kind, Bet.spot,
-                Bet.amount, Bet.placed_at, func.coalesce(Round.result_at, Round.ended_at).label("ended_at"), Shoe.decks, net.label("net"))
+def _raw(col, dialect: str):
+    """A timestamp column read as naive UTC without the ORM's type processing (50,000 of them
+    through it cost more than the whole query): PostgreSQL converts it, SQLite gives its stored text."""
+    if dialect == "postgresql":
+        return func.timezone("UTC", col)
+    return type_coerce(col, NullType())
+
+
+def _naive(value) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
+
+
+def _aware(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc)
+
+
+def _utc_naive(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int | None):
+    """One row per bet of a settled round placed in [start, end): who funded it, where, the stake,
+    the rules, when, and what the ledger moved between its account and the table (stake included)."""
+    in_period = (Round.status == "settled", Bet.placed_at >= start, Bet.placed_at < end)
+    # per bet, narrow and grouped on its own: what the ledger moved to (+) and from (-) its account
+    net = (select(Transfer.bet_id.label("bet_id"),
+                  func.sum(case((Transfer.to_account_id == Bet.account_id, Transfer.amount),
+                                (Transfer.from_account_id == Bet.account_id, -Transfer.amount),
+                                else_=0)).label("net"))
+           .join(Bet, Bet.id == Transfer.bet_id).join(Round, Round.id == Bet.round_id)
+           .where(*in_period).group_by(Transfer.bet_id).subquery())
+    dialect = session.get_bind().dialect.name
+    q = (select(Bet.player_id, Bet.table_id, Bet.seat, Bet.round_id, Round.kind, Bet.spot, Bet.amount,
+                _raw(Bet.placed_at, dialect), _raw(func.coalesce(Round.result_at, Round.ended_at), dialect),
+                Shoe.decks, func.coalesce(net.c.net, 0))
          .join(Round, Round.id == Bet.round_id)
          .outerjoin(Shoe, Shoe.id == Round.shoe_id)
-         .outerjoin(PlayerVisit, and_(Bet.player_id.is_(None), PlayerVisit.table_id == Bet.table_id,
-                                      PlayerVisit.seat == Bet.seat, PlayerVisit.started_at <= Bet.placed_at,
-                                      or_(PlayerVisit.ended_at.is_(None), PlayerVisit.ended_at > Bet.placed_at)))
-         .outerjoin(Transfer, Transfer.bet_id == Bet.id)
-         .where(Round.status == "settled", Bet.placed_at >= start, Bet.placed_at < end)
-         .group_by(Bet.id, PlayerVisit.id, Round.id, Shoe.id))
+         .outerjoin(net, net.c.bet_id == Bet.id)
+         .where(*in_period))
     if player_id is not None:
-        q = q.where(who == player_id)
+        seats = select(PlayerVisit.table_id, PlayerVisit.seat).where(PlayerVisit.player_id == player_id)
+        q = q.where(or_(Bet.player_id == player_id,
+                        and_(Bet.player_id.is_(None), tuple_(Bet.table_id, Bet.seat).in_(seats))))
     return session.execute(q).all()
+
+
+def _seat_visits(session: Session, start: datetime, end: datetime) -> dict[tuple, list]:
+    """(table, seat) -> its visits overlapping [start, end): (started, ended or None, id, player)."""
+    out: dict[tuple, list] = defaultdict(list)
+    for v in session.execute(select(PlayerVisit.table_id, PlayerVisit.seat, PlayerVisit.started_at,
+                                    PlayerVisit.ended_at, PlayerVisit.id, PlayerVisit.player_id)
+                             .where(PlayerVisit.started_at < end,
+                                    or_(PlayerVisit.ended_at.is_(None), PlayerVisit.ended_at > start))
+                             .order_by(PlayerVisit.started_at)):
+        out[(v.table_id, v.seat)].append((_utc_naive(v.started_at), _utc_naive(v.ended_at), v.id, v.player_id))
+    return out
 
 
 def visits(session: Session, start: datetime, end: datetime, house: HouseSettings,
            player_id: int | None = None) -> list[Visit]:
     """Every rated visit with a bet placed in [start, end), in time order."""
     gap = timedelta(minutes=house.rating_gap_minutes)
+    seats = _seat_visits(session, start, end)
+    decks_of = {"baccarat": house.baccarat_decks, "blackjack": house.blackjack_decks}
     by_place: dict[tuple, list] = defaultdict(list)
-    for row in _rows(session, start, end, player_id):
-        if row.player_id is None:
+    for pid, table_id, seat, round_id, kind, spot, amount, placed, done, decks, net in _bet_rows(
+            session, start, end, player_id):
+        placed = _naive(placed)
+        visit = None
+        if pid is None:                           # a seat bet: the player identified there then
+            for v in seats.get((table_id, seat), ()):
+                if v[0] <= placed and (v[1] is None or placed < v[1]):
+                    visit, pid = v, v[3]
+                    break
+            if pid is None:
+                continue
+        if player_id is not None and pid != player_id:
             continue
-        by_place[(row.player_id, row.table_id)].append(row)
+        by_place[(pid, table_id)].append((placed, _naive(done) or placed, visit, seat, round_id,
+                                          (kind, spot, decks or decks_of.get(kind, 0)), amount, int(net)))
     out: list[Visit] = []
     for (pid, table_id), rows in by_place.items():
-        rows.sort(key=lambda r: r.placed_at)
+        rows.sort(key=lambda r: r[0])
         cur: Visit | None = None
-        last_row = None
-        for r in rows:
-            if cur is None or r.visit_id != last_row.visit_id or r.placed_at - cur.ended_at > gap:
+        last_visit = None
+        for placed, done, visit, seat, round_id, bet, amount, net in rows:
+            if cur is None or visit is not last_visit or placed - cur.ended_at > gap:
                 if cur is not None:
-                    _finish(cur, last_row, gap)
+                    _finish(cur, last_visit, gap)
                     out.append(cur)
-                begin = r.started_at if r.started_at is not None and r.placed_at - r.started_at <= gap else r.placed_at
+                begin = visit[0] if visit is not None and placed - visit[0] <= gap else placed
                 if cur is not None and cur.ended_at > begin:
-                    begin = r.placed_at
-                cur = Visit(pid, table_id, r.seat, begin, r.placed_at)
-            cur.rounds.add(r.round_id)
+                    begin = placed
+                cur = Visit(pid, table_id, seat, begin, placed, house=house)   # naive UTC until done
+                last_visit = visit
+            cur.rounds.add(round_id)
             cur.bets += 1
-            cur.staked += r.amount
-            cur.won += int(r.net)
-            cur.by_edge[bet_edge(r.kind, r.spot, house, r.decks)] += r.amount
-            cur.ended_at = max(cur.ended_at, r.ended_at or r.placed_at)
-            last_row = r
-        _finish(cur, last_row, gap)
+            cur.staked += amount
+            cur.won += net
+            cur.by_bet[bet] += amount
+            if done > cur.ended_at:
+                cur.ended_at = done
+        _finish(cur, last_visit, gap)
         out.append(cur)
+    for v in out:
+        v.started_at, v.ended_at = _aware(v.started_at), _aware(v.ended_at)
     out.sort(key=lambda v: (v.started_at, v.player_id))
     return out
 
 
-def _finish(v: Visit, last, gap: timedelta) -> None:
-    if last.left_at is not None and v.ended_at <= last.left_at <= v.ended_at + gap:
-        v.ended_at = last.left_at
+def _finish(v: Visit, visit, gap: timedelta) -> None:
+    left = visit[1] if visit is not None else None
+    if left is not None and v.ended_at <= left <= v.ended_at + gap:
+        v.ended_at = left
 
 
 def day_visits(session: Session, day: date, house: HouseSettings, player_id: int | None = None) -> list[Visit]:
@@ -181,31 +238,41 @@ def visits_json(session: Session, vs: list[Visit]) -> list[dict]:
     return out
 
 
+def _theo(by_bet: dict, house: HouseSettings) -> Fraction:
+    return sum((bet_edge(kind, spot, house, decks) * stake for (kind, spot, decks), stake in by_bet.items()),
+               Fraction(0))
+
+
 def players_of_day(session: Session, day: date, house: HouseSettings, limit: int | None = None) -> dict:
     """Every rated player of the gaming day, the highest theoretical win first ("top players")."""
     vs = day_visits(session, day, house)
     per: dict[int, dict] = {}
-    theo: dict[int, Fraction] = defaultdict(Fraction)
+    stakes: dict[int, dict] = defaultdict(lambda: defaultdict(int))
     for v in vs:
-        p = per.setdefault(v.player_id, {"player_id": v.player_id, "visits": 0, "minutes": 0.0, "rounds": 0,
+        p = per.setdefault(v.player_id, {"player_id": v.player_id, "visits": 0, "seconds": 0.0, "rounds": 0,
                                          "bets": 0, "staked": 0, "won": 0, "tables": set()})
-        j = v.as_json()
         p["visits"] += 1
-        p["minutes"] += j["minutes"]
-        for k in ("rounds", "bets", "staked", "won"):
-            p[k] += j[k]
+        p["seconds"] += (v.ended_at - v.started_at).total_seconds()
+        p["rounds"] += len(v.rounds)
+        p["bets"] += v.bets
+        p["staked"] += v.staked
+        p["won"] += v.won
         p["tables"].add(v.table_id)
-        theo[v.player_id] += v.theo
+        for bet, stake in v.by_bet.items():
+            stakes[v.player_id][bet] += stake
     names, tables = _names(session, per), _tables(session)
-    rows = []
+    rows, all_stakes = [], defaultdict(int)
     for pid, p in per.items():
-        rows.append({**p, "player": names[pid][0], "card_number": names[pid][1], "minutes": round(p["minutes"], 1),
+        for bet, stake in stakes[pid].items():
+            all_stakes[bet] += stake
+        seconds = p.pop("seconds")
+        rows.append({**p, "player": names[pid][0], "card_number": names[pid][1], "minutes": round(seconds / 60, 1),
                      "tables": sorted(tables[t][0] for t in p["tables"]), "house_result": -p["won"],
                      "average_stake": p["staked"] // p["rounds"] if p["rounds"] else 0,
-                     "theo": theo_cents(theo[pid])})
+                     "theo": theo_cents(_theo(stakes[pid], house))})
     rows.sort(key=lambda r: (-r["theo"], -r["staked"], r["player"]))
     total = {"players": len(rows), "staked": sum(r["staked"] for r in rows), "won": sum(r["won"] for r in rows),
-             "theo": theo_cents(sum(theo.values(), Fraction(0)))}
+             "theo": theo_cents(_theo(all_stakes, house))}
     return {"day": day.isoformat(), "currency": house.currency, "players": rows[:limit] if limit else rows,
             "totals": total}
 
