@@ -22,13 +22,14 @@ def alert_json(a: Alert) -> dict:
 
 
 def raise_alert(session: Session, actor: Actor, kind: str, message: str | Msg, *, severity: str = "warning",
-                table_id: int | None = None, data: dict | None = None) -> Alert:
+                table_id: int | None = None, data: dict | None = None, at: datetime | None = None) -> Alert:
     if isinstance(message, Msg):   # the English text in its column, the template beside it
         data = {**(data or {}), "msg": message.to_json()}
-    alert = Alert(kind=kind, severity=severity, table_id=table_id, message=str.__str__(message), data=data)
+    at = at or datetime.now(timezone.utc)
+    alert = Alert(kind=kind, severity=severity, table_id=table_id, message=str.__str__(message), data=data, at=at)
     session.add(alert)
     session.flush()
-    audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=alert_json(alert))
+    audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=alert_json(alert), at=at)
     rooms = ["role:floor_manager", "role:pit_boss"] + ([notify.table_room(table_id)] if table_id else [])
     notify.publish(session, "alert", alert_json(alert), *rooms)
     return alert

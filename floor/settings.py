@@ -66,6 +66,18 @@ class HouseSettings:
 
     # The pit's numbers: a player's visit ends after this long without a bet
     rating_gap_minutes: int = 30
+    # Game pace: the house's target range of rounds an hour per game, the rolling window the live
+    # pace is measured over, and how long a table may run below its target before the pit is alerted
+    pace_baccarat_min: int = 45
+    pace_baccarat_max: int = 70
+    pace_roulette_min: int = 30
+    pace_roulette_max: int = 40
+    pace_blackjack_min: int = 50
+    pace_blackjack_max: int = 80
+    pace_casino_holdem_min: int = 40
+    pace_casino_holdem_max: int = 60
+    pace_window_minutes: int = 30
+    pace_alert_minutes: int = 20
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":

@@ -11,7 +11,7 @@ from floor import pit
 from floor import players as players_svc
 from floor.errors import BadInput
 from floor.models import Table
-from floor.pit import ratings
+from floor.pit import game_pace, ratings
 from floor.web import i18n
 from floor.web.extensions import db, house
 from floor.web.policy import allow
@@ -66,7 +66,10 @@ def shift_report():
     fig = pit.figures(db.session, day, house(), _table_number())
     tables = db.session.execute(select(Table.number, Table.name).where(Table.kind != "poker")
                                 .order_by(Table.number)).all()
-    return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(),
+    pace = game_pace.day(db.session, day, house(), datetime.now(timezone.utc))
+    if _table_number() is not None:
+        pace["tables"] = [t for t in pace["tables"] if t["table"] == _table_number()]
+    return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(), pace=pace,
                            tables=[{"number": n, "name": name} for n, name in tables],
                            span=(i18n.when(fig["from"]), i18n.when(fig["to"])),
                            printed_at=i18n.when(datetime.now(timezone.utc)))

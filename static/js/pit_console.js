@@ -102,7 +102,23 @@ async function loadTop() {
 }
 loadTop();
 
-const roundsChanged = debounce(() => { loadRounds(); loadGlance(); loadTop(); }, 400);
+// game pace: each open table's rounds an hour against the house target
+const paceBody = document.querySelector("#live-pace tbody");
+async function loadPace() {
+  try {
+    const rows = await api("GET", "/api/pit/pace");
+    paceBody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-table": r.table, class: `pace-${r.status}` },
+      el("td", {}, `${r.table} · `, el("span", { class: "muted" }, term(r.game))),
+      el("td", { class: "num" }, r.status === "idle" ? term("idle") : String(r.rate),
+        r.below_since ? el("span", { class: "tag warn" }, _("below since {time}", { time: clock(r.below_since) })) : ""),
+      el("td", { class: "num" }, `${r.target_min}–${r.target_max}`)))
+      : [el("tr", {}, el("td", { colspan: 3, class: "empty" }, _("No open table.")))]));
+  } catch (e) { toast(e.message, "error"); }
+}
+loadPace();
+setInterval(loadPace, 60_000);
+
+const roundsChanged = debounce(() => { loadRounds(); loadGlance(); loadTop(); loadPace(); }, 400);
 for (const ev of ["round.changed", "round.settled", "round.voided", "round.held", "round.corrected", "ruling.changed"]) socket.on(ev, roundsChanged);
 socket.on("connect", () => { loadRounds(); loadPending(); reloadHeld(); });
-window.__pit = { loadRounds, loadPending, loadGlance, loadTop, reloadHeld };
+window.__pit = { loadRounds, loadPending, loadGlance, loadTop, loadPace, reloadHeld };

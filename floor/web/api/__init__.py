@@ -15,6 +15,7 @@ from floor.web.api import (
         floor,
         mustmove,
         pit,
+        pit_numbers,
         players,
         ratings,
         rounds,
@@ -29,5 +30,5 @@ def register(app: Flask) -> None:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
-                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, ratings):
+                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, ratings, pit_numbers):
         api.register_blueprint(module.blp)
