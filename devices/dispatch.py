@@ -52,7 +52,8 @@ class RoundsDispatch:
         if isinstance(event, WheelStatus):
             self._spin[device] = event.spin
             out = rounds.wheel_status(session, table_id, event.state, event.spin, event.flags, at,
-                                      winning=event.winning, house=self.house, **common)
+                                      winning=event.winning, rpm=event.rpm, direction=event.direction,
+                                      house=self.house, **common)
         elif isinstance(event, WinningNumber):
             out = rounds.wheel_number(session, table_id, self._spin.get(device), event.number, at, **common)
         elif isinstance(event, CardDealt):

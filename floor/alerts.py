@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import Conflict, Msg, NotFound
+from floor.errors import BadInput, Conflict, Msg, NotAllowed, NotFound
 from floor.models import Alert
 
 
@@ -35,15 +35,28 @@ def raise_alert(session: Session, actor: Actor, kind: str, message: str | Msg, *
     return alert
 
 
-def acknowledge(session: Session, actor: Actor, alert_id: int) -> Alert:
+# Alerts only a pit boss may close, and only with a note of what he found (the wheel's integrity).
+NOTE_REQUIRED = ("possible_bias", "direction_not_alternating", "speed_out_of_range")
+
+
+def acknowledge(session: Session, actor: Actor, alert_id: int, note: str | None = None,
+                at: datetime | None = None) -> Alert:
     alert = session.get(Alert, alert_id)
     if alert is None:
         raise NotFound("no alert {alert_id}", alert_id=alert_id)
     if alert.acknowledged_at is not None:
         raise Conflict("this alert was already acknowledged")
-    alert.acknowledged_at = datetime.now(timezone.utc)
+    note = (note or "").strip()[:500] or None
+    if alert.kind in NOTE_REQUIRED:
+        if actor.role not in ("pit_boss", "admin"):
+            raise NotAllowed("a pit boss acknowledges a wheel alert", code="pit_boss_only")
+        if note is None:
+            raise BadInput("say what was found: a note is needed to acknowledge this alert", field="note")
+    alert.acknowledged_at = at or datetime.now(timezone.utc)
     alert.acknowledged_by = actor.staff_id
-    audit.record(session, actor, "alert.acknowledge", f"alert:{alert.id}")
+    alert.acknowledged_note = note
+    audit.record(session, actor, "alert.acknowledge", f"alert:{alert.id}", after={"note": note} if note else None,
+                 at=alert.acknowledged_at)
     notify.publish(session, "alert.acknowledged", {"id": alert.id}, "role:floor_manager", "role:pit_boss")
     return alert
 

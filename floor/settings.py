@@ -78,6 +78,15 @@ class HouseSettings:
     pace_casino_holdem_max: int = 60
     pace_window_minutes: int = 30
     pace_alert_minutes: int = 20
+    # Wheel integrity: the spins tested together, the false-alarm rate accepted per window, the arc
+    # scanned for a hot sector, and the speed ranges (rpm; the ball's only where the wheel reports it)
+    wheel_window_spins: int = 500
+    wheel_bias_p: float = 0.01
+    wheel_arc_pockets: int = 9
+    wheel_rotor_rpm_min: int = 15
+    wheel_rotor_rpm_max: int = 35
+    wheel_ball_rpm_min: int = 60
+    wheel_ball_rpm_max: int = 120
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":

@@ -7,10 +7,10 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from floor.pit import game_pace
+from floor.pit import game_pace, wheel_watch
 from floor.settings import HouseSettings
 
-CHECKS = (game_pace.check,)
+CHECKS = (game_pace.check, wheel_watch.check)
 
 
 def watch(session: Session, house: HouseSettings, now: datetime) -> int:

@@ -8,7 +8,8 @@ no more bets for 5 s voids the round. A fault flag, a fall to state 6 or a lost 
 
 The round row keeps the wheel bookkeeping in ``device``: ``nmb`` (spin that reached state 4),
 ``bare`` and ``five`` (the two readings of that spin), ``respin`` (after a misspin),
-``no_ball_since``.
+``no_ball_since``, and the rotor's ``rpm`` and ``direction`` (0 clockwise, 1 anticlockwise) at
+"no more bets".
 """
 from __future__ import annotations
 
@@ -41,8 +42,10 @@ def _actor(device: str | None, table_id: int) -> Actor:
 
 def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: int, at: datetime, *,
                  winning: int | None = None, raw: bytes | None = None, device: str | None = None,
-                 house: HouseSettings) -> Outcome:
-    """A status line ``*X;state;spin;win;flags;...``: ``winning`` is the win# field (None when blank)."""
+                 rpm: float | None = None, direction: int | None = None, house: HouseSettings) -> Outcome:
+    """A status line ``*X;state;spin;win;flags;rpm;dir``: ``winning`` is the win# field (None when
+    blank). The rotor's speed and direction at "no more bets" are kept on the round for the pit's
+    wheel watch."""
     actor = _actor(device, table_id)
     table = get_table(session, table_id)
     r = active_round(session, table_id)
@@ -103,7 +106,7 @@ def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: 
             if dev.get("nmb") is not None and not dev.get("respin"):
                 hold(session, actor, r, "the wheel moved on without a confirmed result", at, {"spin": spin})
                 return done()
-            dev.update(nmb=spin, bare=None, five=None, respin=False)
+            dev.update(nmb=spin, bare=None, five=None, respin=False, rpm=rpm, direction=direction)
             r.spin = spin
             _put(r, dev)
             if r.status == "betting":

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, redirect, render_template, request
 from sqlalchemy import select
 
 from floor import pit
 from floor import players as players_svc
-from floor.errors import BadInput
+from floor import tables as tables_svc
+from floor.errors import BadInput, InvalidState, NotFound
 from floor.models import Table
-from floor.pit import game_pace, ratings
+from floor.pit import game_pace, ratings, wheel_watch
 from floor.web import i18n
 from floor.web.extensions import db, house
 from floor.web.policy import allow
@@ -112,6 +113,30 @@ def player_page(player_id: int):
     now = datetime.now(timezone.utc)
     data = ratings.player_history(db.session, p.id, now - timedelta(days=30), now + timedelta(minutes=1), house())
     return render_template("pit_player.html", pit_page="ratings", player=players_svc.player_json(p), data=data)
+
+
+@bp.route("/wheels")
+@allow(*VIEW)
+def wheels():
+    """The first roulette table's wheel (the page links to the others)."""
+    first = db.session.execute(select(Table.number).where(Table.kind == "roulette").order_by(Table.number)).scalar()
+    if first is None:
+        raise NotFound("no roulette table", code="no_wheel")
+    return redirect(f"/pit/wheels/{first}")
+
+
+@bp.route("/wheels/<int:table_number>")
+@allow(*VIEW)
+def wheel_page(table_number: int):
+    """A wheel's integrity: frequencies by pocket and section, direction and speed, the bias tests."""
+    table = tables_svc.table_by_number(db.session, table_number)
+    if table.kind != "roulette":
+        raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
+    w = wheel_watch.wheel(db.session, table.id, house())
+    wheels = db.session.execute(select(Table.number, Table.name).where(Table.kind == "roulette")
+                                .order_by(Table.number)).all()
+    return render_template("pit_wheel.html", pit_page="wheels", wheel=w,
+                           wheels=[{"number": n, "name": name} for n, name in wheels])
 
 
 @bp.route("/conduct")

@@ -39,3 +39,28 @@ def test_the_pit_sees_each_tables_pace(app, client, login):
     display = Login(app.test_client())
     display("display")
     assert display.client.get("/api/pit/pace").status_code == 403
+
+
+def test_the_pit_looks_at_a_wheel_and_closes_its_alert_with_a_note(app, client, login):
+    from floor import alerts
+    from floor.actors import Actor
+    with app_session(app) as session:
+        table = table_by_number(session, 12).id
+        a = alerts.raise_alert(session, Actor.system("wheel watch"), "direction_not_alternating", "Wheel at table 12: ...",
+                               table_id=table, data={"table": 12, "rounds": [], "last_round_id": 0})
+        alert_id = a.id
+    _spins(app, 1, 5)
+    login("pitboss")
+    view = client.get("/api/pit/wheels/12").get_json()
+    assert view["spins"] == 5 and sum(view["counts"]) == 5 and view["counts"][1] == 5
+    assert client.get("/api/pit/wheels/10").get_json()["error"] == "wrong_game"
+    assert client.get("/pit/wheels").status_code == 302
+    assert 'id="wheel-chart"' in client.get("/pit/wheels/12").get_data(as_text=True)
+    manager = Login(app.test_client())
+    manager("manager")
+    refused = manager.post(f"/api/alerts/{alert_id}/acknowledge", json={"note": "fine"})
+    assert refused.status_code == 403
+    bare = login.post(f"/api/alerts/{alert_id}/acknowledge", json={})
+    assert bare.status_code == 400 and bare.get_json()["field"] == "note"
+    ok = login.post(f"/api/alerts/{alert_id}/acknowledge", json={"note": "rotor controller reset"})
+    assert ok.status_code == 200 and ok.get_json()["acknowledged"]
