@@ -11,7 +11,7 @@ from sqlalchemy import event
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from config import load_config
-from floor import notify
+from floor import notify, staff
 from floor.runtime import cli
 from floor.runtime.commands import DeviceCommands
 from floor.settings import HouseSettings
@@ -21,6 +21,7 @@ from floor.web import (
     errors,
     health,
     i18n,
+    limits,
     pages,
     pit,
     policy,
@@ -57,9 +58,11 @@ def create_app(config: dict | str | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=cfg["app"]["instance_path"])
     os.makedirs(app.instance_path, exist_ok=True)
+    limits.init_app(app)   # before any route: the bounded <int:> converter
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sec = cfg["security"]
+    staff.use_hash_cost(sec["password_hash_cost"])
     app.config.update(
         FLOOR=cfg,
         HOUSE=HouseSettings.from_mapping(cfg["house"]),

@@ -107,7 +107,7 @@ class DemoDealer:
         for table in tables.values():
             r = rounds.active_round(s, table.id)
             if r is not None and r.status != "result" and r.opened_at < self.started_at:
-                rounds.void_round(s, pit, r.id, "the demo floor restarted mid-round")
+                rounds.void_round(s, pit, r.id, "the demo floor restarted mid-round", house=self.house)
                 log.info("demo: voided round %s left open at table %s", r.number, table.number)
         s.commit()
 
@@ -151,7 +151,7 @@ class DemoDealer:
         try:
             with s.begin_nested():
                 bets.place(s, actor, table.id, spot=spot, amount=self._amount(table), seat=seat, numbers=numbers,
-                           source="dealer")
+                           source="dealer", house=self.house)
         except FloorError as exc:   # late, over a limit...: the dealer hands the chips back
             log.info("demo bet refused at table %s: %s", table.number, exc)
 
@@ -234,7 +234,8 @@ class DemoDealer:
             return
         with self.factory() as s:
             try:
-                rounds.void_round(s, Actor("Demo Pit Boss", "pit_boss", "demo"), round_id, f"demo: {reason}")
+                rounds.void_round(s, Actor("Demo Pit Boss", "pit_boss", "demo"), round_id, f"demo: {reason}",
+                                  house=self.house)
                 s.commit()
                 log.warning("demo: voided round id %s: %s", round_id, reason)
             except InvalidState:

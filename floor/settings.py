@@ -32,6 +32,7 @@ class HouseSettings:
     rathole_minutes: int = 120                # 000: back within 7,200 s needs what he left with
     board_wait_window_hours: int = 3          # estimated waits on the board: seat turnover of the last hours
     table_open_min_waiting: int = 5           # not in the seeds: players waiting to prompt opening a table
+    table_open_minutes: int = 10              # how long the floor takes to open a table for its list (wait estimates)
 
     # Must-move (004)
     mustmove_keep_main_full_above: int = 8    # while MM1 has more than this, main is kept full
@@ -63,6 +64,12 @@ class HouseSettings:
     baccarat_decks: int = 8
     blackjack_decks: int = 6
     dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
+
+    # Money at the boundary: any amount a person types (credit, debit, bet...) is a whole number of
+    # cents from 1 to this; a cashier's credit or debit above cashier_two_person_cents waits for a
+    # second pit boss.
+    max_amount_cents: int = 100_000_000
+    cashier_two_person_cents: int = 1_000_000
 
     # The pit's numbers: a player's visit ends after this long without a bet
     rating_gap_minutes: int = 30

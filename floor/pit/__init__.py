@@ -13,7 +13,6 @@ rule with compensating transfers, shift figures, and the conduct and poker-hand 
 from floor.pit.review import conduct_review, poker_hands, poker_rulings, ruling_hand  # noqa: F401
 from floor.pit.rulings import (  # noqa: F401
                                approve,
-                               direct_guard,
                                pending,
                                recent,
                                reject,

@@ -24,9 +24,10 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.gaming_day import end_of_gaming_day
-from floor.models import ListCall, MustMoveLink, SeatAssignment, Table
+from floor.models import ListCall, MustMoveLink, Round, SeatAssignment, Table
+from floor.models.rounds import ACTIVE
 from floor.poker import conduct, queries, seating, waitlist
 from floor.poker.queries import Chain, chain_of, chains, must_move_order, occupied
 from floor.settings import HouseSettings
@@ -281,6 +282,10 @@ def close_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     table = _lock_table(session, table.id)
     if table.status == "closed":
         raise Conflict("table {table} is already closed", code="already_closed", table=table.number)
+    running = session.execute(select(Round).where(Round.table_id == table.id, Round.status.in_(ACTIVE))).scalars().first()
+    if running is not None:   # never a round left taking bets on a closed table
+        raise Conflict("round {round} at table {table} is {status}: finish or void it before closing the table",
+                       code="round_running", round=running.number, table=table.number, status=Term(running.status))
     seated = must_move_order(session, table.id)
     if seated:
         raise Conflict("{players} players still sit at table {table}; move them first (or break a must-move table)",

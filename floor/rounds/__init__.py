@@ -34,6 +34,8 @@ from floor.rounds.table import (  # noqa: F401
                                 close_betting,
                                 coup_start,
                                 device_fault,
+                                held_moves,
+                                held_result,
                                 held_rounds,
                                 open_betting,
                                 roulette_history,

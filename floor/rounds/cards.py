@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.games import baccarat
 from floor.games.base import GameInputError
 from floor.games.cards import Card
@@ -85,6 +85,9 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
         out = _baccarat_card(session, actor, table, r, c, source, target, at, house)
     elif table.kind in ("blackjack", "casino_holdem"):
         out = _flow_card(session, actor, table, r, c, source, at, house)
+    elif source == "dealer":   # typed at a terminal: the person is told, no device alert
+        raise InvalidState("table {table} plays {kind}: its rounds take no cards", code="wrong_game",
+                           table=table.number, kind=Term(table.kind))
     else:
         stray(session, actor, table_id, "card_no_round", f"Card {c} at table {table.number} ({table.kind}): no card game",
               at, {"card": str(c)})

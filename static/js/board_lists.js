@@ -3,13 +3,7 @@
 // lists several board languages, the board says everything in each in turn.
 import { api, connect, el } from "./live.js";
 import { _, languages, ngettext, onLanguage, setLanguage } from "./i18n.js";
-
-function wait(minutes) {
-  if (minutes === null || minutes === undefined) return "—";
-  if (minutes < 60) return _("~{m} min", { m: minutes });
-  const h = Math.floor(minutes / 60), m = minutes % 60;
-  return m ? _("~{h} h {m}", { h, m: String(m).padStart(2, "0") }) : _("~{h} h", { h });
-}
+import { waitText } from "./wait_text.js";
 
 function listCard(lst) {
   const g = lst.game;
@@ -17,7 +11,7 @@ function listCard(lst) {
     el("span", { class: "place" }, e.place),
     el("span", { class: "name" }, e.name),
     e.called ? el("span", { class: "called-to" }, _("called · table {table}", { table: e.table }))
-             : el("span", { class: "eta" }, wait(e.estimated_wait_minutes))));
+             : el("span", { class: "eta" }, waitText(e.estimated_wait_minutes, e.estimated_wait_range))));
   return el("article", { class: "board-list", "data-game": g.id },
     el("header", {},
       el("h2", {}, g.name),

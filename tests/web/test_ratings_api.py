@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 from floor import ledger
 from floor.actors import Actor
+from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.conftest import Login, app_session
 from tests.floor.pit.play import spin
@@ -22,7 +23,7 @@ def _play(app, login):
     t = datetime.now(timezone.utc) + timedelta(seconds=5)   # after he was identified
     with app_session(app) as session:
         table = table_by_number(session, 12).id
-        ledger.credit(session, Actor("Cleo", "cashier", "cage"), 1, 50_000)
+        ledger.credit(session, Actor("Cleo", "cashier", "cage"), 1, 50_000, house=HouseSettings())
         session.commit()
         stakes = [dict(spot="black", amount=2_000, seat=3, source="dealer"), dict(spot="red", amount=1_000, player_id=1)]
         spin(session, table, 61, 17, t, stakes)      # black: Bruno +2,000, Alice -1,000

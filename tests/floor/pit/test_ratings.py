@@ -83,7 +83,7 @@ def test_a_played_session_is_rated_visit_by_visit_against_the_ledger(session):
     rounds.open_betting(session, DEALER, bacc, at(410), house=HOUSE)
     session.commit()
     for spot, amount in (("banker", 2_000), ("tie", 1_000)):
-        placed.append(bets.place(session, DEALER, bacc, spot=spot, amount=amount, player_id=1, at=at(411))[0])
+        placed.append(bets.place(session, DEALER, bacc, spot=spot, amount=amount, player_id=1, at=at(411), house=HOUSE)[0])
     session.commit()
     event(session, rounds.coup_start, bacc, at(415))
     for i, (target, card) in enumerate([("player", "2H"), ("banker", "7S"), ("player", "3D"), ("banker", "KC"),
