@@ -3,6 +3,7 @@
 // action is one tap (plus a sheet when it needs an amount or a reason).
 import { api, connect, el, money, toast } from "./live.js";
 import { _, clock, ngettext, pgettext, term } from "./i18n.js";
+import { cardNumberFromReader, playerLabel, playerPicker } from "./player_picker.js";
 
 let state = null;
 let clockOffset = 0;                 // server time - browser time, for the countdowns
@@ -263,24 +264,82 @@ function entryRow(lst, e) {
     el("span", { class: "entry-actions" }, actions));
 }
 
+function addToList(lst, p) {
+  return act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, _("{player} added to {list}", { player: p.name, list: lst.game.name }));
+}
+
 function addPlayerSheet(lst) {
-  const q = el("input", { type: "search", placeholder: _("name or card number"), name: "q", autocomplete: "off" });
-  const results = el("ul", { class: "search-results" });
+  const listed = new Set(lst.entries.map(e => e.player.id));
+  const picker = playerPicker({ isDisabled: p => listed.has(p.id),
+    onPick: async p => { try { await addToList(lst, p); closeSheet(); } catch (e) { /* shown */ } } });
+  sheet(_("Add to {list}", { list: lst.game.name }), el("p", { class: "hint" }, _("The player is here in person.")), picker.input, picker.results,
+    el("div", { class: "sheet-actions" }, btn(_("New player"), "big", () => registerSheet(lst), { "data-action": "register" })));
+  picker.input.focus();
+}
+
+// Registering at the podium: the card (typed, or read by the card reader), the name, a phone if he
+// gives one. Players already registered under the same name or card are shown as the fields fill; a
+// namesake needs a second tap (the server refuses it once as a likely duplicate).
+function registerSheet(lst) {
+  const card = el("input", { name: "card_number", autocomplete: "off", maxlength: 40, required: true, placeholder: _("type it or read the card") });
+  const name = el("input", { name: "name", autocomplete: "off", maxlength: 120, required: true, autocapitalize: "words" });
+  const phone = el("input", { name: "phone", type: "tel", autocomplete: "off", maxlength: 40, placeholder: _("optional") });
+  const known = el("div", { class: "duplicates", "aria-live": "polite" });
+  const warning = el("div", { class: "duplicate-warning", "aria-live": "assertive" });
+  const goal = lst ? _("Register and add to {list}", { list: lst.game.name }) : _("Register");
   let timer = null;
-  const search = async () => {
-    try {
-      const players = await api("GET", `/api/players?q=${encodeURIComponent(q.value)}`);
-      const listed = new Set(lst.entries.map(e => e.player.id));
-      results.replaceChildren(...players.map(p => el("li", {},
-        btn(`${p.name} · ${p.card_number}`, `big${listed.has(p.id) ? " listed" : ""}`, async () => {
-          try { await act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, _("{player} added to {list}", { player: p.name, list: lst.game.name })); closeSheet(); } catch (e) { /* shown */ }
-        }, { "data-player": p.id, disabled: listed.has(p.id) }))));
-    } catch (e) { toast(e.message, "error"); }
+  let asked = 0;
+  const use = p => async () => {
+    if (!lst) { toast(_("{player} is registered", { player: p.name })); closeSheet(); return; }
+    try { await addToList(lst, p); closeSheet(); } catch (e) { /* shown */ }
   };
-  q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 150); });
-  sheet(_("Add to {list}", { list: lst.game.name }), el("p", { class: "hint" }, _("The player is here in person.")), q, results);
-  q.focus();
-  search();
+  async function lookAlikes() {
+    const mine = ++asked;
+    if (!name.value.trim() && !card.value.trim()) { known.replaceChildren(); return; }
+    try {
+      const found = await api("GET", `/api/players/likely-duplicates?name=${encodeURIComponent(name.value)}&card_number=${encodeURIComponent(card.value.trim())}`);
+      if (mine !== asked) return;
+      known.replaceChildren(...(found.length ? [el("p", { class: "warn-note" }, _("Already registered:")),
+        el("div", { class: "sheet-actions" }, found.map(p => btn(lst ? _("{player}: add to the list", { player: playerLabel(p) }) : playerLabel(p),
+          "big", use(p), { "data-player": p.id, "data-action": "use-registered" })))] : []));
+    } catch (e) { /* the register button says what is wrong */ }
+  }
+  const later = () => { warning.replaceChildren(); clearTimeout(timer); timer = setTimeout(lookAlikes, 200); };
+  card.addEventListener("input", later);
+  name.addEventListener("input", later);
+  card.addEventListener("keydown", e => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    card.value = cardNumberFromReader(card.value);
+    later();
+    name.focus();
+  });
+  async function register(sameNameConfirmed) {
+    card.value = cardNumberFromReader(card.value);
+    try {
+      const p = await api("POST", "/api/players", { name: name.value, card_number: card.value, phone: phone.value || null,
+        same_name_confirmed: sameNameConfirmed });
+      if (lst) await addToList(lst, p);
+      else toast(_("{player} is registered", { player: p.name }));
+      closeSheet();
+    } catch (e) {
+      if (e.code === "likely_duplicate") {
+        warning.replaceChildren(el("p", { class: "warn-note", role: "alert" }, e.message),
+          btn(_("Another person: register anyway"), "big", () => register(true), { "data-action": "register-anyway" }));
+        lookAlikes();
+      } else {
+        toast(e.message, e.status === 409 ? "warning" : "error");
+        ({ name, card_number: card, phone })[e.data?.field]?.focus();
+      }
+    }
+  }
+  sheet(_("New player"),
+    el("label", {}, _("Player card"), card),
+    el("label", {}, _("Name"), name),
+    el("label", {}, _("Phone"), phone),
+    known, warning,
+    el("div", { class: "sheet-actions" }, btn(goal, "primary big", () => register(false), { "data-action": "register-confirm" })));
+  card.focus();
 }
 
 function renderLists() {
@@ -344,6 +403,7 @@ export function start(appRoot) {
             due: [], open_prompts: [], pickups: [], table_changes: [], alerts: initial.alerts || [], now: new Date().toISOString() };
   render();
   refresh();
+  root.querySelector("#fl-register").addEventListener("click", () => registerSheet(null));
   const socket = connect();
   for (const ev of ["tables.changed", "lists.changed", "mustmove.due", "alert.acknowledged", "bans.changed", "connect"]) socket.on(ev, soon);
   socket.on("alert", a => { toast(a.message, a.severity); soon(); });

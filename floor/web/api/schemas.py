@@ -61,10 +61,16 @@ class PlayerCreateSchema(Strict):
     name = fields.String(required=True)
     card_number = fields.String(required=True)
     phone = fields.String(load_default=None, allow_none=True)
+    same_name_confirmed = fields.Boolean(load_default=False)
 
 
 class PlayerQuerySchema(Strict):
     q = fields.String(load_default="")
+
+
+class PlayerDuplicatesQuerySchema(Strict):
+    name = fields.String(load_default="")
+    card_number = fields.String(load_default="")
 
 
 class AlertSchema(Schema):
