@@ -11,7 +11,7 @@ from sqlalchemy import event
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from config import load_config
-from floor import notify
+from floor import notify, staff
 from floor.runtime import cli
 from floor.runtime.commands import DeviceCommands
 from floor.settings import HouseSettings
@@ -60,6 +60,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sec = cfg["security"]
+    staff.use_hash_cost(sec["password_hash_cost"])
     app.config.update(
         FLOOR=cfg,
         HOUSE=HouseSettings.from_mapping(cfg["house"]),

@@ -1,4 +1,4 @@
-"""Double-entry money movements (DESIGN rule 5): every bet, payout, commission and refund is a
+"""Double-entry money movements: every bet, payout, commission and refund is a
 transfer between two accounts; the balances always sum to zero; a player's balance never goes
 below zero.
 

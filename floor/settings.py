@@ -1,4 +1,4 @@
-"""House settings: the numbers that differ between casinos (HOUSE_RULES.md), with its defaults.
+"""House settings: the numbers that differ between casinos (docs/rules.md), with its defaults.
 
 Domain functions take a HouseSettings (or the fields they need) as an argument; nothing reads a global.
 config/default.toml's [house] section lists the same values; a test keeps the two equal.

@@ -5,7 +5,7 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta, timezone
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -15,9 +15,30 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, NotAllowed, NotAuthenticated, NotFound
 from floor.models import ROLES, ApiToken, Staff
 
-_hasher = PasswordHasher()
-# A hash to verify against when the user does not exist, so timing does not reveal usernames.
-_DUMMY = _hasher.hash("no such user")
+# argon2id with the library's default (RFC 9106 low-memory) cost. "minimal" is for test suites and a
+# throwaway demo only: a standard verify costs about half a second of CPU, which a suite pays per login.
+HASH_COSTS = {"standard": profiles.RFC_9106_LOW_MEMORY, "minimal": profiles.CHEAPEST}
+_hasher = PasswordHasher.from_parameters(HASH_COSTS["standard"])
+_dummy: str | None = None
+
+
+def use_hash_cost(cost: str) -> None:
+    """Set this process's cost for new hashes (config ``[security] password_hash_cost``). Existing
+    hashes keep the cost they were made with: argon2 reads it from the hash."""
+    global _hasher, _dummy
+    if cost not in HASH_COSTS:
+        raise BadInput("password_hash_cost is one of {costs}", field="password_hash_cost",
+                       costs=", ".join(HASH_COSTS))
+    _hasher, _dummy = PasswordHasher.from_parameters(HASH_COSTS[cost]), None
+
+
+def _dummy_hash() -> str:
+    # A hash to verify against when the user does not exist, so timing does not reveal usernames;
+    # made on first use, at this process's cost.
+    global _dummy
+    if _dummy is None:
+        _dummy = _hasher.hash("no such user")
+    return _dummy
 
 
 def hash_secret(secret: str) -> str:
@@ -81,7 +102,7 @@ def authenticate(session: Session, username: str, password: str, *, terminal: st
     now = now or datetime.now(timezone.utc)
     staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
     if staff is None:
-        _matches(_DUMMY, password)
+        _matches(_dummy_hash(), password)
         return _check(session, None, False, now, failures_to_lock, lock_minutes, terminal, "password")
     ok = _matches(staff.password_hash, password)
     return _check(session, staff, ok, now, failures_to_lock, lock_minutes, terminal, "password")
@@ -94,7 +115,7 @@ def authenticate_dealer(session: Session, username: str, pin: str, *, terminal: 
     now = now or datetime.now(timezone.utc)
     staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
     if staff is None or staff.role != "dealer" or not staff.pin_hash:
-        _matches(_DUMMY, pin)
+        _matches(_dummy_hash(), pin)
         if staff is not None and staff.role != "dealer":
             raise NotAllowed("PIN login is for dealers", code="not_a_dealer")
         return _check(session, None, False, now, failures_to_lock, lock_minutes, terminal, "pin")

@@ -28,7 +28,7 @@ def make_config(db_url: str, tmp_path: Path, **sections) -> dict:
     overrides = {"app": {"database_url": db_url, "instance_path": str(tmp_path / "instance"), "demo": False,
                          "run_scheduler": False, "run_devices": False, "simulate_devices": False,
                          "generate_secret_key": False, "log_level": "WARNING"},
-                 "security": {"login_rate_limit": "1000 per minute"}}
+                 "security": {"login_rate_limit": "1000 per minute", "password_hash_cost": "minimal"}}
     for name, values in sections.items():
         overrides.setdefault(name, {}).update(values)
     environ = {k: v for k, v in os.environ.items() if k.startswith("FLOOR_") and k != "FLOOR_CONFIG"}

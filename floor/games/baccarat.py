@@ -1,4 +1,4 @@
-"""Punto banco (HOUSE_RULES §2 Baccarat): the drawing rules and the settlement of a coup.
+"""Punto banco (docs/rules.md, Baccarat): the drawing rules and the settlement of a coup.
 
 Cards go Player, Banker, Player, Banker, then third cards by the tableau. ``next_target`` answers
 "where does the next card go?" from the cards dealt so far, so a smart shoe, a dealer terminal and

@@ -1,4 +1,4 @@
-"""Blackjack (HOUSE_RULES §2 Blackjack): hand values, the dealer's drawing rule and the settlement of
+"""Blackjack (docs/rules.md, Blackjack): hand values, the dealer's drawing rule and the settlement of
 a whole round.
 
 A round is settled from the cards as they lie: every seat's hands (one, or two after a split, each in
@@ -18,7 +18,7 @@ from .cards import Card
 
 @dataclass(frozen=True)
 class BlackjackSettings:
-    """House options, defaults from HOUSE_RULES."""
+    """House options, defaults from docs/rules.md."""
 
     blackjack_pays: Fraction = Fraction(3, 2)
     insurance_pays: int = 2                 # "2 to 1"

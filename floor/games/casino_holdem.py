@@ -1,4 +1,4 @@
-"""Casino Hold'em (seed 003, HOUSE_RULES §2): the player against the dealer, plus the AA Bonus.
+"""Casino Hold'em (the Casino Hold'em rules, docs/rules.md): the player against the dealer, plus the AA Bonus.
 
 Hands are ranked by the hold'em code path of ``poker.hand_rank``, so the pay tables and the
 qualification rest on the same proven evaluator as the poker room.
@@ -16,7 +16,7 @@ from .poker import HandRank, hand_rank
 
 @dataclass(frozen=True)
 class CasinoHoldemSettings:
-    """Pay tables ("x to 1") and the dealer's qualifying pair, defaults from seed 003."""
+    """Pay tables ("x to 1") and the dealer's qualifying pair, defaults from the Casino Hold'em rules."""
 
     royal_flush: int = 100
     straight_flush: int = 20

@@ -1,4 +1,4 @@
-"""Poker hand ranking and showdown (HOUSE_RULES §1 "Showdown and pots").
+"""Poker hand ranking and showdown (docs/rules.md, "Showdown and pots").
 
 Hold'em and Omaha high go through phevaluator (native, 7462 equivalence classes, proven here by the
 full 5-card enumeration and by differential tests against pokerkit). Six Plus and the 8-or-better

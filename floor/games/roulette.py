@@ -1,4 +1,4 @@
-"""Single-zero roulette (HOUSE_RULES §2 Roulette): the legal bets of the layout and their settlement.
+"""Single-zero roulette (docs/rules.md, Roulette): the legal bets of the layout and their settlement.
 
 A bet is settled strictly by its position on the layout, so ``bet`` accepts only the number sets a
 chip can actually cover; anything else (split 1-5, street 2-3-4, ...) raises ``InvalidBet``.

@@ -1,5 +1,5 @@
 """The poker room floor: waiting lists and their entries, calls, table-change requests, must-move
-chains, players away from their seat, and busts (HOUSE_RULES §1).
+chains, players away from their seat, and busts (docs/rules.md).
 
 Concurrency: the database holds the invariants. One open entry per player per list, one open call
 per entry and per seat, one open table-change request per player and target, one open must-move link

@@ -86,7 +86,7 @@ class SeatAssignment(Base):
     sat_at: Mapped[datetime] = mapped_column(default=utcnow)
     left_at: Mapped[datetime | None]
     # How he came to this seat: "new" (from the list or walk-up), "must_move", "table_change",
-    # "seat_change", "rebuy". The blind rules differ for each (HOUSE_RULES §1).
+    # "seat_change", "rebuy". The blind rules differ for each (docs/rules.md).
     arrival: Mapped[str] = mapped_column(String(20), default="new")
     buy_in: Mapped[int] = mapped_column(default=0)         # cents brought to the table
     chips_out: Mapped[int | None]                          # cents taken away on leaving

@@ -7,7 +7,7 @@ come back in, who is dealt in, who waits, and which away players just missed a b
 earn a missed-blind ticket). The dealer terminal shows this plan before "New hand" and the service
 (``floor.poker.table``) records exactly this plan when the dealer presses it.
 
-The rules (HOUSE_RULES §1 "Missed blinds and re-entry"; the French originals win):
+The rules (docs/rules.md, "Missed blinds and re-entry"; the French originals win):
 
 * 004 "Missed Blind" (``bern``, the default): missed both blinds -> big blind live, small blind dead.
   Missed only the small -> small dead, and he re-enters only in the big-blind position.
@@ -251,7 +251,7 @@ def entrant_kind(s: SeatState) -> str:
 
 
 def owed(rules: Rules, s: SeatState, small_blind: int, big_blind: int) -> Owed:
-    """What this player must put in to be dealt in off the big blind (HOUSE_RULES §1 per policy)."""
+    """What this player must put in to be dealt in off the big blind (docs/rules.md, per policy)."""
     kind = entrant_kind(s)
     m = set(s.missed)
     if kind == "in":
@@ -310,7 +310,8 @@ def _terms(rules: Rules, s: SeatState, role: str | None, between: bool, heads_up
     if kind == "must_move":
         return True, pos, ""
     # At the big blind (or a third blind) his blind is his live bet. A returning player still owes
-    # the dead part (004, 002), except under seed 000, where coming back in the big blind costs just it.
+    # the dead part (the Bern room, the online network), except under the Swiss online room's rules,
+    # where coming back in the big blind costs just it.
     # A new player or a far seat change waiting for the big blind owes nothing more once it comes.
     dead = o.dead_parts() if (kind == "returning" and rules.policy != "swiss_online") else []
     if role in ("big", "third"):

@@ -1,5 +1,5 @@
 """Seating: a player sits in a seat, and leaves it; and the poker room rules built on these two moves
-(HOUSE_RULES §1): buy-ins per structure, anti-ratholing, one seat per game, cooling-off after the main
+(docs/rules.md): buy-ins per structure, anti-ratholing, one seat per game, cooling-off after the main
 table, seat changes, table-change requests, players away and chip pickup, busting twice.
 
 The database holds the invariants (one open assignment per seat, one per player per table), so two

@@ -2,9 +2,9 @@
 the dealer enters for the chips on the table. Each stake is a ledger transfer into the table's
 "in play" account, in the same transaction as the bet row.
 
-Refusals (HOUSE_RULES §2): after "no more bets" (409 ``betting_closed`` / ``late``), a closed table
+Refusals (docs/rules.md): after "no more bets" (409 ``betting_closed`` / ``late``), a closed table
 (409 ``table_closed``), outside the table's minimum or maximum per spot (409 ``below_minimum`` /
-``over_maximum``; Casino Hold'em cuts a bet over the maximum down to it, seed 003), more than the
+``over_maximum``; Casino Hold'em cuts a bet over the maximum down to it, as its rules say), more than the
 player's balance (409 ``insufficient_balance``). An idempotency key makes a retried bet count once.
 """
 from __future__ import annotations
@@ -116,7 +116,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         _check_seat(session, r, table, seat, account, spot)
     if game.max_bet and already + amount > game.max_bet:
         if table.kind == "casino_holdem":
-            amount = game.max_bet - already     # seed 003: a bet over the limit is cut down to the maximum
+            amount = game.max_bet - already     # the Casino Hold'em rules: a bet over the limit is cut down to the maximum
             if amount <= 0:
                 raise Conflict("this spot already holds the table maximum ({max_bet})", code="over_maximum", max_bet=Money(game.max_bet))
         else:

@@ -3,12 +3,12 @@
 A flow is rebuilt from the round's rows (bets, accepted cards and decisions in step order) at each
 event, so the state is never held in memory and a dispute replays the same way.
 
-Blackjack (HOUSE_RULES §2): one card to each seat with a bet from the dealer's left (seat 1 first),
+Blackjack (docs/rules.md): one card to each seat with a bet from the dealer's left (seat 1 first),
 one up to the dealer, a second to each seat, the dealer's hole card; insurance when the dealer
 shows an ace (seat by seat), then the peek; each seat's hands in turn (hit, stand, double, split;
 21 or bust moves on); the dealer draws by the rules unless every hand is already decided.
 
-Casino Hold'em (seed 003, dealt as *ours*): one card to each seat then one to the dealer, twice,
+Casino Hold'em (the Casino Hold'em rules, dealt as *ours*): one card to each seat then one to the dealer, twice,
 then the flop; every seat calls or folds (any order); turn and river when someone called.
 """
 from __future__ import annotations

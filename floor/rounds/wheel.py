@@ -1,4 +1,4 @@
-"""Roulette driven by the wheel controller (DEVICES.md §1, host rules), one DB session per event.
+"""Roulette driven by the wheel controller (docs/protocols.md, host rules), one DB session per event.
 
 The wheel's states drive the round: state 2 opens betting, state 4 ("no more bets") locks the bets
 for that spin, and a result counts only when the bare number and the state-5 line of the same spin

@@ -1,4 +1,4 @@
-"""Table-driven tests of floor.poker.blinds: one row per case of HOUSE_RULES §1 "Missed blinds and re-entry",
+"""Table-driven tests of floor.poker.blinds: one row per case of docs/rules.md, "Missed blinds and re-entry",
 each run under every policy setting (bern, online_network, swiss_online) with what that policy expects.
 
 Blinds are 2.00 / 5.00 (200 / 500 cents); the straddle and the third blind are 10.00.

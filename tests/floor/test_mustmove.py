@@ -1,4 +1,4 @@
-"""Must-move (seed 004), case by case, on the demo room: table 1 is main, table 2 its must-move table."""
+"""Must-move (the Bern room's rules), case by case, on the demo room: table 1 is main, table 2 its must-move table."""
 from __future__ import annotations
 
 from datetime import timedelta

@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 from floor import rounds
 from floor.errors import Conflict, Money
 from tests.floor.rounds.helpers import HOUSE, tid
-from tests.web.test_api_rounds import _fund, db
+from tests.conftest import app_session as db
+from tests.web.test_api_rounds import _fund
 
 
 def _choose(login, lang):

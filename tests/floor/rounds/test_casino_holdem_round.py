@@ -1,5 +1,5 @@
 """Casino Hold'em end to end: ante and AA bonus, the deal, call or fold, turn and river, settlement;
-a bet over the maximum is cut down to it (seed 003)."""
+a bet over the maximum is cut down to it (the Casino Hold'em rules)."""
 from __future__ import annotations
 
 from floor import ledger, rounds

@@ -9,7 +9,7 @@ from floor.models import DeviceFrame, Round, Settlement
 from floor.rounds import bets
 from tests.floor.rounds.helpers import DEALER, HOUSE, at, bet_returns, books_balance, event, fund, tid
 
-# kind, numbers, stake, what comes back when the ball lands on 17 (stake + odds, by HOUSE_RULES)
+# kind, numbers, stake, what comes back when the ball lands on 17 (stake + odds, by the house rules)
 BETS = [
     ("straight", [17], 1_000, 36_000),
     ("straight", [18], 1_000, 0),
