@@ -3,6 +3,7 @@
 import { api, connect, el, toast } from "./live.js";
 import { _, clock, term, when } from "./i18n.js";
 import { playerLabel, playerPicker } from "./player_picker.js";
+import { sendConfirming } from "./confirm.js";
 
 const time = iso => clock(iso);
 const BLIND = () => ({ small: _("small blind"), big: _("big blind"), third: _("third blind") });
@@ -63,7 +64,10 @@ export function startConductPanel(root) {
     try {
       const p = await player();
       if (!p) { toast(_("Pick the player from the list"), "error"); picker.search(); return; }
-      const r = await api("POST", "/api/conduct/warnings", { player_id: p.id, reason: form.reason.value, note: form.note.value.trim() });
+      const body = { player_id: p.id, reason: form.reason.value, note: form.note.value.trim() };
+      const r = await sendConfirming(ban_confirmed => api("POST", "/api/conduct/warnings", { ...body, ban_confirmed }),
+        "ban_needs_confirmation", _("Warn and ban {player}?", { player: p.name }), _("Warn and ban"));
+      if (!r) return;
       toast(r.banned ? _("{player}: {n} warnings — banned for the rest of the gaming day", { player: r.warning.player, n: r.count })
         : _("Warning {n}/{max} for {player}", { n: r.count, max: data.warnings_to_ban, player: r.warning.player }),
         r.banned ? "error" : "warning");

@@ -4,6 +4,7 @@
 import { api, connect, el, money, toast } from "./live.js";
 import { _, clock, ngettext, pgettext, term } from "./i18n.js";
 import { cardNumberFromReader, playerLabel, playerPicker } from "./player_picker.js";
+import { confirmAction } from "./confirm.js";
 
 let state = null;
 let clockOffset = 0;                 // server time - browser time, for the countdowns
@@ -30,6 +31,9 @@ async function act(method, url, body, okMessage) {
     throw e;
   }
 }
+
+// A tap that cannot be taken back runs only after "yes".
+const confirmed = (title, text, label, run) => async () => { if (await confirmAction(title, text, label)) return run().catch(() => {}); };
 
 const ARRIVAL = () => ({ must_move: _("must-move"), table_change: _("table change"), returning: _("returning"), walk_up: _("walk-up") });
 
@@ -143,7 +147,9 @@ function seatTile(t, s) {
       el("span", { class: "countdown", "data-expires": s.call.expires_at }, ""),
       el("span", { class: "seat-actions" },
         btn(pgettext("seat a player", "Seat"), "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
-        btn("✕", "small", () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, _("Call cancelled")), { "aria-label": _("cancel call") })));
+        btn("✕", "small", confirmed(_("Cancel the call of {player}?", { player: s.call.player.name }),
+          _("Seat {seat} at table {table} is offered to the next player.", { seat: s.number, table: t.number }), _("Cancel the call"),
+          () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, _("Call cancelled"))), { "aria-label": _("cancel call"), "data-action": "cancel-call" })));
   }
   const p = t.status === "open" ? proposalFor(t.number, s.number) : null;
   if (p) {
@@ -169,7 +175,9 @@ function tableCard(t) {
     el("span", { class: `status ${t.status}` }, term(t.status)));
   const actions = [];
   if (t.status === "closed") actions.push(btn(_("Open"), "small", () => openTable(t), { "data-action": "open-table" }));
-  else if (t.occupied === 0) actions.push(btn(_("Close"), "small", () => act("POST", `/api/floor/tables/${t.number}/close`, {}, _("Table {table} closed", { table: t.number }))));
+  else if (t.occupied === 0) actions.push(btn(_("Close"), "small", confirmed(_("Close table {table}?", { table: t.number }),
+    _("Calls to it are cancelled and it leaves the board."), _("Close the table"),
+    () => act("POST", `/api/floor/tables/${t.number}/close`, {}, _("Table {table} closed", { table: t.number }))), { "data-action": "close-table" }));
   const body = t.kind === "poker"
     ? el("div", { class: `fl-seats n${t.seat_count}` }, t.seats.map(s => seatTile(t, s)))
     : el("p", { class: "hint" }, _("{occupied}/{seats} players", { occupied: t.occupied, seats: t.seat_count }));
@@ -253,7 +261,9 @@ function entryRow(lst, e) {
   }
   if (e.place > 1) actions.push(btn("↑", "", () => askReason(_("Move {player} up", { player: e.player.name }), _("Why? (audited)"),
     r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": _("move up") }));
-  actions.push(btn("✕", "", () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name })),
+  actions.push(btn("✕", "", confirmed(_("Take {player} off the list?", { player: e.player.name }),
+    _("He loses his place ({place}) on {list}.", { place: e.place, list: lst.game.name }), _("Take off the list"),
+    () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name }))),
     { "aria-label": _("remove"), "data-action": "remove" }));
   return el("li", { class: `fl-entry ${e.status}`, "data-entry": e.id, "data-player": e.player.id },
     el("span", { class: "place" }, e.place),
@@ -351,7 +361,8 @@ function renderLists() {
   const changes = state.table_changes;
   $("#fl-changes").replaceChildren(...(changes.length ? [el("h2", {}, _("Table changes")), el("ol", { class: "fl-entries" }, changes.map(r =>
     el("li", { class: "fl-entry" }, el("span", { class: "who" }, el("span", { class: "name" }, r.player.name), el("small", {}, _("table {from} → {to}", { from: r.from_table, to: r.to_table }))),
-      el("span", { class: "entry-actions" }, btn("✕", "", () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {}), { "aria-label": _("cancel request") })))))] : []));
+      el("span", { class: "entry-actions" }, btn("✕", "", confirmed(_("Cancel {player}'s table change?", { player: r.player.name }), null, _("Cancel the request"),
+        () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {})), { "aria-label": _("cancel request"), "data-action": "cancel-change" })))))] : []));
 }
 
 function renderMustMove() {
