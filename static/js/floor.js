@@ -28,6 +28,8 @@ async function act(method, url, body, okMessage) {
   } catch (e) {
     toast(e.message, e.status === 409 ? "warning" : "error");
     await refresh();
+    // The sheet was built from what the tablet knew; after a refusal it shows the floor as it is now.
+    if (rebuildSheet && document.getElementById("fl-sheet").open) rebuildSheet();
     throw e;
   }
 }
@@ -38,10 +40,13 @@ const confirmed = (title, text, label, run) => async () => { if (await confirmAc
 const ARRIVAL = () => ({ must_move: _("must-move"), table_change: _("table change"), returning: _("returning"), walk_up: _("walk-up") });
 
 // ---------- the sheet (modal) ----------
+let rebuildSheet = null;      // how to build the open sheet again from fresh state (after a refusal)
 function sheet(title, ...body) {
+  rebuildSheet = null;
   const dlg = document.getElementById("fl-sheet");
   const box = dlg.querySelector(".fl-sheet-body");
-  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": _("close") })), ...body);
+  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": _("close") })),
+    ...body.flat().filter(part => part !== null && part !== undefined && part !== false));   // a part left out is not "null"
   if (!dlg.open) dlg.showModal();
   return dlg;
 }
@@ -196,6 +201,11 @@ function openTable(t) {
 }
 
 function seatSheet(t, s) {
+  const again = () => {
+    const table = state.tables.find(x => x.number === t.number);
+    const seat = table && table.seats.find(x => x.number === s.number);
+    if (seat && seat.player && seat.player.id === s.player.id) seatSheet(table, seat); else closeSheet();
+  };
   const base = `/api/seating/tables/${t.number}/seats/${s.number}`;
   const name = s.player.name;
   const free = t.seats.filter(x => !x.player && !x.call).map(x => x.number);
@@ -220,6 +230,7 @@ function seatSheet(t, s) {
       sameGame.map(x => btn(_("Table {table}", { table: x.number }), "", async () => { try { await act("POST", "/api/seating/table-changes", { player_id: s.player.id, to_table: x.number }, _("{player} asks for table {table}", { player: name, table: x.number })); closeSheet(); } catch (e) { /* shown */ } })))) : null,
     el("div", {}, el("h3", {}, _("All-in and lost")), el("div", { class: "presets" },
       btn(_("Busted"), "", async () => bustSheet(t, s)))));
+  rebuildSheet = again;
 }
 
 function bustSheet(t, s) {
@@ -245,9 +256,11 @@ function bustSheet(t, s) {
 
 // ---------- lists ----------
 function seatCalled(call) {
+  const stillCalled = () => state.lists.some(l => l.entries.some(e => e.id === call.entry_id && e.status === "called"));
   const others = state.lists.filter(l => l.game.id !== call.game_id && l.entries.some(e => e.player.id === call.player.id)).map(l => l.game.name);
   buyInSheet(_("Seat {player} at table {table}, seat {seat}", { player: call.player.name, table: call.table, seat: call.seat }), call.table, call.player.id,
-    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, _("{player} seated", { player: call.player.name })), others);
+    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, _("{player} seated", { player: call.player.name })), others)
+    .then(() => { rebuildSheet = () => { if (!stillCalled()) closeSheet(); }; });
 }
 
 function entryRow(lst, e) {
