@@ -27,8 +27,8 @@ def use_hash_cost(cost: str) -> None:
     hashes keep the cost they were made with: argon2 reads it from the hash."""
     global _hasher, _dummy
     if cost not in HASH_COSTS:
-        raise BadInput("password_hash_cost is one of {costs}", field="password_hash_cost",
-                       costs=", ".join(HASH_COSTS))
+        # A start-up configuration mistake, never a person's request: the process must not start.
+        raise ValueError(f"[security] password_hash_cost is one of {', '.join(HASH_COSTS)}, not {cost!r}")
     _hasher, _dummy = PasswordHasher.from_parameters(HASH_COSTS[cost]), None
 
 

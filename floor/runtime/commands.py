@@ -23,6 +23,7 @@ from flask import Flask
 
 from devices.commands import execute
 from floor.errors import BadInput, Conflict, Unavailable
+from floor.runtime.subscriber import Subscriber
 
 log = logging.getLogger(__name__)
 TIMEOUT_S = 2.0          # a command is written in milliseconds; past this the device process is stuck
@@ -62,14 +63,25 @@ class DeviceCommands:
                               code="no_device_process")
         if reply.get("ok"):
             return list(reply.get("sent") or [])
-        error, message = reply.get("error"), reply.get("message") or "the device refused the command"
+        # The reply's text is the device process's English: the person gets a fixed sentence per error
+        # code, naming the device from the request, with that text at most as the reason.
+        error, reason = reply.get("error"), reply.get("message") or "no reason given"
         if error == "bad_command":
-            raise BadInput(message, code="bad_command", field="command")
+            raise BadInput("the device refused the command {command}: {reason}", code="bad_command",
+                           field="command", command=command, reason=reason)
         if error == "not_connected":
-            raise Conflict(message, code="device_not_connected")
+            if device:
+                raise Conflict("device {device} is not connected (unplugged, or its port is away): the command "
+                               "was not sent", code="device_not_connected", device=device)
+            raise Conflict("the {kind} of table {table} is not connected (unplugged, or its port is away): the "
+                           "command was not sent", code="device_not_connected", kind=kind, table=table)
         if error == "no_device":
-            raise Conflict(message, code="no_device")
-        raise Unavailable(message, code=error or "device_error")
+            if device:
+                raise Conflict("this floor's device process has no device {device}", code="no_device", device=device)
+            raise Conflict("this floor's device process has no {kind} at table {table}", code="no_device",
+                           kind=kind, table=table)
+        raise Unavailable("the device process could not send the command {command}: {reason}",
+                          code=error or "device_error", command=command, reason=reason)
 
     def _client(self) -> redis.Redis:
         with self._lock:
@@ -98,23 +110,14 @@ class DeviceCommands:
         return json.loads(got[1])
 
 
-class CommandListener:
+class CommandListener(Subscriber):
     """In the process that owns the ports: runs the commands other processes send, and replies."""
 
+    name = "device-commands"
+
     def __init__(self, url: str, channel: str, readers: Callable[[], dict]) -> None:
-        self.url, self.channel, self.readers = url, request_channel(channel), readers
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="device-commands", daemon=True)
-
-    def start(self, wait: float = 5.0) -> "CommandListener":
-        self._thread.start()
-        self._ready.wait(wait)   # subscribed before the process says it is up
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(3)
+        super().__init__(url, request_channel(channel))
+        self.readers = readers
 
     def handle(self, client: redis.Redis, raw: bytes | str) -> None:
         try:
@@ -139,24 +142,3 @@ class CommandListener:
         pipe.rpush(reply_to, json.dumps(reply))
         pipe.expire(reply_to, REPLY_TTL_S)
         pipe.execute()
-
-    def _run(self) -> None:
-        backoff = 0.5
-        while not self._stop.is_set():
-            try:
-                client = redis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=30)
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.channel)
-                pubsub.get_message(timeout=1.0)   # the subscription's confirmation
-                self._ready.set()
-                backoff = 0.5
-                while not self._stop.is_set():
-                    msg = pubsub.get_message(timeout=1.0)
-                    if msg is not None and msg.get("type") == "message":
-                        self.handle(client, msg["data"])
-                pubsub.close()
-                client.close()
-            except (redis.RedisError, OSError) as exc:
-                log.warning("device commands: Redis unavailable (%s); retrying", exc)
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 10.0)

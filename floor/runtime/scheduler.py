@@ -33,6 +33,7 @@ from floor import jobs, timers
 from floor.errors import FloorError
 from floor.models import Timer
 from floor.runtime import recovery
+from floor.runtime.subscriber import Subscriber
 from floor.settings import HouseSettings
 from floor.web.extensions import db
 
@@ -166,52 +167,28 @@ class TimerDispatch:
         return n
 
 
-class WakeListener:
+class WakeListener(Subscriber):
     """Listens on Redis for the due times other processes set, and wakes the dispatcher for them."""
 
+    name = "timer-wake-listener"
+
     def __init__(self, url: str, channel: str, dispatch: TimerDispatch) -> None:
-        self.url, self.channel, self.dispatch = url, wake_channel(channel), dispatch
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="timer-wake-listener", daemon=True)
+        super().__init__(url, wake_channel(channel))
+        self.dispatch = dispatch
 
-    def start(self, wait: float = 5.0) -> "WakeListener":
-        self._thread.start()
-        self._ready.wait(wait)   # subscribed before the scheduler says it runs
-        return self
+    def subscribed(self) -> None:
+        self.dispatch.plan()   # anything announced while we were not listening
 
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(3)
+    def handle(self, client, data: bytes | str) -> None:
+        try:
+            at = datetime.fromisoformat(data.decode() if isinstance(data, bytes) else data)
+        except (ValueError, AttributeError):
+            log.warning("timers: ignored wake-up %r", data)
+            return
+        self.dispatch.wake_at(at)
 
-    def _run(self) -> None:
-        backoff = 0.5
-        while not self._stop.is_set():
-            try:
-                client = redis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=30)
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.channel)
-                pubsub.get_message(timeout=1.0)   # the subscription's confirmation
-                self._ready.set()
-                backoff = 0.5
-                self.dispatch.plan()   # anything announced while we were not listening
-                while not self._stop.is_set():
-                    msg = pubsub.get_message(timeout=1.0)
-                    if msg is None:
-                        continue
-                    try:
-                        at = datetime.fromisoformat(msg["data"].decode() if isinstance(msg["data"], bytes)
-                                                    else msg["data"])
-                    except (ValueError, AttributeError):
-                        log.warning("timers: ignored wake-up %r", msg.get("data"))
-                        continue
-                    self.dispatch.wake_at(at)
-                pubsub.close()
-                client.close()
-            except (redis.RedisError, OSError) as exc:
-                log.warning("timers: Redis wake-ups unavailable (%s); polling every %.0f s", exc, POLL_SECONDS)
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 10.0)
+    def unavailable(self, exc: Exception) -> None:
+        log.warning("timers: Redis wake-ups unavailable (%s); polling every %.0f s", exc, POLL_SECONDS)
 
 
 class RedisWaker:

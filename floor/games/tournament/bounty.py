@@ -59,7 +59,8 @@ def progressive_awards(bounty: int, winners: Sequence[Player], *, cash_percent) 
     check_cents(bounty, "bounty")
     pct = percent(cash_percent, "cash_percent")
     if not 0 <= pct <= 100:
-        raise GameInputError(f"cash_percent is between 0 and 100, got {cash_percent}", field="cash_percent")
+        raise GameInputError("cash_percent is between 0 and 100, got {given}", field="cash_percent",
+                             given=cash_percent)
     winners = _winners(winners)
     out = []
     for w, share in zip(winners, split_equally(bounty, len(winners))):
@@ -81,8 +82,8 @@ def mystery_stage_open(start: MysteryStart, *, late_registration_open: bool, lev
         return check_count(levels_completed, "levels_completed", 0) >= start_level
     if start == "in_the_money":
         return check_count(players_left, "players_left", 1) <= check_count(paid_places, "paid_places", 1)
-    raise GameInputError(f"mystery bounties start at 'late_registration_end', 'level' or 'in_the_money', "
-                         f"got {start!r}", field="start")
+    raise GameInputError("mystery bounties start at 'late_registration_end', 'level' or 'in_the_money', "
+                         "got {given}", field="start", given=repr(start))
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Sequence
 
+from floor.errors import Money
+
 from ..base import GameInputError
 from .cents import check_cents, check_count, split_by_weight, split_equally
 
@@ -162,7 +164,8 @@ def settle_cancellation(survivors: Sequence[Survivor], *, rule: CancellationRule
     survivors = _survivors(survivors)
     if isinstance(rule, str):
         if rule not in RULES:
-            raise GameInputError(f"no cancellation rule {rule!r} ({', '.join(RULES)})", field="rule")
+            raise GameInputError("no cancellation rule {given} ({rules})", field="rule", given=repr(rule),
+                                 rules=list(RULES))
         rule = RULES[rule]
     check_cents(fund, "fund")
     prizes = _prizes(prizes)
@@ -188,7 +191,8 @@ def settle_cancellation(survivors: Sequence[Survivor], *, rule: CancellationRule
     pct = rule.equal_percent_in_money if in_money else rule.equal_percent_before_money
     if rule.percent_each:
         if pct * n > 100:
-            raise GameInputError(f"{pct} % each for {n} survivors is more than the whole", field="survivors")
+            raise GameInputError("{n} survivors cannot each get {percent} %: that is more than the whole",
+                                 field="survivors", percent=f"{float(pct):g}", n=n)
         each = Fraction(left) * pct / 100
         equal = [each.numerator // each.denominator] * n
     else:
@@ -248,13 +252,14 @@ def cancel_online_room(survivors: Sequence[Survivor], *, kind: OnlineRoomKind, m
     pool); ``paid_out``: prizes and bounties already paid; ``prizes``: the payouts, first place down.
     ``kind``: regular (also flighted), knockout (also progressive), mystery or freeroll."""
     if kind not in _ONLINE_RULE:
-        raise GameInputError(f"kind is one of {', '.join(_ONLINE_RULE)}, got {kind!r}", field="kind")
+        raise GameInputError("kind is one of {kinds}, got {given}", field="kind", kinds=list(_ONLINE_RULE),
+                             given=repr(kind))
     check_cents(money_in, "money_in")
     check_cents(paid_out, "paid_out")
     check_cents(guarantee_topup, "guarantee_topup")
     if paid_out > money_in + guarantee_topup:
-        raise GameInputError(f"paid out {paid_out} is more than came in ({money_in + guarantee_topup})",
-                             field="paid_out")
+        raise GameInputError("paid out {paid_out} is more than came in ({came_in})", field="paid_out",
+                             paid_out=Money(paid_out), came_in=Money(money_in + guarantee_topup))
     return settle_cancellation(survivors, rule=_ONLINE_RULE[kind], fund=money_in - paid_out + guarantee_topup,
                                prizes=prizes)
 
@@ -264,7 +269,8 @@ def cancel_from_prize_pool(survivors: Sequence[Survivor], *, rule: Literal["fees
     """The two other rooms' rules: fees (and, by rule, current bounties) back from the house, and the
     prize pool not yet paid out (``prize_pool_left``, from what was collected) shared by the rule."""
     if rule not in ("fees_back", "fees_and_bounty_back"):
-        raise GameInputError(f"rule is 'fees_back' or 'fees_and_bounty_back', got {rule!r}", field="rule")
+        raise GameInputError("rule is 'fees_back' or 'fees_and_bounty_back', got {given}", field="rule",
+                             given=repr(rule))
     survivors = _survivors(survivors)
     r = RULES[rule]
     on_top = sum(s.fees + (s.bounty if r.own_bounty else 0) for s in survivors)

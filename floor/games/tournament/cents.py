@@ -9,24 +9,28 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
+from floor.errors import Money
+
 from ..base import GameInputError
 
 
 def check_cents(amount, what: str) -> int:
     """Whole cents (an int, not a bool), never negative."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise GameInputError(f"{what} must be whole cents (an int), got {amount!r}", field=what)
+        raise GameInputError("{what} must be whole cents (an int), got {given}", field=what, what=what,
+                             given=repr(amount))
     if amount < 0:
-        raise GameInputError(f"{what} cannot be negative: {amount}", field=what)
+        raise GameInputError("{what} cannot be negative: {amount}", field=what, what=what, amount=Money(amount))
     return amount
 
 
 def check_count(value, what: str, minimum: int = 0) -> int:
     """A whole number (chips, players, seats...) at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise GameInputError(f"{what} must be a whole number, got {value!r}", field=what)
+        raise GameInputError("{what} must be a whole number, got {given}", field=what, what=what, given=repr(value))
     if value < minimum:
-        raise GameInputError(f"{what} must be at least {minimum}, got {value}", field=what)
+        raise GameInputError("{what} must be at least {minimum}, got {given}", field=what, what=what,
+                             minimum=minimum, given=value)
     return value
 
 

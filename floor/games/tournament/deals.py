@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
+from floor.errors import Money
+
 from ..base import GameInputError
 from .cents import check_cents, check_count, largest_remainder, split_by_weight
 
@@ -107,15 +109,16 @@ def deal(stacks: Sequence[int], prizes: Sequence[int], *, method: str, save: int
     if len(stacks) < 2:
         raise GameInputError("a deal needs at least two players", field="stacks")
     if save > played[0]:
-        raise GameInputError(f"the save ({save}) is more than first prize ({played[0]})", field="save")
+        raise GameInputError("the save ({save}) is more than first prize ({first})", field="save",
+                             save=Money(save), first=Money(played[0]))
     if save and played[0] - save < played[1]:
-        raise GameInputError(f"with a save of {save}, first prize would be below second: at most "
-                             f"{played[0] - played[1]}", field="save")
+        raise GameInputError("with a save of {save}, first prize would be below second: at most {most}",
+                             field="save", save=Money(save), most=Money(played[0] - played[1]))
     reduced = [played[0] - save] + played[1:]
     if method == "icm":
         amounts = icm(stacks, reduced)
     elif method == "chip_chop":
         amounts = chip_chop(stacks, reduced)
     else:
-        raise GameInputError(f"a deal is 'icm' or 'chip_chop', got {method!r}", field="method")
+        raise GameInputError("a deal is 'icm' or 'chip_chop', got {given}", field="method", given=repr(method))
     return Deal(tuple(amounts), save, method)

@@ -41,13 +41,13 @@ def seed_bytes(seed) -> bytes:
         try:
             seed = bytes.fromhex(seed.strip())
         except ValueError as e:
-            raise GameInputError(f"the seed is not a hex string: {e}", field="seed") from e
+            raise GameInputError("the seed is not a hex string: {problem}", field="seed", problem=str(e)) from e
     if not isinstance(seed, (bytes, bytearray)):
-        raise GameInputError(f"the seed must be bytes or a hex string, got {type(seed).__name__}",
-                             field="seed")
+        raise GameInputError("the seed must be bytes or a hex string, got {given}", field="seed",
+                             given=type(seed).__name__)
     if len(seed) < MIN_SEED_BYTES:
-        raise GameInputError(f"the seed must be at least {MIN_SEED_BYTES} bytes, got {len(seed)}",
-                             field="seed")
+        raise GameInputError("the seed must be at least {least} bytes, got {n}", field="seed",
+                             least=MIN_SEED_BYTES, n=len(seed))
     return bytes(seed)
 
 
@@ -60,7 +60,7 @@ class Draw:
 
     def __init__(self, seed, label: str):
         if not isinstance(label, str) or not label:
-            raise GameInputError(f"a draw label is non-empty text, got {label!r}", field="label")
+            raise GameInputError("a draw label is non-empty text, got {given}", field="label", given=repr(label))
         object.__setattr__(self, "seed", seed_bytes(seed))
         object.__setattr__(self, "label", label)
 
@@ -88,7 +88,7 @@ class DrawStream:
     def below(self, n: int) -> int:
         """A whole number in 0..n-1, every value equally likely."""
         if n <= 0:
-            raise GameInputError(f"cannot draw below {n}")
+            raise GameInputError("cannot draw below {n}", n=n)
         limit = _SPAN - _SPAN % n
         while True:
             u = self.number()
@@ -119,5 +119,6 @@ def draw_deck() -> list[Card]:
 
 def as_draw(draw) -> Draw:
     if not isinstance(draw, Draw):
-        raise GameInputError(f"expected a Draw (seed and label), got {type(draw).__name__}", field="draw")
+        raise GameInputError("expected a Draw (seed and label), got {given}", field="draw",
+                             given=type(draw).__name__)
     return draw

@@ -23,7 +23,7 @@ def percent(value, what: str = "percent") -> Fraction:
     """A percentage as an exact fraction: an int, a decimal string ('27.5'), a Decimal or Fraction.
     A float is read as the decimal it prints as (27.5 -> 27.5, 33.3 -> 33.3), never its binary value."""
     if isinstance(value, bool):
-        raise GameInputError(f"{what} is a number, got {value!r}", field=what)
+        raise GameInputError("{what} is a number, got {given}", field=what, what=what, given=repr(value))
     try:
         if isinstance(value, float):
             return Fraction(repr(value))
@@ -31,7 +31,7 @@ def percent(value, what: str = "percent") -> Fraction:
             return Fraction(value) if not isinstance(value, str) else Fraction(value.strip())
     except (ValueError, ZeroDivisionError):
         pass
-    raise GameInputError(f"{what} is a number like 27.5, got {value!r}", field=what)
+    raise GameInputError("{what} is a number like 27.5, got {given}", field=what, what=what, given=repr(value))
 
 
 @dataclass(frozen=True)
@@ -43,24 +43,25 @@ class PayoutBand:
     percents: tuple[Fraction, ...]
 
     def __post_init__(self):
-        where = f"band {self.min_entries}-{self.max_entries if self.max_entries is not None else ''}"
+        band = f"{self.min_entries}-{self.max_entries if self.max_entries is not None else ''}"
         check_count(self.min_entries, "min_entries", 1)
         if self.max_entries is not None:
             check_count(self.max_entries, "max_entries", self.min_entries)
-        pcts = tuple(percent(p, f"{where} place {k + 1}") for k, p in enumerate(self.percents))
+        pcts = tuple(percent(p, f"band {band} place {k + 1}") for k, p in enumerate(self.percents))
         object.__setattr__(self, "percents", pcts)
         if not pcts:
-            raise GameInputError(f"{where}: no paid place", field="percents")
+            raise GameInputError("band {band}: no paid place", field="percents", band=band)
         if any(p <= 0 for p in pcts):
-            raise GameInputError(f"{where}: every paid place gets more than 0 %", field="percents")
+            raise GameInputError("band {band}: every paid place gets more than 0 %", field="percents", band=band)
         if sum(pcts) != 100:
-            raise GameInputError(f"{where}: the places add up to {float(sum(pcts)):g} %, not 100 %",
-                                 field="percents")
+            raise GameInputError("band {band}: the places add up to {total} %, not 100 %", field="percents",
+                                 band=band, total=f"{float(sum(pcts)):g}")
         if any(a < b for a, b in zip(pcts, pcts[1:])):
-            raise GameInputError(f"{where}: a lower place is paid more than a higher one", field="percents")
+            raise GameInputError("band {band}: a lower place is paid more than a higher one", field="percents",
+                                 band=band)
         if len(pcts) > self.min_entries:
-            raise GameInputError(f"{where}: pays {len(pcts)} places but may have only {self.min_entries} entries",
-                                 field="percents")
+            raise GameInputError("band {band}: pays {places} places but may have only {entries} entries",
+                                 field="percents", band=band, places=len(pcts), entries=self.min_entries)
 
     @property
     def places(self) -> int:
@@ -79,15 +80,15 @@ class PayoutTable:
             raise GameInputError("a payout table needs at least one band", field="bands")
         for a, b in zip(self.bands, self.bands[1:]):
             if a.max_entries is None or b.min_entries != a.max_entries + 1:
-                raise GameInputError(f"band from {b.min_entries} entries does not follow the band ending at "
-                                     f"{a.max_entries}", field="bands")
+                raise GameInputError("band from {start} entries does not follow the band ending at {end}",
+                                     field="bands", start=b.min_entries, end=a.max_entries)
 
     def band_for(self, entries: int) -> PayoutBand:
         check_count(entries, "entries", 1)
         for band in self.bands:
             if band.min_entries <= entries and (band.max_entries is None or entries <= band.max_entries):
                 return band
-        raise GameInputError(f"the payout table has no band for {entries} entries", field="entries")
+        raise GameInputError("the payout table has no band for {entries} entries", field="entries", entries=entries)
 
     def paid_places(self, entries: int) -> int:
         return self.band_for(entries).places
@@ -105,10 +106,10 @@ def payout_table(rows: Sequence) -> PayoutTable:
                 lo, hi, pcts = row
                 bands.append(PayoutBand(lo, hi, tuple(pcts)))
         except GameInputError as e:
-            raise GameInputError(f"payout row {i + 1}: {e.message}", field=f"rows[{i}]") from None
+            raise GameInputError("payout row {row}: {problem}", field=f"rows[{i}]", row=i + 1, problem=e.msg) from None
         except (KeyError, TypeError, ValueError) as e:
-            raise GameInputError(f"payout row {i + 1} is (min_entries, max_entries, percents): {e!r}",
-                                 field=f"rows[{i}]") from None
+            raise GameInputError("payout row {row} is (min_entries, max_entries, percents): {problem}",
+                                 field=f"rows[{i}]", row=i + 1, problem=repr(e)) from None
     return PayoutTable(tuple(bands))
 
 

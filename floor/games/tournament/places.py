@@ -30,7 +30,8 @@ def clockwise_from_button(seat: int, button_seat: int, seats_per_table: int) -> 
     for what, s in (("seat", seat), ("button_seat", button_seat)):
         check_count(s, what, 1)
         if s > seats_per_table:
-            raise GameInputError(f"{what} {s} is not one of seats 1..{seats_per_table}", field=what)
+            raise GameInputError("{what} {seat} is not one of seats 1..{seats}", field=what, what=what, seat=s,
+                                 seats=seats_per_table)
     return (seat - button_seat - 1) % seats_per_table + 1
 
 
@@ -64,12 +65,13 @@ def bust_places(players_left: int, busts: Sequence[Bust], tie_rule: TieRule,
     if not busts:
         return ()
     if len(busts) >= players_left:
-        raise GameInputError(f"{len(busts)} players out of {players_left}: someone must be left to win",
-                             field="busts")
+        raise GameInputError("{out} players out of {left}: someone must be left to win", field="busts",
+                             out=len(busts), left=players_left)
     if len({str(b.player) for b in busts}) != len(busts):
         raise GameInputError("a player is out twice on the same hand", field="busts")
     if tie_rule not in ("random", "seat_order"):
-        raise GameInputError(f"tie rule is 'random' or 'seat_order', got {tie_rule!r}", field="tie_rule")
+        raise GameInputError("tie rule is 'random' or 'seat_order', got {given}", field="tie_rule",
+                             given=repr(tie_rule))
     stream = None
     ordered: list[Bust] = []
     for chips in sorted({b.chips_at_start for b in busts}, reverse=True):
@@ -123,7 +125,7 @@ def blind_positions(seats: Sequence[int], button_seat: int) -> BlindPositions:
     if len(order) < 2 or len(set(order)) != len(order):
         raise GameInputError("at least two distinct occupied seats", field="seats")
     if button_seat not in order:
-        raise GameInputError(f"the button seat {button_seat} is not occupied", field="button_seat")
+        raise GameInputError("the button seat {seat} is not occupied", field="button_seat", seat=button_seat)
     i = order.index(button_seat)
     after = lambda k: order[(i + k) % len(order)]  # noqa: E731 - the k-th occupied seat after the button
     if len(order) == 2:

@@ -76,11 +76,11 @@ class SeatDraw:
 def _check_players(players: Sequence[Player], what: str) -> list[Player]:
     players = list(players)
     if not players:
-        raise GameInputError(f"{what}: nobody to seat", field=what)
+        raise GameInputError("{what}: nobody to seat", field=what, what=what)
     keys = [str(p) for p in players]
     if len(set(keys)) != len(keys):
         dup = sorted({k for k in keys if keys.count(k) > 1})
-        raise GameInputError(f"{what}: {', '.join(dup)} listed twice", field=what)
+        raise GameInputError("{what}: {players} listed twice", field=what, what=what, players=dup)
     return sorted(players, key=str)
 
 
@@ -110,11 +110,11 @@ def _check_tables(tables: Mapping[int, Sequence[int]]) -> list[tuple[int, list[i
         check_count(table, "table number", 0)
         seats = sorted(tables[table])
         if not seats:
-            raise GameInputError(f"table {table} has no seat", field="tables")
+            raise GameInputError("table {table} has no seat", field="tables", table=table)
         for s in seats:
             check_count(s, f"table {table} seat", 0)
         if len(set(seats)) != len(seats):
-            raise GameInputError(f"table {table} lists a seat twice", field="tables")
+            raise GameInputError("table {table} lists a seat twice", field="tables", table=table)
         out.append((table, seats))
     if not out:
         raise GameInputError("no table to seat anyone at", field="tables")
@@ -129,10 +129,11 @@ def draw_seats(draw: Draw, entrants: Sequence[Player], tables: Mapping[int, Sequ
     layout = _check_tables(tables)
     capacity = sum(len(seats) for _, seats in layout)
     if len(players) > capacity:
-        raise GameInputError(f"{len(players)} entrants but only {capacity} seats", field="entrants")
+        raise GameInputError("{entrants} entrants but only {seats} seats", field="entrants",
+                             entrants=len(players), seats=capacity)
     if len(players) < len(layout):
-        raise GameInputError(f"{len(players)} entrants cannot fill {len(layout)} tables: open fewer tables",
-                             field="tables")
+        raise GameInputError("{entrants} entrants cannot fill {tables} tables: open fewer tables", field="tables",
+                             entrants=len(players), tables=len(layout))
     counts = _even_counts(len(players), [len(seats) for _, seats in layout])
     slots = []
     for (table, seats), count in zip(layout, counts):
@@ -159,13 +160,15 @@ def _check_layout(tables: Tables, seats_per_table: int) -> dict[int, dict[int, P
         for seat, player in tables[table].items():
             check_count(seat, f"table {table} seat", 1)
             if seat > seats_per_table:
-                raise GameInputError(f"table {table} seat {seat}: tables have seats 1..{seats_per_table}",
-                                     field="tables")
+                raise GameInputError("table {table} seat {seat}: tables have seats 1..{seats}", field="tables",
+                                     table=table, seat=seat, seats=seats_per_table)
             if player is None:
                 continue
             key = str(player)
             if key in seen:
-                raise GameInputError(f"player {player} sits at {seen[key]} and at {(table, seat)}", field="tables")
+                raise GameInputError("player {player} sits at table {table} seat {seat} and at table {table2} "
+                                     "seat {seat2}", field="tables", player=key, table=seen[key][0],
+                                     seat=seen[key][1], table2=table, seat2=seat)
             seen[key] = (table, seat)
             row[seat] = player
         out[table] = row
@@ -235,15 +238,16 @@ def rebalance(draw: Draw, tables: Tables, seats_per_table: int, break_order: Seq
     layout = _check_layout(tables, seats_per_table)
     check_count(final_table_size, "final_table_size", 2)
     if final_table_size > seats_per_table:
-        raise GameInputError(f"a final table of {final_table_size} does not fit {seats_per_table}-seat tables",
-                             field="final_table_size")
+        raise GameInputError("a final table of {size} does not fit {seats}-seat tables", field="final_table_size",
+                             size=final_table_size, seats=seats_per_table)
     order = list(break_order)
     if len(set(order)) != len(order):
         raise GameInputError("the break order lists a table twice", field="break_order")
     layout = {t: row for t, row in layout.items() if row}
     missing = sorted(set(layout) - set(order))
     if missing:
-        raise GameInputError(f"tables {missing} are in play but not in the break order", field="break_order")
+        raise GameInputError("tables {tables} are in play but not in the break order", field="break_order",
+                             tables=missing)
     stream = as_draw(draw).stream()
     moves: list[Move] = []
     broken: list[int] = []

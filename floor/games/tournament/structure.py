@@ -35,8 +35,8 @@ class Level:
         check_count(self.ante, "ante", 0)
         check_count(self.minutes, "minutes", 1)
         if self.small_blind > self.big_blind:
-            raise GameInputError(f"the small blind ({self.small_blind}) is above the big blind ({self.big_blind})",
-                                 field="small_blind")
+            raise GameInputError("the small blind ({small}) is above the big blind ({big})", field="small_blind",
+                                 small=self.small_blind, big=self.big_blind)
         if not isinstance(self.big_blind_ante, bool):
             raise GameInputError("big_blind_ante is true or false", field="big_blind_ante")
         if self.big_blind_ante and self.ante == 0:
@@ -82,13 +82,15 @@ class Structure:
             raise GameInputError("a structure starts and ends with a level", field="steps")
         for i, step in enumerate(self.steps):
             if not isinstance(step, (Level, Break)):
-                raise GameInputError(f"step {i + 1} is neither a level nor a break", field="steps")
+                raise GameInputError("step {step} is neither a level nor a break", field="steps", step=i + 1)
             if i and isinstance(step, Break) and isinstance(self.steps[i - 1], Break):
-                raise GameInputError(f"steps {i} and {i + 1} are two breaks in a row", field="steps")
+                raise GameInputError("steps {first} and {second} are two breaks in a row", field="steps",
+                                     first=i, second=i + 1)
         check_count(self.late_registration_levels, "late_registration_levels", 0)
         if self.late_registration_levels > len(self.levels):
-            raise GameInputError(f"late registration until level {self.late_registration_levels} but the "
-                                 f"structure has {len(self.levels)} levels", field="late_registration_levels")
+            raise GameInputError("late registration until level {level} but the structure has {levels} levels",
+                                 field="late_registration_levels", level=self.late_registration_levels,
+                                 levels=len(self.levels))
 
     @property
     def levels(self) -> tuple[Level, ...]:
@@ -211,11 +213,11 @@ def running_seconds(started_at: Moment, now: Moment,
         try:
             paused_at, resumed_at = pause
         except (TypeError, ValueError):
-            raise GameInputError(f"pause {n + 1} is not a (paused_at, resumed_at) pair") from None
+            raise GameInputError("pause {n} is not a (paused_at, resumed_at) pair", n=n + 1) from None
         a = max(0.0, _seconds_between(started_at, paused_at))
         b = total if resumed_at is None else min(total, _seconds_between(started_at, resumed_at))
         if resumed_at is not None and _seconds_between(paused_at, resumed_at) < 0:
-            raise GameInputError(f"pause {n + 1} resumes before it starts")
+            raise GameInputError("pause {n} resumes before it starts", n=n + 1)
         if b > a:
             spans.append((a, b))
     paused, reach = 0.0, 0.0
@@ -243,7 +245,8 @@ def bubble_action(players_left: int, paid_places: int, late_registration_open: b
     check_count(players_left, "players_left", 1)
     check_count(paid_places, "paid_places", 1)
     if policy not in ("pause", "close_registration"):
-        raise GameInputError(f"bubble policy is 'pause' or 'close_registration', got {policy!r}", field="policy")
+        raise GameInputError("bubble policy is 'pause' or 'close_registration', got {given}", field="policy",
+                             given=repr(policy))
     if not late_registration_open:
         return "none"
     if policy == "pause":
@@ -277,10 +280,10 @@ def structure_from_data(data: Mapping) -> Structure:
         for i, raw in enumerate(raw_steps):
             where = f"steps[{i}]"
             if not isinstance(raw, Mapping) or len(raw) != 1 or not set(raw) <= {"level", "break"}:
-                raise GameInputError(f"{where} is {{'level': {{...}}}} or {{'break': {{...}}}}", field=where)
+                raise GameInputError("{where} is an object with one key, level or break", field=where, where=where)
             kind, body = next(iter(raw.items()))
             if not isinstance(body, Mapping):
-                raise GameInputError(f"{where}.{kind} is an object", field=where)
+                raise GameInputError("{where}.{key} is an object", field=where, where=where, key=kind)
             try:
                 if kind == "level":
                     steps.append(Level(small_blind=body["small_blind"], big_blind=body["big_blind"],
@@ -289,16 +292,18 @@ def structure_from_data(data: Mapping) -> Structure:
                 else:
                     steps.append(Break(minutes=body["minutes"], note=str(body.get("note", ""))))
             except KeyError as e:
-                raise GameInputError(f"{where}.{kind} lacks {e.args[0]}", field=f"{where}.{e.args[0]}") from None
+                raise GameInputError("{where}.{key} lacks {missing}", field=f"{where}.{e.args[0]}", where=where,
+                                     key=kind, missing=e.args[0]) from None
             except GameInputError as e:
-                raise GameInputError(f"{where}: {e.message}", field=f"{where}.{e.field}") from None
+                raise GameInputError("{where}: {problem}", field=f"{where}.{e.field}", where=where,
+                                     problem=e.msg) from None
         return Structure(name=str(data["name"]), starting_stack=data["starting_stack"], steps=tuple(steps),
                          late_registration_levels=data["late_registration_levels"],
                          late_registration_through_break=bool(data.get("late_registration_through_break", False)))
     except KeyError as e:
-        raise GameInputError(f"a structure needs {e.args[0]}", field=str(e.args[0])) from None
+        raise GameInputError("a structure needs {missing}", field=str(e.args[0]), missing=e.args[0]) from None
     except TypeError as e:
-        raise GameInputError(f"structure: {e}") from None
+        raise GameInputError("structure: {problem}", problem=str(e)) from None
 
 
 def _bba(levels: Sequence[tuple[int, int]], minutes: int) -> list[Level]:

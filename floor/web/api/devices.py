@@ -66,11 +66,13 @@ def command(args, name: str):
     device process answers."""
     known = {d["name"]: d for d in device_health.devices(db.session)}
     if name not in known:
-        raise NotFound(f"no device named {name!r} on this floor")
+        raise NotFound("no device named '{name}' on this floor", name=name)
     kind = known[name].get("kind")
     if args["command"] not in COMMANDS.get(kind, ()):
-        raise BadInput(f"a {kind} has no command {args['command']!r} (it has: "
-                       f"{', '.join(COMMANDS.get(kind, ())) or 'none'})", field="command")
+        if not COMMANDS.get(kind):
+            raise BadInput("a {kind} takes no command", field="command", kind=kind)
+        raise BadInput("a {kind} has no command '{command}' (it has: {commands})", field="command", kind=kind,
+                       command=args["command"], commands=list(COMMANDS[kind]))
     audit.record(db.session, actor(), "device.command", f"device:{name}",
                  after={"command": args["command"], "code": args["code"]})
     db.session.flush()
