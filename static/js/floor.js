@@ -167,7 +167,9 @@ function seatTile(t, s) {
         : btn(_("Move"), "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
             _("{player} changed to table {table}", { player: p.player_name, table: t.number })), { "data-action": "honour" }));
   }
-  const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number));
+  // A free seat of a table fed by must-move is held for the must-move player only while one is due.
+  const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number))
+    && state.due.some(d => d.to_table === t.number);
   return el("div", { ...attrs, class: `fl-seat free${fed ? " fed" : ""}` }, el("span", { class: "seat-no" }, s.number),
     el("span", { class: "seat-name" }, t.status !== "open" ? "" : fed ? _("must-move") : _("free")));
 }
@@ -387,6 +389,7 @@ function renderMustMove() {
 }
 
 function renderAlerts() {
+  if (!state.alerts.length) { $("#alerts").replaceChildren(el("li", { class: "empty hint" }, _("No alerts."))); return; }
   $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
     el("span", {}, a.message),
     btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
