@@ -1,5 +1,5 @@
 """Table devices: pure decoders (bytes -> events), host rules, reader threads and simulators.
 
-See ``DEVICES.md`` for the wire protocols. Decoders never touch the database or sockets;
+See ``docs/protocols.md`` for the wire protocols. Decoders never touch the database or sockets;
 readers own the ports and hand raw bytes, events and health to a sink (``devices.sink``).
 """

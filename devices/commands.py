@@ -14,7 +14,7 @@ from typing import Any
 from devices import shoe, wheel
 from devices.config import DeviceConfig
 
-# What a person may send, per device kind (DEVICES.md lists the host commands).
+# What a person may send, per device kind (docs/protocols.md lists the host commands).
 WHEEL = {"reset": "*R", "self_test": "*F", "poll": "*X", "version": "*V", "power_on": "*P 1",
          "power_off": "*P 0", "start_clockwise": "*u 1", "start_anticlockwise": "*u 3"}
 SHOE = {"confirm_game": ("GP", None), "unlock": ("LK", 1), "lock": ("LK", 2), "clear_error": ("EC", None)}

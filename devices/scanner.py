@@ -1,4 +1,4 @@
-"""Serial barcode card scanner, DEVICES.md §3: decoder and encoder.
+"""Serial barcode card scanner, docs/protocols.md: decoder and encoder.
 
 One ASCII line per card: ``[prefix] <suit><rank> [suffix] \\r\\n`` with the payload matching
 ``^[SHDC](10|[2-9TJQKA])$``. A card read again within the duplicate window (300 ms by default)

@@ -1,4 +1,4 @@
-"""Baccarat smart shoe (Angel Eye II-EX style), DEVICES.md §2: decoder and encoders.
+"""Baccarat smart shoe (Angel Eye II-EX style), docs/protocols.md: decoder and encoders.
 
 Shoe -> host frame: ``ENQ SEQ TYPE DATA… ETX H L`` where ``H L`` is the XOR of SEQ..ETX (or
 ENQ..ETX on some firmware) as two hex digits, and every data byte after the type letter has bit 7
@@ -57,7 +57,7 @@ class CardDrawn:
 
 @dataclass(frozen=True, slots=True)
 class CardRepeated:
-    """``R``: the shoe retransmitting its last card (not a new card; not in §5's list)."""
+    """``R``: the shoe retransmitting its last card (not a new card; not among the protocol's listed frames)."""
 
     target: str
     index: int
@@ -76,12 +76,12 @@ class CoupStart:
 
 @dataclass(frozen=True, slots=True)
 class Standby:
-    """``P``: the shoe is idle (not in §5's list)."""
+    """``P``: the shoe is idle (not among the protocol's listed frames)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LockStatus:
-    """``L``: lock status (not in §5's list)."""
+    """``L``: lock status (not among the protocol's listed frames)."""
 
     locked: bool
 

@@ -1,4 +1,4 @@
-"""The host's rules for a baccarat shoe (DEVICES.md §2 and §4), pure.
+"""The host's rules for a baccarat shoe (docs/protocols.md, the shoe), pure.
 
 The shoe sends no shoe, coup or round id: the host numbers them. ``ShoeRules.feed(event)`` turns
 decoded shoe events into outcomes:

@@ -1,4 +1,4 @@
-"""Roulette wheel controller (SS2 style), DEVICES.md §1: decoder and encoders.
+"""Roulette wheel controller (SS2 style), docs/protocols.md: decoder and encoders.
 
 ASCII lines ending ``\\r\\n``: status lines ``*X;state;spin;win;flags;rpm10;dir``, bare winning-number
 lines (two characters, space padded) and command replies (``*P OK``, ``*F <code>``, ``*V …``).
@@ -59,7 +59,7 @@ class SelfTest:
 class CommandReply:
     """Other replies to host commands: ``*P OK`` -> ("P", "OK"), ``*V 2.10`` -> ("V", "2.10").
 
-    Not in DEVICES.md §5's list; kept so a host can see its command was understood.
+    Not among the commands the protocol lists; kept so a host can see its command was understood.
     """
 
     command: str

@@ -1,4 +1,4 @@
-"""The host's rules for a roulette wheel (DEVICES.md §1 "Rules the host applies"), pure.
+"""The host's rules for a roulette wheel (docs/protocols.md, "What the host counts"), pure.
 
 ``WheelRules.feed(event, now)`` and ``WheelRules.tick(now)`` turn decoded wheel events plus a
 monotonic time into round outcomes:

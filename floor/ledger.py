@@ -154,19 +154,23 @@ class LedgerCheck:
 
 
 def check(session: Session) -> LedgerCheck:
-    """The books balance: balances sum to zero and each equals what its transfers say."""
-    total = session.execute(select(func.coalesce(func.sum(ACCOUNTS.c.balance), 0))).scalar_one()
-    ins = dict(session.execute(select(TRANSFERS.c.to_account_id, func.sum(TRANSFERS.c.amount))
-                               .group_by(TRANSFERS.c.to_account_id)).all())
-    outs = dict(session.execute(select(TRANSFERS.c.from_account_id, func.sum(TRANSFERS.c.amount))
-                                .group_by(TRANSFERS.c.from_account_id)).all())
-    mismatched, negative = [], []
-    for aid, kind, bal in session.execute(select(ACCOUNTS.c.id, ACCOUNTS.c.kind, ACCOUNTS.c.balance)):
-        if bal != ins.get(aid, 0) - outs.get(aid, 0):
-            mismatched.append(aid)
-        if kind == "player" and bal < 0:
-            negative.append(aid)
-    return LedgerCheck(total == 0 and not mismatched and not negative, int(total), mismatched, negative)
+    """The books balance: balances sum to zero and each equals what its transfers say.
+
+    One statement, so one snapshot: on PostgreSQL each statement of a READ COMMITTED transaction
+    sees its own, and a transfer committed between two reads would look like a broken book."""
+    ins = (select(TRANSFERS.c.to_account_id.label("aid"), func.sum(TRANSFERS.c.amount).label("amount"))
+           .group_by(TRANSFERS.c.to_account_id).subquery())
+    outs = (select(TRANSFERS.c.from_account_id.label("aid"), func.sum(TRANSFERS.c.amount).label("amount"))
+            .group_by(TRANSFERS.c.from_account_id).subquery())
+    rows = session.execute(
+        select(ACCOUNTS.c.id, ACCOUNTS.c.kind, ACCOUNTS.c.balance,
+               func.coalesce(ins.c.amount, 0), func.coalesce(outs.c.amount, 0))
+        .select_from(ACCOUNTS.outerjoin(ins, ins.c.aid == ACCOUNTS.c.id).outerjoin(outs, outs.c.aid == ACCOUNTS.c.id))
+    ).all()
+    total = sum(int(bal) for _, _, bal, _, _ in rows)
+    mismatched = [aid for aid, _, bal, got, gave in rows if bal != got - gave]
+    negative = [aid for aid, kind, bal, _, _ in rows if kind == "player" and bal < 0]
+    return LedgerCheck(total == 0 and not mismatched and not negative, total, mismatched, negative)
 
 
 # --- the cashier ---------------------------------------------------------------------------------

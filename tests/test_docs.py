@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import subprocess
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -151,9 +152,31 @@ def test_links_between_pages_resolve(page):
             assert anchor in _anchors(dest), f"{page.name} links to {target}: no such heading"
 
 
+OUTSIDE = [re.compile(p) for p in (r"\.\./shared", r"HOUSE_RULES", r"DEVICES\.md", r"DESIGN(\.md| rule)",
+                                     r"\bseeds?/", r"\bseed 00\d", r"\b[Ii]ssue #?\d", "§")]
+
+
+def _outside_references(text: str) -> list[str]:
+    return [p.pattern for p in OUTSIDE if p.search(text)]
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_docs_point_at_nothing_outside_the_repository(page):
-    text = page.read_text()
-    for pattern in (r"\.\./shared", r"HOUSE_RULES", r"DEVICES\.md", r"DESIGN(\.md| rule)", r"\bseeds?/",
-                    r"\bseed 00\d", r"\b[Ii]ssue #?\d", "§"):
-        assert not re.search(pattern, text), f"{page.name} points outside the repository: {pattern}"
+    assert not _outside_references(page.read_text()), f"{page.name} points outside the repository"
+
+
+def test_code_points_at_nothing_outside_the_repository():
+    """Whoever clones the repository has only it: code, pages, config and tests cite docs/, never the
+    documents the project was written from, nor the tracker's numbers."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    here = Path(__file__).resolve().relative_to(ROOT).as_posix()
+    suffixes = {".py", ".md", ".html", ".js", ".css", ".toml", ".txt", ".cfg", ".service", ".conf", ".ini", ""}
+    bad = []
+    for name in tracked:
+        path = ROOT / name
+        if name == here or Path(name).suffix not in suffixes or not path.is_file() or name.startswith("translations/"):
+            continue
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if _outside_references(line):
+                bad.append(f"{name}:{n}: {line.strip()[:80]}")
+    assert not bad, "\n".join(bad)

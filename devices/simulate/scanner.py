@@ -1,4 +1,4 @@
-"""A serial card scanner reading blackjack and Casino Hold'em deals in deal order (DEVICES.md §3).
+"""A serial card scanner reading blackjack and Casino Hold'em deals in deal order (docs/protocols.md, "The card scanner").
 
 Blackjack (European, no hole card): one card to each seat, the dealer's up card, a second card to
 each seat, hits by a simple policy, then the dealer's cards to 17. Casino Hold'em: two cards to

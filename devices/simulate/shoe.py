@@ -1,4 +1,4 @@
-"""A baccarat smart shoe speaking the Angel Eye-style protocol (DEVICES.md §2).
+"""A baccarat smart shoe speaking the Angel Eye-style protocol (docs/protocols.md, "The baccarat smart shoe").
 
 Deals real coups from a shuffled 8-deck shoe: ``S``, the ``D`` cards with their targets by the
 tableau, ``G`` with the shoe's result; every frame three times with the same SEQ; a cut card 7

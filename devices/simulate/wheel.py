@@ -1,4 +1,4 @@
-"""A roulette wheel controller speaking the SS2-style protocol (DEVICES.md §1) with real timings.
+"""A roulette wheel controller speaking the SS2-style protocol (docs/protocols.md, "The roulette wheel controller") with real timings.
 
 Status line every 500 ms; states 1 -> 2 -> 3 -> 4 -> bare number -> 5 (repeated) -> next spin.
 Answers ``*X``, ``*R``, ``*P``, ``*F``, ``*V`` and ``*u``. Faults: misspin (flag 2 until the host

@@ -67,3 +67,52 @@ def test_two_debits_racing_cannot_both_take_the_money(app, session):
     session.expire_all()
     assert ledger.player_balance(session, 3) == 3_000
     assert ledger.check(session).ok
+
+
+def test_the_check_finds_a_balance_that_no_transfer_explains(session):
+    from sqlalchemy import update
+
+    from floor.models import Account
+    ledger.credit(session, CASHIER, 4, 2_000)
+    session.commit()
+    # someone edits two balances behind the ledger's back: the total still sums to zero
+    session.execute(update(Account).where(Account.key == "player:4").values(balance=Account.balance + 500))
+    session.execute(update(Account).where(Account.id == ledger.cage_account(session)).values(
+        balance=Account.balance - 500))
+    session.commit()
+    check = ledger.check(session)
+    player = session.query(Account).filter_by(key="player:4").one()
+    assert not check.ok and check.total == 0
+    assert set(check.mismatched) == {player.id, ledger.cage_account(session)}
+
+
+def test_the_check_holds_while_transfers_commit_beside_it(app, session):
+    # The check reads every balance and every transfer in one snapshot; reading them in several
+    # statements saw a transfer committed in between as a broken book (PostgreSQL, READ COMMITTED).
+    from floor.web.extensions import db
+    engine = db.engine
+    stop = threading.Event()
+    moved, errors = [], []
+
+    def cashier():
+        try:
+            with Session(engine) as s:
+                while not stop.is_set() and len(moved) < 150:
+                    ledger.credit(s, Actor("t", "cashier", "t"), 1, 100)
+                    s.commit()
+                    moved.append(1)
+        except Exception as e:  # shown by the assertion below, not lost in the thread
+            errors.append(e)
+
+    t = threading.Thread(target=cashier)
+    t.start()
+    checks = []
+    try:
+        while t.is_alive():
+            with Session(engine) as s:
+                checks.append(ledger.check(s))
+    finally:
+        stop.set()
+        t.join(60)
+    assert not errors and len(moved) == 150 and checks
+    assert all(c.ok for c in checks), [c for c in checks if not c.ok][:3]
