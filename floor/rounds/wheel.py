@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from floor import timers
 from floor.actors import Actor
+from floor.errors import Msg
 from floor.models import Round, RoundEvent
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, get_table, hold, last_round, stray
@@ -93,10 +94,11 @@ def _step(session: Session, table_id: int, event, at: datetime, actor: Actor, ho
         elif isinstance(o, engine.Hold):
             hold(session, actor, r, o.reason, at, o.data)
         elif isinstance(o, engine.Stray):
-            what = f"number {o.number}" if o.bare else f"result {o.number} for spin {o.spin}"
-            stray(session, actor, table_id, STRAY,
-                  f"Wheel at table {table.number}: {what} with no round locked; not settled", at,
-                  {"spin": o.spin, "number": o.number})
+            message = (Msg("Wheel at table {table}: number {number} with no round locked; not settled",
+                           table=table.number, number=o.number) if o.bare else
+                       Msg("Wheel at table {table}: result {number} for spin {spin} with no round locked; not settled",
+                           table=table.number, number=o.number, spin=o.spin))
+            stray(session, actor, table_id, STRAY, message, at, {"spin": o.spin, "number": o.number})
         elif isinstance(o, engine.Result):
             timers.cancel_timer(session, f"round:{r.id}:noball")
             res = core.record_result(session, actor, r, {"number": o.number, "spin": o.spin}, at)
@@ -106,11 +108,16 @@ def _step(session: Session, table_id: int, event, at: datetime, actor: Actor, ho
 
 def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: int, at: datetime, *,
                  winning: int | None = None, raw: bytes | None = None, device: str | None = None,
-                 house: HouseSettings) -> Outcome:
-    """A status line ``*X;state;spin;win;flags;...``: ``winning`` is the win# field (None when blank)."""
+                 rpm: float | None = None, direction: int | None = None, house: HouseSettings) -> Outcome:
+    """A status line ``*X;state;spin;win;flags;rpm;dir``: ``winning`` is the win# field (None when
+    blank). The rotor's speed and direction at "no more bets" are kept on the round for the pit's
+    wheel watch (``rpm``, ``direction``: 0 clockwise, 1 anticlockwise)."""
     r = active_round(session, table_id)
     out = Outcome(r.id if r else None, r.status if r else None)
     r = _step(session, table_id, engine.Status(state, spin, flags, winning), at, _actor(device, table_id), house, r, out)
+    if (r is not None and state == engine.STATE_NO_MORE_BETS and (r.device or {}).get("nmb") == spin
+            and (r.device or {}).get("rotor_spin") != spin):
+        r.device = {**(r.device or {}), "rpm": rpm, "direction": direction, "rotor_spin": spin}
     if r is None:
         last = last_round(session, table_id) if state == engine.STATE_WINNING_NUMBER else None
         round_id = last.id if last is not None and last.spin == spin else None
