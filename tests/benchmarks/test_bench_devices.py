@@ -6,6 +6,7 @@ the API and baccarat coups dealt by a smart shoe and settled at another table
 (``frame_to_event_burst_p99_ms``)."""
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -57,18 +58,21 @@ G().run()
 LOAD = r'''
 import json, sys, threading, socketio
 url, auth, n = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
-clients, dropped = [], []
+import collections, time
+clients, dropped, received = [], [], collections.Counter()
+t0 = time.monotonic()
 for i in range(n):
     c = socketio.Client(reconnection=False)
-    c.on("device.wheel.number", lambda data: None, namespace="/live")
-    c.on("disconnect", lambda *_, i=i: dropped.append(i), namespace="/live")
+    c.on("*", lambda event, *data: received.update([event]), namespace="/live")
+    c.on("disconnect", lambda *_, i=i: dropped.append(round(time.monotonic() - t0, 1)), namespace="/live")
     c.connect(url, namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
     if auth:
         c.call("join_table", {"table_id": 5}, namespace="/live", timeout=10)
     clients.append(c)
 print("ready", flush=True)
 sys.stdin.read()
-print(json.dumps({"dropped": len(dropped), "connected": sum(c.connected for c in clients)}), flush=True)
+print(json.dumps({"dropped": len(dropped), "dropped_at_s": sorted(dropped)[:5],
+                  "connected": sum(c.connected for c in clients), "received": dict(received)}), flush=True)
 for c in clients:
     c.disconnect()
 '''
@@ -114,6 +118,8 @@ class Clients:
             reports.append(json.loads(load.stdout.readline()))
             load.wait(20)
         connected = sum(r["connected"] for r in reports) + (self.probe.connected and not self.probe_dropped)
+        if os.environ.get("BENCH_VERBOSE"):
+            print("\nload clients:", reports)
         self.probe.disconnect()
         assert connected == self.expected and not any(r["dropped"] for r in reports), \
             f"clients dropped during the run: {reports}, probe dropped: {self.probe_dropped}"
