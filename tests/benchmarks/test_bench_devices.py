@@ -22,6 +22,7 @@ from tests.servers import ROOT, Server, free_port
 SPINS = int(__import__("os").environ.get("BENCH_SPINS", 1000))
 BURST_SPINS = int(__import__("os").environ.get("BENCH_BURST_SPINS", 300))
 CLIENTS = int(__import__("os").environ.get("BENCH_CLIENTS", 100))
+GAP = 0.1               # between a spin's lines: about four spins a second, some hundred times a real wheel
 LOAD_PROCESSES = 4      # one process cannot parse every event of 99 clients and still answer their pings
 BURST_RATE = 30.0       # bets a second
 BARE = r'''
@@ -109,8 +110,8 @@ class Clients:
             self.probe.call("join_table", {"table_id": 5}, namespace="/live", timeout=10)
         self.expected = sum(share) + 1
 
-    def close(self) -> None:
-        """Fails when any client dropped during the run."""
+    def close(self) -> str | None:
+        """What dropped during the run (None: every client stayed connected)."""
         import json
         reports = []
         for load in self.loads:
@@ -121,20 +122,23 @@ class Clients:
         if os.environ.get("BENCH_VERBOSE"):
             print("\nload clients:", reports)
         self.probe.disconnect()
-        assert connected == self.expected and not any(r["dropped"] for r in reports), \
-            f"clients dropped during the run: {reports}, probe dropped: {self.probe_dropped}"
+        if connected != self.expected or any(r["dropped"] for r in reports):
+            return (f"{self.expected - connected} of {self.expected} clients dropped: "
+                    f"{[(r['dropped'], r['dropped_at_s']) for r in reports]}, probe dropped: {self.probe_dropped}")
+        return None
 
 
 def _spins(end: PtyEnd, got: threading.Event, arrivals: dict, spins: int = SPINS, first: int = 0) -> list[float]:
     """Each spin as the wheel says it: bets open, no more bets, the bare number, the result line.
-    Through Floorman that is a real round per spin (opened, locked, result, settled). A real wheel
-    leaves seconds between these lines; 60 ms is enough for the round's own work to be done, so what
-    is measured is the number's way to the clients, not a backlog no wheel can produce."""
+    Through Floorman that is a real round per spin (opened, locked, result, settled), each a few
+    updates to every client. A real wheel leaves seconds between these lines; ``GAP`` keeps the pace
+    far above a real table's yet one this machine can carry to 100 clients, so what is measured is
+    the number's way to the clients, not a backlog no wheel can produce."""
     latencies = []
     for i in range(first, first + spins):
         spin, number = i % 256 + 1, i % 37
         end.write(encode_status(2, spin, None) + encode_status(4, spin, None))
-        time.sleep(0.06)
+        time.sleep(GAP)
         got.clear()
         line = encode_number(number)
         end.write(line[:-1])
@@ -144,7 +148,7 @@ def _spins(end: PtyEnd, got: threading.Event, arrivals: dict, spins: int = SPINS
             raise AssertionError(f"spin {i}: no event within 5 s")
         latencies.append((max(arrivals.values()) - t0) * 1000)
         end.write(encode_status(5, spin, number))
-        time.sleep(0.06)
+        time.sleep(GAP)
     return latencies
 
 
@@ -206,7 +210,7 @@ def test_frame_to_event_latency(sqlite_url, tmp_path, app):
         under_burst = _spins(end, clients.got, clients.arrivals, BURST_SPINS, first=SPINS)
         done = burst.stop()
         burst = None
-        clients.close()
+        dropped = clients.close()
     finally:
         if burst is not None:
             burst.proc.kill()
@@ -231,7 +235,7 @@ def test_frame_to_event_latency(sqlite_url, tmp_path, app):
                 time.sleep(0.2)
         clients = Clients(f"http://127.0.0.1:{port}", None, CLIENTS)
         base = _spins(end, clients.got, clients.arrivals)
-        clients.close()
+        dropped_bare = clients.close()
     finally:
         bare.terminate()
         bare.wait(10)
@@ -248,5 +252,7 @@ def test_frame_to_event_latency(sqlite_url, tmp_path, app):
     print(f"burst_bets_per_s{tag}: {(done['placed'] + done['refused']) / done['seconds']:.1f}")
     print(f"burst_bets_placed_per_s{tag}: {done['placed'] / done['seconds']:.1f}")
     print(f"burst_coups_settled{tag}: {done['coups']}")
+    assert dropped is None, dropped
+    assert dropped_bare is None, dropped_bare
     assert len(ours) == SPINS and len(base) == SPINS and len(under_burst) == BURST_SPINS
     assert done["coups"] >= 1 and done["placed"] >= 1 and not done["errors"], done
