@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, timers
 from floor.actors import Actor
-from floor.errors import BadInput, NotAllowed
+from floor.errors import BadInput, InvalidState, NotAllowed
 from floor.games import tournament as rules
 from floor.models import Tournament, TournamentElimination, TournamentEntry
 from floor.settings import HouseSettings
@@ -96,8 +96,8 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     out: list[tuple[TournamentEntry, int]] = []
     for b in busts:
         e = core.entry(session, t, b.get("entry_id") if isinstance(b, dict) else None)
-        if e.status != "seated":
-            raise BadInput("{player} is not playing", field="busts", player=e.player.name)
+        if e.status != "seated":    # e.g. a second tablet recorded the same bust a moment before
+            raise InvalidState("{player} is not playing", code="not_playing", field="busts", player=e.player.name)
         chips = b.get("chips_at_start")
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
             raise BadInput("the chips at the start of the hand are a whole number, at least 1",

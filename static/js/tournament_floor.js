@@ -3,7 +3,7 @@
 // of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
 import { api, connect, el, toast } from "./live.js";
-import { _, money, number, onLanguage, term } from "./i18n.js";
+import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
 
 const MANAGE = ["floor_manager", "admin"];
 const REGISTER = ["floor_manager", "cashier", "admin"];
@@ -75,7 +75,7 @@ function registerCard(t, data, reload) {
     reload();
   };
   return el("section", { class: "card tn-register" }, el("h3", {}, _("Register")),
-    el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid"), paid),
+    el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid with"), paid),
       button(_("Register and print the receipt"), go, "btn primary")), receipt);
 }
 
@@ -94,7 +94,7 @@ function entriesCard(t, role, reload) {
       el("td", { class: "num" }, e.bounties_won ? money(e.bounties_won) : "")));
   const table = el("table", { class: "tn-entries" },
     el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, _("Player")), el("th", {}, _("Status")), el("th", {}, _("Table")),
-      el("th", {}, _("Seat")), el("th", {}, _("Chips")), el("th", {}, _("Place")), el("th", {}, _("Prize")), el("th", {}, _("Bounties")))),
+      el("th", {}, _("Seat")), el("th", {}, _("Chips")), el("th", {}, pgettext("finishing place", "Place")), el("th", {}, _("Prize")), el("th", {}, _("Bounties")))),
     el("tbody", {}, rows));
   const parts = [el("h3", {}, _("Players")), table];
   if (canBust) {
