@@ -84,5 +84,9 @@ def tournament_results_page(tournament_id: int):
 def dealer(table_number: int):
     """The table terminal: the poker terminal for poker tables, the live-game terminal otherwise."""
     table = tables_svc.table_by_number(db.session, table_number)
+    running = tournament_results.tournament_at_table(db.session, table.id) if table.kind == "poker" else None
+    if running is not None:      # a tournament table: the clock's blinds, its players, busts, moves
+        view = tournament_results.table_view(db.session, current_app.config["HOUSE"], running, table)
+        return render_template("tournament_dealer.html", table=table, view=view)
     module = dealer_poker if table.kind == "poker" else dealer_games
     return module.render_terminal(table)

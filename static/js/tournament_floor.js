@@ -2,7 +2,7 @@
 // seat); start, pause and resume the clock; record players out on a hand with their chips at the start
 // of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
-import { api, connect, el, toast } from "./live.js";
+import { api, connect, el, redrawKeeping, toast } from "./live.js";
 import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
 
 const MANAGE = ["floor_manager", "admin"];
@@ -185,16 +185,7 @@ export function start(root) {
     draw();
   };
   // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
-  const keyOf = x => x.id || `${x.className}:${x.dataset.entry || x.value}`;
-  function draw() {
-    const kept = new Map([...root.querySelectorAll("select, input")].map(x => [keyOf(x), x.type === "checkbox" ? x.checked : x.value]));
-    render();
-    for (const x of root.querySelectorAll("select, input")) {
-      if (!kept.has(keyOf(x))) continue;
-      if (x.type === "checkbox") x.checked = kept.get(keyOf(x));
-      else if (x.tagName !== "SELECT" || [...x.options].some(o => o.value === kept.get(keyOf(x)))) x.value = kept.get(keyOf(x));
-    }
-  }
+  const draw = () => redrawKeeping(root, render);
   function render() {
     const tabs = el("nav", { class: "tn-tabs" }, data.tournaments.map(t =>
       button(`${t.name} · ${term(t.status)}`, () => choose(t.id), `btn${current && current.id === t.id ? " primary" : ""}`)));

@@ -156,6 +156,33 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
     assert core.entry(s, t, w.id).bounties_won == 4_000
     s.close()
 
+    # the dealer terminal of the fullest table: the clock's blinds; he records a bust there and the
+    # floor tablet follows live (no reload)
+    engine, s, t = _state(sqlite_url, tid)
+    layout = core.layout(s, t)
+    n = max(layout, key=lambda k: (len(layout[k]), k))
+    victim, mate = [layout[n][seat] for seat in sorted(layout[n])][:2]
+    s.close()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=scheduled_server.url)
+    dealer = ctx.new_page()
+    dealer.set_default_timeout(20_000)
+    dealer.goto(f"/dealer/{n}/login")
+    dealer.fill("input[name=username]", "dealer")
+    dealer.fill("input[name=pin]", "1234")
+    dealer.click("button[type=submit]")
+    dealer.wait_for_selector("#live-dot.on")
+    assert "Level 7" in dealer.inner_text(".tn-clock h2")
+    floor.evaluate("window.__marker = 7")
+    dealer.check(f".tn-out[value='{victim}']")
+    dealer.fill(f".tn-chips[data-entry='{victim}']", "2500")
+    dealer.select_option("#td-winner", str(mate))
+    dealer.get_by_role("button", name="Record the players out on this hand").click()
+    dealer.wait_for_selector(f"tr[data-entry='{victim}']", state="detached")
+    floor.wait_for_selector(f"tr[data-entry='{victim}'][data-status='out']")
+    assert floor.evaluate("window.__marker") == 7
+    shot(dealer, "tournament-dealer")
+    _make_moves(floor)
+
     broken = final = False
     while True:
         engine, s, t = _state(sqlite_url, tid)

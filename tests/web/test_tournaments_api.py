@@ -76,6 +76,12 @@ def test_register_start_bust_deal_and_results(app, client, login, socket_client,
     dealer = app.test_client()
     d = Login(dealer)
     d.dealer(41)
+    view = dealer.get("/api/tournaments/tables/41").get_json()
+    assert {x["entry_id"] for x in view["seats"]} == {e["id"] for e in at41}
+    assert view["clock"]["big_blind"] == 200 and view["button_seat"] in {x["seat"] for x in view["seats"]}
+    assert dealer.get("/api/tournaments/tables/42").status_code == 403
+    page = dealer.get("/dealer/41")
+    assert page.status_code == 200 and 'id="td-data"' in page.get_data(as_text=True)
     r = d.post(f"/api/tournaments/{t['id']}/tables/42/busts",
                json={"busts": [{"entry_id": at42[0]["id"], "chips_at_start": 500}], "winners": [at42[1]["id"]]})
     assert r.status_code == 403
