@@ -7,7 +7,7 @@ from floor import alerts as alerts_svc
 from floor import tables as tables_svc
 from floor.poker import waitlist
 from floor.models import Game, Player
-from floor.tournaments import clock
+from floor.tournaments import clock, registration
 from floor.tournaments import core as tournaments_core
 from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
@@ -68,6 +68,15 @@ def tournament_clock(tournament_id: int):
     state = clock.state(db.session, t, tournaments_core.now_or(None), house.tournament_payout_unit)
     return render_template("tournament_clock.html", state=state, board_languages=langs,
                            board_seconds=house.board_language_seconds if len(langs) > 1 else 0)
+
+
+@bp.route("/tournaments/<int:tournament_id>/entries/<int:entry_id>/receipt")
+@allow("floor_manager", "cashier", "admin")
+def tournament_receipt(tournament_id: int, entry_id: int):
+    """The player's receipt, printed at the desk: his seat, what he paid, the draw's seed."""
+    t = tournaments_core.get(db.session, tournament_id)
+    r = registration.receipt(db.session, t, tournaments_core.entry(db.session, t, entry_id))
+    return render_template("tournament_receipt.html", r=r)
 
 
 @bp.route("/tournaments/<int:tournament_id>/results")

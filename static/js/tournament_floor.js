@@ -59,7 +59,9 @@ function receiptView(r) {
   if (!r) return [];
   return [el("strong", {}, r.player_name), " · ",
     r.seat ? _("table {table}, seat {seat}", { table: r.table, seat: r.seat }) : term(r.status), " · ", money(r.total),
-    r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null];
+    r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null, " ",
+    el("a", { class: "btn small", href: `/tournaments/${r.tournament_id}/entries/${r.entry_id}/receipt`, target: "_blank" },
+      _("Print the receipt"))];
 }
 
 function registerCard(t, data, reload) {
@@ -76,7 +78,7 @@ function registerCard(t, data, reload) {
   };
   return el("section", { class: "card tn-register" }, el("h3", {}, _("Register")),
     el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid with"), paid),
-      button(_("Register and print the receipt"), go, "btn primary")), receipt);
+      button(_("Register"), go, "btn primary")), receipt);
 }
 
 function entriesCard(t, role, reload) {

@@ -50,6 +50,7 @@ READY = {
     "/tournaments": ".tn-entries tbody tr[data-status='seated']",
     "/tournaments/1/clock": ".tc-time",
     "/tournaments/1/results": ".tr-standings tbody tr",
+    "/tournaments/1/entries/2/receipt": ".tr-receipt .tr-seat",
 }
 
 
@@ -132,7 +133,8 @@ def test_every_page_speaks_the_language(browser, server, lang, tmp_path_factory)
     _check(page, "/dealer/1/login", lang, shots)
     page.goto("/login")
     _login(page, "manager")
-    for path in ("/floor", "/board", "/tournaments", "/tournaments/1/clock", "/tournaments/1/results"):
+    for path in ("/floor", "/board", "/tournaments", "/tournaments/1/clock", "/tournaments/1/results",
+                 "/tournaments/1/entries/2/receipt"):
         _check(page, path, lang, shots)
     ctx.close()
 

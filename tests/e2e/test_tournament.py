@@ -59,7 +59,7 @@ def _state(url, tid):
 
 def _register(page, player_id, name):
     page.select_option("#tn-player", str(player_id))
-    page.get_by_role("button", name="Register and print the receipt").click()
+    page.get_by_role("button", name="Register", exact=True).click()
     try:
         page.wait_for_selector(f"#tn-receipt:has-text('{name}')")
     except Exception:
@@ -116,6 +116,13 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
     s.close()
     for p in ids[27:]:
         assert "table" in _register(floor, p, names[p])
+    with floor.expect_popup() as popup:
+        floor.get_by_role("link", name="Print the receipt").click()
+    receipt = popup.value
+    receipt.wait_for_selector(".tr-receipt")
+    assert names[ids[29]] in receipt.inner_text(".tr-player") and "Table 4" in receipt.inner_text(".tr-seat")
+    shot(receipt, "tournament-receipt")
+    receipt.close()
     board.wait_for_function("document.querySelector('.tc-players .tc-value').textContent.startsWith('30')")
     engine, s, t = _state(sqlite_url, tid)
     assert sorted(len(r) for r in core.layout(s, t).values()) == [10, 10, 10]
