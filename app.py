@@ -123,6 +123,11 @@ def create_app(config: dict | str | None = None) -> Flask:
         return send_from_directory(ROOT / "node_modules" / "socket.io-client" / "dist", "socket.io.min.js",
                                    max_age=3600)
 
+    @app.route("/favicon.ico")
+    def favicon():
+        # Pages name their icon; this answers browsers and tools that ask for the old default path.
+        return send_from_directory(ROOT / "static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
     @app.before_request
     def _guard():
         policy.enforce_request_policy()

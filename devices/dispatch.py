@@ -15,11 +15,12 @@ from typing import Callable
 
 from sqlalchemy.orm import Session
 
-from devices.scanner import CardRead
+from devices.scanner import CardRead, PlayerCardRead
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, SeqReused, ShoeError, ShoeResult
 from devices.wheel import WheelStatus, WinningNumber
 from devices.events import Silence
 from floor import rounds
+from floor.pit import visits
 from floor.errors import InvalidState
 from floor.settings import HouseSettings
 
@@ -54,7 +55,8 @@ class RoundsDispatch:
         if isinstance(event, WheelStatus):
             self._spin[device] = event.spin
             out = rounds.wheel_status(session, table_id, event.state, event.spin, event.flags, at,
-                                      winning=event.winning, house=self.house, **common)
+                                      winning=event.winning, rpm=event.rpm, direction=event.direction,
+                                      house=self.house, **common)
         elif isinstance(event, WinningNumber):
             out = rounds.wheel_number(session, table_id, self._spin.get(device), event.number, at, **common)
         elif isinstance(event, CardDealt):
@@ -64,6 +66,10 @@ class RoundsDispatch:
             out = rounds.card(session, table_id, event.card, "shoe", "burn", at, house=self.house, **common)
         elif isinstance(event, CardRead):
             out = rounds.card(session, table_id, event.card, "scanner", None, at, house=self.house, **common)
+        elif isinstance(event, PlayerCardRead):
+            rounds.device_frame(session, table_id, device, raw, "player card", at)
+            visits.card_read(session, table_id, event.card_number, at)
+            return None
         elif isinstance(event, ShoeResult):
             out = rounds.shoe_result(session, table_id, event.winner, event.player_pair, event.banker_pair, at, **common)
         elif isinstance(event, CoupStart):

@@ -79,6 +79,29 @@ class HouseSettings:
     tournament_progressive_cash_percent: int = 50    # of a progressive bounty, paid in cash
     tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
     tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
+    # The pit's numbers: a player's visit ends after this long without a bet
+    rating_gap_minutes: int = 30
+    # Game pace: the house's target range of rounds an hour per game, the rolling window the live
+    # pace is measured over, and how long a table may run below its target before the pit is alerted
+    pace_baccarat_min: int = 45
+    pace_baccarat_max: int = 70
+    pace_roulette_min: int = 30
+    pace_roulette_max: int = 40
+    pace_blackjack_min: int = 50
+    pace_blackjack_max: int = 80
+    pace_casino_holdem_min: int = 40
+    pace_casino_holdem_max: int = 60
+    pace_window_minutes: int = 30
+    pace_alert_minutes: int = 20
+    # Wheel integrity: the spins tested together, the false-alarm rate accepted per window, the arc
+    # scanned for a hot sector, and the speed ranges (rpm; the ball's only where the wheel reports it)
+    wheel_window_spins: int = 500
+    wheel_bias_p: float = 0.01
+    wheel_arc_pockets: int = 9
+    wheel_rotor_rpm_min: int = 15
+    wheel_rotor_rpm_max: int = 35
+    wheel_ball_rpm_min: int = 60
+    wheel_ball_rpm_max: int = 120
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":

@@ -63,6 +63,8 @@ class Round(Base):
     result: Mapped[dict | None]               # what settles it: {"number": 17}, the coup, the hands
     device: Mapped[dict | None]               # device bookkeeping (wheel: spin, bare number, state 5...)
     held_reason: Mapped[str | None] = mapped_column(String(200))
+    # who dealt it: the dealer on the table when betting opened (pace and results per dealer)
+    dealer_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"), index=True)
     steps: Mapped[int] = mapped_column(default=0)   # shared sequence of cards and decisions
     # Every change is a conditional UPDATE (... WHERE version = :seen): two processes moving the
     # same round at once, one of them gets a conflict instead of both winning.

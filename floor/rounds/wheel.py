@@ -106,11 +106,16 @@ def _step(session: Session, table_id: int, event, at: datetime, actor: Actor, ho
 
 def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: int, at: datetime, *,
                  winning: int | None = None, raw: bytes | None = None, device: str | None = None,
-                 house: HouseSettings) -> Outcome:
-    """A status line ``*X;state;spin;win;flags;...``: ``winning`` is the win# field (None when blank)."""
+                 rpm: float | None = None, direction: int | None = None, house: HouseSettings) -> Outcome:
+    """A status line ``*X;state;spin;win;flags;rpm;dir``: ``winning`` is the win# field (None when
+    blank). The rotor's speed and direction at "no more bets" are kept on the round for the pit's
+    wheel watch (``rpm``, ``direction``: 0 clockwise, 1 anticlockwise)."""
     r = active_round(session, table_id)
     out = Outcome(r.id if r else None, r.status if r else None)
     r = _step(session, table_id, engine.Status(state, spin, flags, winning), at, _actor(device, table_id), house, r, out)
+    if (r is not None and state == engine.STATE_NO_MORE_BETS and (r.device or {}).get("nmb") == spin
+            and (r.device or {}).get("rotor_spin") != spin):
+        r.device = {**(r.device or {}), "rpm": rpm, "direction": direction, "rotor_spin": spin}
     if r is None:
         last = last_round(session, table_id) if state == engine.STATE_WINNING_NUMBER else None
         round_id = last.id if last is not None and last.spin == spin else None

@@ -82,6 +82,11 @@ VOCABULARY = {
     "payout": _l("payout"), "refund": _l("refund"), "commission": _l("commission"), "correction": _l("correction"),
     "return": _l("return"), "green": _l("green"), "won": _l("won"), "lost": _l("lost"), "push": _l("push"),
     "folded": _l("folded"),
+    # the pit's numbers: pace, wheel integrity, rotation
+    "below": _l("below target"), "on_target": _l("on target"), "above": _l("above target"),
+    "pace_below_target": _l("pace below target"), "possible_bias": _l("possible bias"),
+    "direction_not_alternating": _l("rotor direction not alternating"), "speed_out_of_range": _l("speed out of range"),
+    "on_break": _l("on break"), "clocked_out": _l("clocked out"),
     # poker hands (the showdown tool)
     "hand:straight_flush": _l("straight flush"), "hand:four_of_a_kind": _l("four of a kind"),
     "hand:full_house": _l("full house"), "hand:flush": _l("flush"), "hand:straight": _l("straight"),

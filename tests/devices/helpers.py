@@ -4,8 +4,9 @@ import time
 from devices.simulate.base import PtyEnd
 
 
-def wait_until(predicate, timeout: float = 5.0, interval: float = 0.01):
-    """Poll until ``predicate()`` is truthy; returns its value or fails the test at the deadline."""
+def wait_until(predicate, timeout: float = 60.0, interval: float = 0.01):
+    """Poll until ``predicate()`` is truthy; returns its value. The timeout only guards against a hang
+    (a busy CI machine can be slow): tests wait on the state, not on a clock."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -16,7 +17,7 @@ def wait_until(predicate, timeout: float = 5.0, interval: float = 0.01):
         time.sleep(interval)
 
 
-def read_from(end: PtyEnd, want: int, timeout: float = 3.0) -> bytes:
+def read_from(end: PtyEnd, want: int, timeout: float = 30.0) -> bytes:
     """What the reader wrote back on the line (ACK/NAK, commands), at least ``want`` bytes."""
     data = b""
     deadline = time.monotonic() + timeout

@@ -72,7 +72,7 @@ def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(wheel, login, 
     login("manager")
     sc = socket_client()
     end.write(encode_status(2, 3, None))   # betting open: a round is in progress, silence is a loss
-    wait_until(lambda: reader.health().lost, timeout=4)
+    wait_until(lambda: reader.health().lost)
     with factory() as s:
         def lost_alert():
             s.expire_all()

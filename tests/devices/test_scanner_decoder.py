@@ -52,3 +52,13 @@ def test_injected_clock():
 def test_encode_round_trip():
     for code in ("AS", "TD", "2C", "KH"):
         assert ScannerDecoder().feed(encode_card(code), now=0) == [CardRead(Card.parse(code))]
+
+
+def test_a_player_card_is_read_too():
+    from devices.scanner import PlayerCardRead, encode_player_card
+    d = ScannerDecoder(prefix=b"\x02")
+    events = d.feed(encode_player_card("70000002", b"\x02") + b"\x02SA\r\n\x02P\r\n\x02P7000-2\r\n", now=0)
+    assert events[:2] == [PlayerCardRead("70000002"), CardRead(Card.parse("AS"))]
+    assert [type(e) for e in events[2:]] == [FrameError, FrameError]     # no number; not letters and digits
+    again = ScannerDecoder()
+    assert again.feed(encode_player_card("70000002") * 2, now=0) == [PlayerCardRead("70000002")]   # one read
