@@ -101,6 +101,7 @@ VOCABULARY = {
     "buy_in": _l("buy-in"), "fee": _l("fee"), "bounty": _l("bounty"), "guarantee": _l("guarantee"),
     "seats_per_table": _l("seats per table"), "final_table_size": _l("final table size"),
     "max_reentries": _l("re-entries"), "max_entries": _l("maximum entries"),
+    "seat_draw": _l("seat draw"), "late_seat": _l("late entry's seat"), "tables": _l("tables broken or balanced"),
 }
 # marshmallow's own validation sentences (the API's bad_input answers repeat them).
 MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null."), _l("Not a valid integer."),

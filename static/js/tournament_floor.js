@@ -86,12 +86,13 @@ function entriesCard(t, role, reload) {
   const canBust = MANAGE.includes(role) && t.status === "running";
   const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
-      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("out") }) : ""),
+      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
       el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : ""),
       el("td", {}, term(e.status)),
       el("td", { class: "num" }, e.table ?? ""), el("td", { class: "num" }, e.seat ?? ""),
       el("td", { class: "num" }, canBust && e.status === "seated"
-        ? el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": e.id, value: e.chips, inputmode: "numeric" }) : (e.status === "seated" ? number(e.chips) : "")),
+        ? el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": e.id, value: e.chips, inputmode: "numeric",
+                      "aria-label": _("chips of {player}", { player: e.player_name }) }) : (e.status === "seated" ? number(e.chips) : "")),
       el("td", { class: "num" }, e.place ?? ""), el("td", { class: "num" }, e.prize ? money(e.prize) : ""),
       el("td", { class: "num" }, e.bounties_won ? money(e.bounties_won) : "")));
   const table = el("table", { class: "tn-entries" },

@@ -201,7 +201,7 @@ def table_bust(args, tournament_id: int, table_number: int):
 
 
 @blp.route("/tables/<int:table_number>")
-@allow(*BUST, table_arg="table_number")
+@allow(*BUST, "pit_boss", table_arg="table_number")
 @blp.response(200, TableViewOut)
 def table_view(table_number: int):
     """The dealer terminal of a tournament table: the clock, its players by seat, its moves."""
