@@ -106,12 +106,17 @@ def pause(session: Session, actor: Actor, tournament_id: int, reason: str, now: 
     core.require_status(t, "running")
     if open_pause(session, t) is not None:
         raise InvalidState("the clock of {name} is already paused", code="clock_paused", name=t.name)
-    session.add(TournamentPause(tournament_id=t.id, paused_at=now, reason=reason.strip()[:200], by_name=actor.name))
+    stop(session, actor, t, reason.strip()[:200], now)
+    return t
+
+
+def stop(session: Session, actor: Actor, t: Tournament, reason: str, now: datetime) -> None:
+    """Pause the clock of a tournament already locked by the caller."""
+    session.add(TournamentPause(tournament_id=t.id, paused_at=now, reason=reason, by_name=actor.name))
     session.flush()
     _schedule(session, t, now)
-    audit.record(session, actor, "tournament.pause", f"tournament:{t.id}", after={"reason": reason.strip()})
+    audit.record(session, actor, "tournament.pause", f"tournament:{t.id}", after={"reason": reason})
     core.publish(session, t, "tournament.clock")
-    return t
 
 
 def resume(session: Session, actor: Actor, tournament_id: int, now: datetime | None = None) -> Tournament:

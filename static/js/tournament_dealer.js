@@ -20,7 +20,7 @@ export function start(root) {
         c.ante ? el("span", {}, " · ", c.big_blind_ante ? _("big blind ante {ante}", { ante: number(c.ante) })
                                                         : _("ante {ante}", { ante: number(c.ante) })) : null),
       el("p", { class: "td-time" }, `${String(Math.floor(left / 60)).padStart(2, "0")}:${String(left % 60).padStart(2, "0")}`,
-        c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: c.pause_reason })) : null));
+        c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null));
   }
 
   function render() {

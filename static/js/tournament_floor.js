@@ -43,7 +43,7 @@ function clockCard(t, role, reload) {
   }
   return el("section", { class: "card tn-clock", "data-status": t.status },
     el("h2", {}, t.name, " ", el("span", { class: "tn-status" }, term(t.status))),
-    el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: c.pause_reason })) : null),
+    el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null),
     el("p", {}, _("{left} players left of {entries} entries · prize pool {pool}",
                   { left: c.players_left, entries: c.entries, pool: money(c.prize_pool) })),
     el("p", { class: "tn-payouts" }, c.payouts.map((p, i) => el("span", { class: "tn-pay" }, `${i + 1}. ${money(p)}`))),
