@@ -167,3 +167,14 @@ def test_bad_registration_and_busts(app, client, login, floor_ready):
     r = login.post(f"{url}/busts", json={"busts": [{"entry_id": 1, "chips_at_start": 10}]})
     assert r.status_code == 409 and r.get_json()["error"] == "tournament_registering"
     assert login.post("/api/tournaments/999/start").status_code == 404
+
+
+def test_the_openapi_document_describes_the_tournament_routes(client):
+    spec = client.get("/api/openapi.json").get_json()
+    for path in ("/api/tournaments", "/api/tournaments/{tournament_id}/entries", "/api/tournaments/{tournament_id}/busts",
+                 "/api/tournaments/{tournament_id}/tables/{table_number}/busts", "/api/tournaments/{tournament_id}/deals",
+                 "/api/tournaments/{tournament_id}/cancel", "/api/tournaments/{tournament_id}/results.csv",
+                 "/api/tournaments/tables/{table_number}"):
+        assert path in spec["paths"], path
+    register = spec["paths"]["/api/tournaments/{tournament_id}/entries"]["post"]
+    assert "201" in register["responses"] and register["requestBody"]

@@ -302,6 +302,8 @@ def results_json(tournament_id: int):
 
 @blp.route("/<int:tournament_id>/results.csv")
 @allow(*READ)
+@blp.doc(responses={"200": {"description": "the standings as CSV: place, player, entry, prize_cents, "
+                                          "bounties_cents, status", "content": {"text/csv": {}}}})
 def results_csv(tournament_id: int):
     t = core.get(db.session, tournament_id)
     return Response(results.results_csv(db.session, t), mimetype="text/csv",
