@@ -108,11 +108,13 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 // Redraw a live page without losing what someone is typing or ticking on it: inputs and selects are
-// matched by id, or by class and data-entry (or value) when they have none.
+// matched by id, or by class and data-entry (or value) when they have none; open <details> stay open.
 export function redrawKeeping(root, render) {
   const keyOf = x => x.id || `${x.className}:${x.dataset.entry || x.value}`;
   const kept = new Map([...root.querySelectorAll("select, input")].map(x => [keyOf(x), x.type === "checkbox" ? x.checked : x.value]));
+  const opened = new Set([...root.querySelectorAll("details[id][open]")].map(x => x.id));
   render();
+  for (const id of opened) { const d = root.querySelector(`details#${id}`); if (d) d.open = true; }
   for (const x of root.querySelectorAll("select, input")) {
     if (!kept.has(keyOf(x))) continue;
     if (x.type === "checkbox") x.checked = kept.get(keyOf(x));

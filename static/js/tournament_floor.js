@@ -166,6 +166,48 @@ function cancelCard(t, role, reload) {
   return el("section", { class: "card tn-cancel" }, button(_("Cancel the tournament"), go, "btn danger ghost"));
 }
 
+// A new tournament from the tablet; amounts typed in the house currency, sent in cents.
+function createCard(data, role, choose, reload) {
+  if (!MANAGE.includes(role)) return null;
+  const input = (id, type = "text", attrs = {}) => el("input", { id, type, class: "tn-input", ...attrs });
+  const name = input("tn-new-name", "text", { value: _("Daily Turbo") });
+  const game = el("select", { id: "tn-new-game", class: "tn-input" }, data.games.map(g => el("option", { value: g.id }, g.name)));
+  const buyIn = input("tn-new-buyin", "number", { min: 1, step: "0.01", value: "100" });
+  const fee = input("tn-new-fee", "number", { min: 0, step: "0.01", value: "15" });
+  const kind = el("select", { id: "tn-new-bounty-kind", class: "tn-input" },
+    ["none", "knockout", "progressive"].map(k => el("option", { value: k }, term(k))));
+  const bounty = input("tn-new-bounty", "number", { min: 0, step: "0.01", value: "0" });
+  const structure = el("select", { id: "tn-new-structure", class: "tn-input" },
+    el("option", { value: "daily_turbo" }, _("Daily turbo")), el("option", { value: "weekly_deep_stack" }, _("Weekly deep stack")));
+  const reentries = input("tn-new-reentries", "number", { min: 0, value: "1" });
+  const seats = input("tn-new-seats", "number", { min: 2, max: 12, value: "9" });
+  const guarantee = input("tn-new-guarantee", "number", { min: 0, step: "0.01", value: "0" });
+  const tablesIn = input("tn-new-tables", "text", { placeholder: "21, 22, 23", inputmode: "numeric" });
+  const cents = x => Math.round(parseFloat(x.value || "0") * 100);
+  const values = () => ({
+    name: name.value, game_id: Number(game.value), buy_in: cents(buyIn), fee: cents(fee), bounty_kind: kind.value,
+    bounty: cents(bounty), structure: structure.value, max_reentries: Number(reentries.value || 0),
+    seats_per_table: Number(seats.value), final_table_size: Number(seats.value), guarantee: cents(guarantee),
+    table_numbers: tablesIn.value.split(/[ ,;]+/).filter(Boolean).map(Number),
+  });
+  const create = async () => {
+    const t = await act(() => api("POST", "/api/tournaments", values()), _("Tournament created"));
+    if (t) choose(t.id);
+  };
+  const keep = async () => {
+    const label = window.prompt(_("Name of the template"), name.value);
+    if (label && await act(() => api("POST", "/api/tournaments/templates", { template_name: label, tournament: values() }),
+                           _("Template saved"))) reload();
+  };
+  return el("details", { id: "tn-create", class: "card tn-create" }, el("summary", { class: "btn ghost" }, _("New tournament")),
+    el("div", { class: "tn-row" }, field(_("Name"), name), field(_("Game"), game), field(_("Structure"), structure)),
+    el("div", { class: "tn-row" }, field(_("Buy-in"), buyIn), field(_("Fee"), fee), field(_("Bounty"), kind), field(_("Bounty amount"), bounty),
+      field(_("Guarantee"), guarantee)),
+    el("div", { class: "tn-row" }, field(_("Re-entries per player"), reentries), field(_("Seats per table"), seats),
+      field(_("Tables, first to break first"), tablesIn)),
+    el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn")));
+}
+
 function templatesCard(data, role, choose) {
   if (!MANAGE.includes(role)) return null;
   const box = el("div", { class: "tn-row" });
@@ -181,7 +223,7 @@ function templatesCard(data, role, choose) {
 export function start(root) {
   const data = JSON.parse(document.getElementById("tn-data").textContent);
   let current = data.detail;
-  const choose = async id => { current = await api("GET", `/api/tournaments/${id}`); draw(); };
+  const choose = async id => { current = { id }; await reload(); };
   const reload = async () => {
     data.tournaments = await api("GET", "/api/tournaments");
     if (current) current = await api("GET", `/api/tournaments/${current.id}`);
@@ -198,7 +240,8 @@ export function start(root) {
       movesCard(current, data.role, reload), entriesCard(current, data.role, reload),
       dealCard(current, data.role, reload), cancelCard(current, data.role, reload)]
       : [el("p", {}, _("No tournament yet."))];
-    root.replaceChildren(tabs, templatesCard(data, data.role, choose) || "", ...body.filter(Boolean));
+    root.replaceChildren(tabs, templatesCard(data, data.role, choose) || "", createCard(data, data.role, choose, reload) || "",
+      ...body.filter(Boolean));
   }
   draw();
   onLanguage(draw);
