@@ -9,6 +9,10 @@ For the rounds opened in the gaming day at each live-game table:
 - corrections: what rulings moved to (positive) or from (negative) the players;
 - device faults: device alerts at the table during the gaming day (faults, losses, unplugs, and
   frames no round could take).
+
+And per tournament with money moving in the gaming day: entries paid, fees (the house's revenue, net
+of refunds), buy-ins collected for the prize pool, prizes paid, the overlay the house added for a
+guarantee. The prize pool and the bounties are the players' money, never the house's result.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from floor.gaming_day import gaming_day, gaming_day_bounds
-from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Transfer
+from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Tournament, Transfer
 from floor.settings import HouseSettings
 
 DEVICE_ALERTS = ("device_fault", "device_lost", "device_disconnected", "impossible_card", "card_no_round",
@@ -54,7 +58,46 @@ def figures(session: Session, day: date, house: HouseSettings, table_number: int
         for k, n in r["faults_by_kind"].items():
             totals["faults_by_kind"][k] = totals["faults_by_kind"].get(k, 0) + n
     return {"day": day.isoformat(), "from": start.isoformat(), "to": end.isoformat(), "currency": house.currency,
-            "tables": rows, "totals": totals}
+            "tables": rows, "totals": totals, "tournaments": _tournaments(session, start, end)}
+
+
+def _tournaments(session: Session, start: datetime, end: datetime) -> list[dict]:
+    """Each tournament's money of the day, from its ledger accounts (``fees:t<id>``, ``prize_pool:t<id>``,
+    ``overlay:t<id>``)."""
+    src, dst = aliased(Account), aliased(Account)
+    moves = session.execute(
+        select(src.key, src.kind, dst.key, dst.kind, Transfer.kind, Transfer.amount)
+        .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
+        .where(Transfer.at >= start, Transfer.at < end,
+               (src.kind.in_(("fees", "prize_pool", "overlay"))) | (dst.kind.in_(("fees", "prize_pool", "overlay"))))).all()
+    out: dict[int, dict] = {}
+
+    def row(key: str) -> dict:
+        tid = int(key.split(":t", 1)[1])
+        return out.setdefault(tid, {"tournament_id": tid, "entries": 0, "fees": 0, "collected": 0, "prizes": 0,
+                                    "overlay": 0})
+    for src_key, src_kind, dst_key, dst_kind, kind, amount in moves:
+        if dst_kind == "fees":
+            row(dst_key)["fees"] += amount
+        if src_kind == "fees":
+            row(src_key)["fees"] -= amount          # a refund or a cancellation gives a fee back
+        if dst_kind == "prize_pool" and kind == "buy_in":
+            r = row(dst_key)
+            r["collected"] += amount
+            r["entries"] += 1
+        if src_kind == "prize_pool" and kind == "refund":
+            r = row(src_key)
+            r["collected"] -= amount
+            r["entries"] -= 1
+        if src_kind == "prize_pool" and kind == "prize":
+            row(src_key)["prizes"] += amount
+        if src_kind == "overlay":
+            row(src_key)["overlay"] += amount
+    names = dict(session.execute(select(Tournament.id, Tournament.name).where(Tournament.id.in_(list(out)))).all())
+    for tid, r in out.items():
+        r["name"] = names.get(tid, "")
+        r["house"] = r["fees"] - r["overlay"]
+    return [out[k] for k in sorted(out)]
 
 
 def _table(session: Session, t: Table, start: datetime, end: datetime) -> dict:
