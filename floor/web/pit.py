@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta, timezone
 from flask import Blueprint, Response, redirect, render_template, request
 from sqlalchemy import select
 
-from floor import pit
+from floor import dealers, pit
 from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.errors import BadInput, InvalidState, NotFound
@@ -137,6 +137,15 @@ def wheel_page(table_number: int):
                                 .order_by(Table.number)).all()
     return render_template("pit_wheel.html", pit_page="wheels", wheel=w,
                            wheels=[{"number": n, "name": name} for n, name in wheels])
+
+
+@bp.route("/rotation")
+@allow(*VIEW)
+def rotation_page():
+    """The dealers' rotation: who deals where, who breaks next, who relieves whom, with countdowns."""
+    board = dealers.board(db.session, house(), datetime.now(timezone.utc))
+    board["dealers"] = dealers.roster(db.session)
+    return render_template("pit_rotation.html", pit_page="rotation", board=board)
 
 
 @bp.route("/conduct")

@@ -18,6 +18,7 @@ from floor.web.api import (
         pit_numbers,
         players,
         ratings,
+        rotation,
         rounds,
         seating,
         tables,
@@ -30,5 +31,5 @@ def register(app: Flask) -> None:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
-                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, ratings, pit_numbers):
+                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, ratings, pit_numbers, rotation):
         api.register_blueprint(module.blp)
