@@ -16,6 +16,7 @@ import csv
 import io
 from collections import defaultdict
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
@@ -123,3 +124,30 @@ def to_csv(fig: dict) -> str:
     tot = fig["totals"]
     w.writerow([fig["day"], "Total", "", ""] + [_cell(k, tot[k]) for k, _ in COLUMNS[3:]])
     return buf.getvalue()
+
+
+def hourly(session: Session, day: date, house: HouseSettings) -> dict:
+    """The house's win/loss per live-game table and clock hour (house time) of the gaming day, by
+    the hour each round opened, from the ledger as in the figures (for the charts)."""
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    zone = ZoneInfo(house.timezone)
+    tables = {t.id: t for t in session.execute(select(Table).where(Table.kind != "poker")).scalars()}
+    src, dst = aliased(Account), aliased(Account)
+    out: dict[tuple[int, int], int] = defaultdict(int)
+    for table_id, opened, amount, k_from, k_to in session.execute(
+            select(Round.table_id, Round.opened_at, Transfer.amount, src.kind, dst.kind)
+            .join(Transfer, Transfer.round_id == Round.id)
+            .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
+            .where(Round.opened_at >= start, Round.opened_at < end, Round.table_id.in_(list(tables)))):
+        hour = opened.astimezone(zone).hour
+        if k_to in HOUSE_KINDS and k_from not in HOUSE_KINDS:
+            out[(table_id, hour)] += amount
+        elif k_from in HOUSE_KINDS and k_to not in HOUSE_KINDS:
+            out[(table_id, hour)] -= amount
+    # the day's hours in order from the rollover
+    first = int(house.gaming_day_rollover.split(":")[0])
+    hours = sorted({h for _, h in out}, key=lambda h: (h - first) % 24)
+    return {"day": day.isoformat(), "currency": house.currency, "hours": hours,
+            "tables": [{"table": tables[t].number, "name": tables[t].name, "game": tables[t].kind,
+                        "win_loss": [out.get((t, h), 0) for h in hours]}
+                       for t in sorted({t for t, _ in out}, key=lambda t: tables[t].number)]}

@@ -70,7 +70,11 @@ def shift_report():
     pace = game_pace.day(db.session, day, house(), datetime.now(timezone.utc))
     if _table_number() is not None:
         pace["tables"] = [t for t in pace["tables"] if t["table"] == _table_number()]
+    hourly = pit.hourly(db.session, day, house())
+    if _table_number() is not None:
+        hourly["tables"] = [t for t in hourly["tables"] if t["table"] == _table_number()]
     return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(), pace=pace,
+                           hourly=hourly,
                            tables=[{"number": n, "name": name} for n, name in tables],
                            span=(i18n.when(fig["from"]), i18n.when(fig["to"])),
                            printed_at=i18n.when(datetime.now(timezone.utc)))
