@@ -163,6 +163,12 @@ def roster(session: Session) -> list[dict]:
                 Staff.role == "dealer", Staff.active.is_(True)).order_by(Staff.name))]
 
 
+def current_table(session: Session, staff_id: int) -> int | None:
+    """The table the dealer deals at now, if any."""
+    st = _stint(session, staff_id)
+    return st.table_id if st is not None else None
+
+
 def current_dealer(session: Session, table_id: int) -> int | None:
     """Who deals at the table now (the staff id), if anyone."""
     return session.execute(select(DealerStint.staff_id).where(DealerStint.table_id == table_id,

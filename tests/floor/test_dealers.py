@@ -49,7 +49,7 @@ def test_the_rotation_plan_and_the_handover(session):
     assert [(n["table"], n["dealer"]) for n in b["next_break"]] == [(10, "Dan Dealer"), (12, "Dora Dealer")]
     assert all(r["incoming"] is None for r in b["tables"]) and b["breaks"] == []
     # a third dealer clocks in: he relieves Dan at 60 (due first), being fresh
-    dealers.clock_in(session, PIT, _add_dealer(session, "dealer3", "Dino Dealer"), T0 + 55 * M)
+    dealers.clock_in(session, PIT, _staff(session, "dealer3"), T0 + 55 * M)
     session.commit()
     b = dealers.board(session, TWO, T0 + 56 * M)
     rows = {r["table"]: r for r in b["tables"]}
@@ -66,11 +66,6 @@ def test_the_rotation_plan_and_the_handover(session):
     history = session.execute(select(DealerStint.table_id, DealerStint.how).where(DealerStint.staff_id == dan)
                               .order_by(DealerStint.id)).all()
     assert history == [(None, "clock_in"), (bacc, "relief"), (None, "break")]
-
-
-def _add_dealer(session, username, name):
-    from floor import staff as staff_svc
-    return staff_svc.create_staff(session, PIT, username, name, "dealer", "floorman-demo-pass", "9876").id
 
 
 def test_clocking_refusals(session):
