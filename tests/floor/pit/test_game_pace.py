@@ -80,3 +80,11 @@ def test_the_days_pace_per_table_game_and_dealer(session):
     assert dealers[("Dan Dealer", "baccarat")]["rounds"] == 61
     games = {g["game"]: g for g in fig["games"]}
     assert games["roulette"]["rounds"] == 68 and games["baccarat"]["target_min"] == 45
+
+
+def test_a_day_with_a_single_round_on_a_quarter_hour(session):
+    wheel = tid(session, 12)
+    _rounds(session, wheel, "roulette", [T0 + 15 * M - timedelta(seconds=1)])
+    fig = game_pace.day(session, pit.today(HOUSE, T0), HOUSE, T0 + 20 * M)
+    table = next(t for t in fig["tables"] if t["table"] == 12)
+    assert table["rounds"] == 1 and table["hours"] == 0 and table["status"] == "idle" and table["series"]
