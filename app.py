@@ -126,6 +126,11 @@ def create_app(config: dict | str | None = None) -> Flask:
             abort(404)
         return send_from_directory(ROOT / "node_modules" / VENDOR[name], name, max_age=3600)
 
+    @app.route("/favicon.ico")
+    def favicon():
+        # Pages name their icon; this answers browsers and tools that ask for the old default path.
+        return send_from_directory(ROOT / "static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
     @app.before_request
     def _guard():
         policy.enforce_request_policy()

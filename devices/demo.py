@@ -32,7 +32,7 @@ from typing import Callable
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from devices.simulate.scanner import bj_total, wants_hit
+from devices.simulate.scanner import total, wants_hit
 from floor import dealers, rounds
 from floor.actors import Actor
 from floor.errors import Conflict, FloorError, InvalidState
@@ -402,9 +402,9 @@ class DemoDealer:
         options = view.get("options") or []
         hand = [Card.parse(c) for c in view["seats"][str(seat)]["hands"][hand_no - 1]["cards"]]
         up = Card.parse(view["dealer"][0])
-        up_value = 11 if up.rank == 14 else min(up.rank, 10)
+        up_value = total([up])
         if "split" in options and hand[0].rank in (14, 8):
             return [(seat, "split")]
-        if "double" in options and bj_total(hand) in (10, 11) and up_value < 10:
+        if "double" in options and total(hand) in (10, 11) and up_value < 10:
             return [(seat, "double")]
         return [(seat, "hit" if wants_hit(hand, up) else "stand")]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from devices.events import FrameError, frame_error
+from devices.framing import LineFramer
 from floor.games.cards import Card
 
 __all__ = ["CardRead", "FrameError", "PlayerCardRead", "ScannerDecoder", "encode_card", "encode_player_card"]
@@ -44,40 +45,29 @@ class ScannerDecoder:
         self.prefix, self.suffix = bytes(prefix), bytes(suffix)
         self.window = duplicate_window_s
         self.clock = clock
-        self.max_line = max_line + len(self.prefix) + len(self.suffix)
-        self._buf = bytearray()
-        self._discarding = False
+        self.framer = LineFramer(max_line + len(self.prefix) + len(self.suffix), allowed=self.prefix + self.suffix)
         self._last: tuple[Card, float] | None = None  # last card seen and when (reads and repeats)
         self.frames = 0
         self.duplicates = 0
         self.errors = 0
 
     def reconnected(self) -> None:
-        self._buf.clear()
-        self._discarding = False
+        self.framer.reconnected()
 
     def feed(self, data: bytes, now: float | None = None) -> list:
         events: list = []
-        for byte in bytes(data):
-            if byte == 0x0A:
-                if self._discarding:
-                    self._discarding = False
-                else:
-                    self._line(bytes(self._buf), events, now)
-                self._buf.clear()
-            elif not self._discarding:
-                self._buf.append(byte)
-                if len(self._buf) > self.max_line:
-                    events.append(frame_error("overlong line", self._buf))
-                    self.errors += 1
-                    self._buf.clear()
-                    self._discarding = True
+        for item in self.framer.feed(data):
+            if isinstance(item, FrameError):
+                events.append(item)
+                self.errors += 1
+            else:
+                self._line(item, events, now)
         return events
 
-    def _line(self, raw: bytes, events: list, now: float | None) -> None:
-        line = raw[:-1] if raw.endswith(b"\r") else raw
+    def _line(self, line: bytes, events: list, now: float | None) -> None:
         if not line.strip():
             return
+        raw = line
         payload = line
         if self.prefix and payload.startswith(self.prefix):
             payload = payload[len(self.prefix):]

@@ -57,6 +57,13 @@ def player_account(session: Session, player_id: int) -> int:
     return _get_or_create(session, f"player:{player_id}", "player", player_id=player_id)
 
 
+def named_account(session: Session, key: str, kind: str) -> int:
+    """An account of the house's own that is not a table's (e.g. a tournament's prize pool)."""
+    if kind not in ("prize_pool", "bounties", "fees", "overlay"):
+        raise ValueError(f"no named account of kind {kind!r}")
+    return _get_or_create(session, key, kind)
+
+
 def cage_account(session: Session) -> int:
     return _get_or_create(session, "cage", "cage")
 
@@ -330,6 +337,6 @@ def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
 
 
 __all__ = ["post", "row", "transfer", "check", "credit", "debit", "balance", "player_balance", "player_account",
-           "cage_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
+           "cage_account", "named_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
            "account_json", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests",
            "request_json"]

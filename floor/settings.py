@@ -71,6 +71,14 @@ class HouseSettings:
     max_amount_cents: int = 100_000_000
     cashier_two_person_cents: int = 1_000_000
 
+    # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
+    tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand
+    tournament_payout_unit: int = 100                # places rounded down to this many cents
+    tournament_seats_per_table: int = 9
+    tournament_final_table_size: int = 9
+    tournament_progressive_cash_percent: int = 50    # of a progressive bounty, paid in cash
+    tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
+    tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
     # The pit's numbers: a player's visit ends after this long without a bet
     rating_gap_minutes: int = 30
     # Game pace: the house's target range of rounds an hour per game, the rolling window the live

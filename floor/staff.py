@@ -72,10 +72,17 @@ def create_staff(session: Session, actor: Actor, username: str, name: str, role:
     return staff
 
 
+def _wrong(how: str) -> NotAuthenticated:
+    # Never which of the two was wrong; but a dealer at a terminal is asked for a PIN, not a password.
+    if how == "pin":
+        return NotAuthenticated("wrong dealer name or PIN", code="bad_credentials")
+    return NotAuthenticated("wrong username or password", code="bad_credentials")
+
+
 def _check(session: Session, staff: Staff | None, ok: bool, now: datetime, failures_to_lock: int,
            lock_minutes: int, terminal: str, how: str) -> Staff:
     if staff is None:
-        raise NotAuthenticated("wrong username or password", code="bad_credentials")
+        raise _wrong(how)
     if staff.locked_until and staff.locked_until > now:
         raise NotAllowed("account locked until {until} after repeated failures", code="account_locked",
                          until=staff.locked_until.replace(tzinfo=timezone.utc))
@@ -88,7 +95,7 @@ def _check(session: Session, staff: Staff | None, ok: bool, now: datetime, failu
             staff.failed_logins = 0
             after["locked_until"] = staff.locked_until
         audit.record(session, who, f"login.{how}.failed", f"staff:{staff.id}", after=after)
-        raise NotAuthenticated("wrong username or password", code="bad_credentials")
+        raise _wrong(how)
     if not staff.active:
         raise NotAllowed("this account is disabled", code="account_disabled")
     staff.failed_logins = 0

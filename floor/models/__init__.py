@@ -33,3 +33,16 @@ from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, 
 from floor.models.service import ServiceHeartbeat  # noqa: F401
 from floor.models.tables import TABLE_KINDS, Game, Seat, SeatAssignment, Table  # noqa: F401
 from floor.models.timers import TIMER_STATUSES, Timer  # noqa: F401
+from floor.models.tournaments import (  # noqa: F401
+                                      BOUNTY_KINDS,
+                                      TOURNAMENT_STATUSES,
+                                      Tournament,
+                                      TournamentDeal,
+                                      TournamentDraw,
+                                      TournamentElimination,
+                                      TournamentEntry,
+                                      TournamentMove,
+                                      TournamentPause,
+                                      TournamentTable,
+                                      TournamentTemplate,
+)

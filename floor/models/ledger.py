@@ -21,7 +21,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from floor.models.base import Base, utcnow, whole_cents
 
-ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips")
+# A tournament has its own: ``prize_pool:t<id>``, ``bounties:t<id>``, ``fees:t<id>`` (the house's
+# revenue) and ``overlay:t<id>`` (what the house adds to reach a guarantee).
+ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips", "prize_pool", "bounties", "fees",
+                 "overlay")
 
 
 class Account(Base):

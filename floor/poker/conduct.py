@@ -107,10 +107,11 @@ class WarningResult:
 
 def give_warning(session: Session, actor: Actor, player_id: int, reason: str, house: HouseSettings,
                  note: str = "", table_id: int | None = None, hand_id: int | None = None,
-                 now: datetime | None = None) -> WarningResult:
+                 now: datetime | None = None, ban_confirmed: bool = True) -> WarningResult:
     """Record a warning. At the house's count within the window (third, by default, in the gaming day)
     the player must leave the poker area: he is banned until the end of the gaming day, every poker
-    seat he holds is freed, and every tablet is told."""
+    seat he holds is freed, and every tablet is told. With ``ban_confirmed`` false the warning that
+    would ban is refused (``ban_needs_confirmation``) so the tablet can ask first."""
     now = now or datetime.now(timezone.utc)
     if reason not in WARNING_REASONS:
         raise BadInput("reason must be one of {reasons}", field="reason", reasons=", ".join(WARNING_REASONS))
@@ -120,6 +121,11 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     player = session.get(Player, player_id)
     if player is None:
         raise NotFound("no player {player_id}", player_id=player_id)
+    if not ban_confirmed and warning_count(session, player_id, house, now) + 1 >= house.warnings_to_ban \
+            and active_ban(session, player_id, now) is None:
+        raise Conflict("warning {n} bans {player} for the rest of the gaming day and frees his seat",
+                       code="ban_needs_confirmation", n=warning_count(session, player_id, house, now) + 1,
+                       player=player.name)
     w = PlayerWarning(player_id=player_id, table_id=table_id, hand_id=hand_id, reason=reason, note=note[:300],
                       at=now, given_by=actor.staff_id, terminal=actor.terminal)
     session.add(w)

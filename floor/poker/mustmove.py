@@ -19,15 +19,15 @@ import logging
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.gaming_day import end_of_gaming_day
-from floor.models import ListCall, MustMoveLink, Round, SeatAssignment, Table
-from floor.models.rounds import ACTIVE
+from floor.models import Bet, ListCall, MustMoveLink, Round, SeatAssignment, Table
+from floor.models.rounds import ACTIVE as ROUND_ACTIVE
 from floor.poker import conduct, queries, seating, waitlist
 from floor.poker.queries import Chain, chain_of, chains, must_move_order, occupied
 from floor.settings import HouseSettings
@@ -277,15 +277,17 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
 
 
 def close_table(session: Session, actor: Actor, settings: HouseSettings, table: Table, now: datetime | None = None) -> Table:
-    """Close an empty table (a must-move table with players is broken instead)."""
+    """Close an empty table (a must-move table with players is broken instead). A table game with a
+    round running is refused: its bets are on the layout and its dealer is dealing."""
     now = _now(now)
     table = _lock_table(session, table.id)
     if table.status == "closed":
         raise Conflict("table {table} is already closed", code="already_closed", table=table.number)
-    running = session.execute(select(Round).where(Round.table_id == table.id, Round.status.in_(ACTIVE))).scalars().first()
+    running = session.execute(select(Round).where(Round.table_id == table.id, Round.status.in_(ROUND_ACTIVE))).scalar()
     if running is not None:   # never a round left taking bets on a closed table
-        raise Conflict("round {round} at table {table} is {status}: finish or void it before closing the table",
-                       code="round_running", round=running.number, table=table.number, status=Term(running.status))
+        bets = session.execute(select(func.count(Bet.id)).where(Bet.round_id == running.id)).scalar()
+        raise Conflict("table {table} has round {round} running ({status}; bets on the layout: {bets}): finish or void it first",
+                       code="round_running", table=table.number, round=running.number, status=Term(running.status), bets=bets)
     seated = must_move_order(session, table.id)
     if seated:
         raise Conflict("{players} players still sit at table {table}; move them first (or break a must-move table)",

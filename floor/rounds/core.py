@@ -205,6 +205,10 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
         raise InvalidState("table {table} is {status}", code="table_closed", table=table.number, status=table.status)
     if table.kind == "poker":
         raise InvalidState("poker tables have no live rounds", code="wrong_game")
+    # Asked first: a failed insert is only the last guard (against a race), and SQLite's driver cannot
+    # always roll back to the savepoint around it.
+    if active_round(session, table.id) is not None:
+        raise Conflict("table {table} already has a round running", code="round_running", table=table.number)
     number = (session.execute(select(func.max(Round.number)).where(Round.table_id == table.id)).scalar() or 0) + 1
     shoe_id = coup = None
     if table.kind == "baccarat":

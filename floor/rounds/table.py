@@ -80,6 +80,21 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
     return Outcome(r.id if r else None, r.status if r else None)
 
 
+def refused_frame(session: Session, table_id: int, reason: str, at: datetime | None = None, *,
+                  raw: bytes | None = None, device: str | None = None) -> Outcome:
+    """A frame the line refused that the floor must hear of (a reused SEQ): alerted and filed on the
+    round's timeline; it changes nothing in the round."""
+    at = at or core.now_utc()
+    actor = Actor.device(device or "device", table_id)
+    r = active_round(session, table_id, lock=False)
+    table = get_table(session, table_id)
+    alerts.raise_alert(session, actor, "device_frame_refused", Msg("Table {table}: {reason}", table=table.number,
+                                                                    reason=reason),
+                       severity="warning", table_id=table_id, data={"reason": reason})
+    core.frame(session, device, table_id, raw, f"refused: {reason}", at, r.id if r else None)
+    return Outcome(r.id if r else None, r.status if r else None)
+
+
 def held_result(session: Session, r: Round, result: dict | None) -> dict:
     """The result a held round settles with: the one the pit boss gives (roulette ``{"number": n}``,
     baccarat ``{"cards": [...]}`` in shoe order) or, without one, the cards as recorded."""

@@ -36,6 +36,7 @@ def setup():
     cfg = current_app.config["FLOOR"]
     if cfg["app"]["demo"] and demo_svc.is_empty(db.session):
         demo_svc.load_demo(db.session)
+        demo_svc.load_demo_tournament(db.session, current_app.config["HOUSE"])
         db.session.commit()
         click.echo("Loaded the demo floor.")
     if cfg["app"]["demo"]:
@@ -49,6 +50,7 @@ def demo():
         click.echo("The database already has staff; the demo floor loads only into an empty one.", err=True)
         sys.exit(1)
     demo_svc.load_demo(db.session)
+    demo_svc.load_demo_tournament(db.session, current_app.config["HOUSE"])
     db.session.commit()
     click.echo(_demo_logins())
 

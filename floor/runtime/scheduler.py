@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import floor.poker.jobs  # noqa: F401  (each area registers its timer jobs)
 import floor.rounds.jobs  # noqa: F401
+import floor.tournaments.jobs  # noqa: F401
 from floor import jobs, timers
 from floor.errors import FloorError
 from floor.models import Timer

@@ -115,7 +115,8 @@ def dealer_login(table_number: int):
             db.session.commit()
             _start_session(staff, terminal, table.number)
             return redirect(url_for("pages.dealer", table_number=table.number))
-    return render_template("dealer_login.html", table=table, error=error), status
+    return render_template("dealer_login.html", table=table, error=error,
+                           username=(request.form.get("username") or "").strip() if error else ""), status
 
 
 @bp.route("/logout", methods=["POST"])

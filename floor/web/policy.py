@@ -19,7 +19,7 @@ from floor.web.extensions import db
 PUBLIC = frozenset({"public"})
 STAFF = frozenset(ROLES)
 # Endpoints that Flask and its extensions register themselves.
-BUILTIN = {"static": PUBLIC, "vendor": PUBLIC, "api-docs.openapi_json": PUBLIC}
+BUILTIN = {"static": PUBLIC, "vendor": PUBLIC, "favicon": PUBLIC, "api-docs.openapi_json": PUBLIC}
 
 # (namespace, event) -> roles, and the handlers themselves, filled by socket_event(); each app's
 # Socket.IO server gets them in register_socket_handlers (a server is made anew per app).

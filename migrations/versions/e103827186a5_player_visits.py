@@ -1,7 +1,7 @@
 """player visits: who sat at which live-game seat, for ratings
 
 Revision ID: e103827186a5
-Revises: e5f6a7b8c9d0
+Revises: 65dca305436a
 Create Date: 2026-11-30 16:15:41.850768
 
 """
@@ -12,7 +12,7 @@ import floor.models.base
 
 # revision identifiers, used by Alembic.
 revision = 'e103827186a5'
-down_revision = 'e5f6a7b8c9d0'
+down_revision = '65dca305436a'
 branch_labels = None
 depends_on = None
 

@@ -2,6 +2,8 @@
 // Data from /api/conduct/panel; refreshed live on "conduct.changed", "bans.changed" and "poker.changed".
 import { api, connect, el, toast } from "./live.js";
 import { _, clock, term, when } from "./i18n.js";
+import { playerLabel, playerPicker } from "./player_picker.js";
+import { sendConfirming } from "./confirm.js";
 
 const time = iso => clock(iso);
 const BLIND = () => ({ small: _("small blind"), big: _("big blind"), third: _("third blind") });
@@ -24,7 +26,6 @@ function liftButton(label, url, done) {
 
 export function startConductPanel(root) {
   const form = root.querySelector("#conduct-warn");
-  const players = new Map();
   let data = { bans: [], warnings: [], tickets: [], reasons: [], warnings_to_ban: 3 };
 
   function render() {
@@ -47,26 +48,32 @@ export function startConductPanel(root) {
     try { data = await api("GET", "/api/conduct/panel"); render(); } catch (e) { toast(e.message, "error"); }
   }
 
-  form.querySelector("input[name=player]").addEventListener("input", async e => {
-    const q = e.target.value.trim();
-    if (q.length < 2) return;
-    try {
-      const found = await api("GET", `/api/players?q=${encodeURIComponent(q)}`);
-      found.forEach(p => players.set(`${p.name} (${p.card_number})`, p.id));
-      root.querySelector("#conduct-players").replaceChildren(...found.map(p => el("option", { value: `${p.name} (${p.card_number})` })));
-    } catch (err) { /* keep typing */ }
-  });
+  // The player: part of a name or card, then a tap; a query that finds one player alone is that player.
+  let chosen = null;
+  const picker = playerPicker({ name: "player", listAll: false, limit: 6,
+    onPick: p => { chosen = p; picker.input.value = playerLabel(p); picker.results.replaceChildren(); } });
+  picker.input.addEventListener("input", () => { chosen = null; });
+  root.querySelector("#conduct-player").replaceChildren(picker.input, picker.results);
+  async function player() {
+    if (chosen) return chosen;
+    const found = picker.input.value.trim() ? await api("GET", `/api/players?q=${encodeURIComponent(picker.input.value)}`) : [];
+    return found.length === 1 ? found[0] : null;
+  }
   form.addEventListener("submit", async e => {
     e.preventDefault();
-    const label = form.player.value.trim();
-    const id = players.get(label);
-    if (!id) { toast(_("Pick the player from the list"), "error"); return; }
     try {
-      const r = await api("POST", "/api/conduct/warnings", { player_id: id, reason: form.reason.value, note: form.note.value.trim() });
+      const p = await player();
+      if (!p) { toast(_("Pick the player from the list"), "error"); picker.search(); return; }
+      const body = { player_id: p.id, reason: form.reason.value, note: form.note.value.trim() };
+      const r = await sendConfirming(ban_confirmed => api("POST", "/api/conduct/warnings", { ...body, ban_confirmed }),
+        "ban_needs_confirmation", _("Warn and ban {player}?", { player: p.name }), _("Warn and ban"));
+      if (!r) return;
       toast(r.banned ? _("{player}: {n} warnings — banned for the rest of the gaming day", { player: r.warning.player, n: r.count })
         : _("Warning {n}/{max} for {player}", { n: r.count, max: data.warnings_to_ban, player: r.warning.player }),
         r.banned ? "error" : "warning");
       form.reset();
+      chosen = null;
+      picker.clear();
       refresh();
     } catch (err) { toast(err.message, "error"); }
   });

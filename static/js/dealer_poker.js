@@ -3,6 +3,7 @@
 // /api/poker/tables/<n>; every change re-renders from the answer or from a live "poker.changed".
 import { amount, api, connect, el, money, toast } from "./live.js";
 import { _, clock, term } from "./i18n.js";
+import { sendConfirming } from "./confirm.js";
 
 // Functions, not constants: the words follow the page's language.
 const ROLE_BADGE = () => ({ button: _("D"), small: _("SB"), big: _("BB"), third: _("3rd") });
@@ -284,7 +285,9 @@ function warn(s) {
     if (reason === "other" && !note.value.trim()) { note.focus(); return; }
     closeSheet();
     try {
-      const r = await api("POST", `${base}/seats/${s.number}/warnings`, { reason, note: note.value.trim() });
+      const r = await sendConfirming(ban_confirmed => api("POST", `${base}/seats/${s.number}/warnings`, { reason, note: note.value.trim(), ban_confirmed }),
+        "ban_needs_confirmation", _("Warn and ban {player}?", { player: s.player.name }), _("Warn and ban"));
+      if (!r) return;
       toast(r.banned ? _("{player}: {n} warnings — must leave the poker area", { player: s.player.name, n: r.count })
         : _("Warning {n}/{max} for {player}", { n: r.count, max: state.rules.warnings_to_ban, player: s.player.name }),
         r.banned ? "error" : "warning");

@@ -4,6 +4,8 @@
 import { api, connect, el, money, toast } from "./live.js";
 import { _, clock, ngettext, pgettext, term } from "./i18n.js";
 import { waitText } from "./wait_text.js";
+import { cardNumberFromReader, playerLabel, playerPicker } from "./player_picker.js";
+import { confirmAction } from "./confirm.js";
 
 let state = null;
 let clockOffset = 0;                 // server time - browser time, for the countdowns
@@ -27,17 +29,25 @@ async function act(method, url, body, okMessage) {
   } catch (e) {
     toast(e.message, e.status === 409 ? "warning" : "error");
     await refresh();
+    // The sheet was built from what the tablet knew; after a refusal it shows the floor as it is now.
+    if (rebuildSheet && document.getElementById("fl-sheet").open) rebuildSheet();
     throw e;
   }
 }
 
+// A tap that cannot be taken back runs only after "yes".
+const confirmed = (title, text, label, run) => async () => { if (await confirmAction(title, text, label)) return run().catch(() => {}); };
+
 const ARRIVAL = () => ({ must_move: _("must-move"), table_change: _("table change"), returning: _("returning"), walk_up: _("walk-up") });
 
 // ---------- the sheet (modal) ----------
+let rebuildSheet = null;      // how to build the open sheet again from fresh state (after a refusal)
 function sheet(title, ...body) {
+  rebuildSheet = null;
   const dlg = document.getElementById("fl-sheet");
   const box = dlg.querySelector(".fl-sheet-body");
-  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": _("close") })), ...body);
+  box.replaceChildren(el("header", {}, el("h2", {}, title), btn("✕", "ghost close", () => dlg.close(), { "aria-label": _("close") })),
+    ...body.flat().filter(part => part !== null && part !== undefined && part !== false));   // a part left out is not "null"
   if (!dlg.open) dlg.showModal();
   return dlg;
 }
@@ -143,7 +153,9 @@ function seatTile(t, s) {
       el("span", { class: "countdown", "data-expires": s.call.expires_at }, ""),
       el("span", { class: "seat-actions" },
         btn(pgettext("seat a player", "Seat"), "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
-        btn("✕", "small", () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, _("Call cancelled")), { "aria-label": _("cancel call") })));
+        btn("✕", "small", confirmed(_("Cancel the call of {player}?", { player: s.call.player.name }),
+          _("Seat {seat} at table {table} is offered to the next player.", { seat: s.number, table: t.number }), _("Cancel the call"),
+          () => act("POST", `/api/waitlists/calls/${s.call.id}/cancel`, {}, _("Call cancelled"))), { "aria-label": _("cancel call"), "data-action": "cancel-call" })));
   }
   const p = t.status === "open" ? proposalFor(t.number, s.number) : null;
   if (p) {
@@ -156,7 +168,9 @@ function seatTile(t, s) {
         : btn(_("Move"), "primary small", () => act("POST", `/api/seating/table-changes/${p.request_id}/honour`, { seat_number: s.number },
             _("{player} changed to table {table}", { player: p.player_name, table: t.number })), { "data-action": "honour" }));
   }
-  const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number));
+  // A free seat of a table fed by must-move is held for the must-move player only while one is due.
+  const fed = state.mustmove.some(ch => ch.tables.slice(0, -1).some(x => x.table === t.number))
+    && state.due.some(d => d.to_table === t.number);
   return el("div", { ...attrs, class: `fl-seat free${fed ? " fed" : ""}` }, el("span", { class: "seat-no" }, s.number),
     el("span", { class: "seat-name" }, t.status !== "open" ? "" : fed ? _("must-move") : _("free")));
 }
@@ -169,7 +183,9 @@ function tableCard(t) {
     el("span", { class: `status ${t.status}` }, term(t.status)));
   const actions = [];
   if (t.status === "closed") actions.push(btn(_("Open"), "small", () => openTable(t), { "data-action": "open-table" }));
-  else if (t.occupied === 0) actions.push(btn(_("Close"), "small", () => act("POST", `/api/floor/tables/${t.number}/close`, {}, _("Table {table} closed", { table: t.number }))));
+  else if (t.occupied === 0) actions.push(btn(_("Close"), "small", confirmed(_("Close table {table}?", { table: t.number }),
+    _("Calls to it are cancelled and it leaves the board."), _("Close the table"),
+    () => act("POST", `/api/floor/tables/${t.number}/close`, {}, _("Table {table} closed", { table: t.number }))), { "data-action": "close-table" }));
   const body = t.kind === "poker"
     ? el("div", { class: `fl-seats n${t.seat_count}` }, t.seats.map(s => seatTile(t, s)))
     : el("p", { class: "hint" }, _("{occupied}/{seats} players", { occupied: t.occupied, seats: t.seat_count }));
@@ -188,6 +204,11 @@ function openTable(t) {
 }
 
 function seatSheet(t, s) {
+  const again = () => {
+    const table = state.tables.find(x => x.number === t.number);
+    const seat = table && table.seats.find(x => x.number === s.number);
+    if (seat && seat.player && seat.player.id === s.player.id) seatSheet(table, seat); else closeSheet();
+  };
   const base = `/api/seating/tables/${t.number}/seats/${s.number}`;
   const name = s.player.name;
   const free = t.seats.filter(x => !x.player && !x.call).map(x => x.number);
@@ -212,6 +233,7 @@ function seatSheet(t, s) {
       sameGame.map(x => btn(_("Table {table}", { table: x.number }), "", async () => { try { await act("POST", "/api/seating/table-changes", { player_id: s.player.id, to_table: x.number }, _("{player} asks for table {table}", { player: name, table: x.number })); closeSheet(); } catch (e) { /* shown */ } })))) : null,
     el("div", {}, el("h3", {}, _("All-in and lost")), el("div", { class: "presets" },
       btn(_("Busted"), "", async () => bustSheet(t, s)))));
+  rebuildSheet = again;
 }
 
 function bustSheet(t, s) {
@@ -237,9 +259,11 @@ function bustSheet(t, s) {
 
 // ---------- lists ----------
 function seatCalled(call) {
+  const stillCalled = () => state.lists.some(l => l.entries.some(e => e.id === call.entry_id && e.status === "called"));
   const others = state.lists.filter(l => l.game.id !== call.game_id && l.entries.some(e => e.player.id === call.player.id)).map(l => l.game.name);
   buyInSheet(_("Seat {player} at table {table}, seat {seat}", { player: call.player.name, table: call.table, seat: call.seat }), call.table, call.player.id,
-    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, _("{player} seated", { player: call.player.name })), others);
+    (buy_in, drop) => act("POST", `/api/waitlists/entries/${call.entry_id}/seat`, { buy_in, drop_other_lists: drop }, _("{player} seated", { player: call.player.name })), others)
+    .then(() => { rebuildSheet = () => { if (!stillCalled()) closeSheet(); }; });
 }
 
 function entryRow(lst, e) {
@@ -253,7 +277,9 @@ function entryRow(lst, e) {
   }
   if (e.place > 1) actions.push(btn("↑", "", () => askReason(_("Move {player} up", { player: e.player.name }), _("Why? (audited)"),
     r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": _("move up") }));
-  actions.push(btn("✕", "", () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name })),
+  actions.push(btn("✕", "", confirmed(_("Take {player} off the list?", { player: e.player.name }),
+    _("He loses his place ({place}) on {list}.", { place: e.place, list: lst.game.name }), _("Take off the list"),
+    () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name }))),
     { "aria-label": _("remove"), "data-action": "remove" }));
   return el("li", { class: `fl-entry ${e.status}`, "data-entry": e.id, "data-player": e.player.id },
     el("span", { class: "place" }, e.place),
@@ -264,24 +290,82 @@ function entryRow(lst, e) {
     el("span", { class: "entry-actions" }, actions));
 }
 
+function addToList(lst, p) {
+  return act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, _("{player} added to {list}", { player: p.name, list: lst.game.name }));
+}
+
 function addPlayerSheet(lst) {
-  const q = el("input", { type: "search", placeholder: _("name or card number"), name: "q", autocomplete: "off" });
-  const results = el("ul", { class: "search-results" });
+  const listed = new Set(lst.entries.map(e => e.player.id));
+  const picker = playerPicker({ isDisabled: p => listed.has(p.id),
+    onPick: async p => { try { await addToList(lst, p); closeSheet(); } catch (e) { /* shown */ } } });
+  sheet(_("Add to {list}", { list: lst.game.name }), el("p", { class: "hint" }, _("The player is here in person.")), picker.input, picker.results,
+    el("div", { class: "sheet-actions" }, btn(_("New player"), "big", () => registerSheet(lst), { "data-action": "register" })));
+  picker.input.focus();
+}
+
+// Registering at the podium: the card (typed, or read by the card reader), the name, a phone if he
+// gives one. Players already registered under the same name or card are shown as the fields fill; a
+// namesake needs a second tap (the server refuses it once as a likely duplicate).
+function registerSheet(lst) {
+  const card = el("input", { name: "card_number", autocomplete: "off", maxlength: 40, required: true, placeholder: _("type it or read the card") });
+  const name = el("input", { name: "name", autocomplete: "off", maxlength: 120, required: true, autocapitalize: "words" });
+  const phone = el("input", { name: "phone", type: "tel", autocomplete: "off", maxlength: 40, placeholder: _("optional") });
+  const known = el("div", { class: "duplicates", "aria-live": "polite" });
+  const warning = el("div", { class: "duplicate-warning", "aria-live": "assertive" });
+  const goal = lst ? _("Register and add to {list}", { list: lst.game.name }) : _("Register");
   let timer = null;
-  const search = async () => {
-    try {
-      const players = await api("GET", `/api/players?q=${encodeURIComponent(q.value)}`);
-      const listed = new Set(lst.entries.map(e => e.player.id));
-      results.replaceChildren(...players.map(p => el("li", {},
-        btn(`${p.name} · ${p.card_number}`, `big${listed.has(p.id) ? " listed" : ""}`, async () => {
-          try { await act("POST", `/api/waitlists/${lst.game.id}/entries`, { player_id: p.id }, _("{player} added to {list}", { player: p.name, list: lst.game.name })); closeSheet(); } catch (e) { /* shown */ }
-        }, { "data-player": p.id, disabled: listed.has(p.id) }))));
-    } catch (e) { toast(e.message, "error"); }
+  let asked = 0;
+  const use = p => async () => {
+    if (!lst) { toast(_("{player} is registered", { player: p.name })); closeSheet(); return; }
+    try { await addToList(lst, p); closeSheet(); } catch (e) { /* shown */ }
   };
-  q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 150); });
-  sheet(_("Add to {list}", { list: lst.game.name }), el("p", { class: "hint" }, _("The player is here in person.")), q, results);
-  q.focus();
-  search();
+  async function lookAlikes() {
+    const mine = ++asked;
+    if (!name.value.trim() && !card.value.trim()) { known.replaceChildren(); return; }
+    try {
+      const found = await api("GET", `/api/players/likely-duplicates?name=${encodeURIComponent(name.value)}&card_number=${encodeURIComponent(card.value.trim())}`);
+      if (mine !== asked) return;
+      known.replaceChildren(...(found.length ? [el("p", { class: "warn-note" }, _("Already registered:")),
+        el("div", { class: "sheet-actions" }, found.map(p => btn(lst ? _("{player}: add to the list", { player: playerLabel(p) }) : playerLabel(p),
+          "big", use(p), { "data-player": p.id, "data-action": "use-registered" })))] : []));
+    } catch (e) { /* the register button says what is wrong */ }
+  }
+  const later = () => { warning.replaceChildren(); clearTimeout(timer); timer = setTimeout(lookAlikes, 200); };
+  card.addEventListener("input", later);
+  name.addEventListener("input", later);
+  card.addEventListener("keydown", e => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    card.value = cardNumberFromReader(card.value);
+    later();
+    name.focus();
+  });
+  async function register(sameNameConfirmed) {
+    card.value = cardNumberFromReader(card.value);
+    try {
+      const p = await api("POST", "/api/players", { name: name.value, card_number: card.value, phone: phone.value || null,
+        same_name_confirmed: sameNameConfirmed });
+      if (lst) await addToList(lst, p);
+      else toast(_("{player} is registered", { player: p.name }));
+      closeSheet();
+    } catch (e) {
+      if (e.code === "likely_duplicate") {
+        warning.replaceChildren(el("p", { class: "warn-note", role: "alert" }, e.message),
+          btn(_("Another person: register anyway"), "big", () => register(true), { "data-action": "register-anyway" }));
+        lookAlikes();
+      } else {
+        toast(e.message, e.status === 409 ? "warning" : "error");
+        ({ name, card_number: card, phone })[e.data?.field]?.focus();
+      }
+    }
+  }
+  sheet(_("New player"),
+    el("label", {}, _("Player card"), card),
+    el("label", {}, _("Name"), name),
+    el("label", {}, _("Phone"), phone),
+    known, warning,
+    el("div", { class: "sheet-actions" }, btn(goal, "primary big", () => register(false), { "data-action": "register-confirm" })));
+  card.focus();
 }
 
 function renderLists() {
@@ -293,7 +377,8 @@ function renderLists() {
   const changes = state.table_changes;
   $("#fl-changes").replaceChildren(...(changes.length ? [el("h2", {}, _("Table changes")), el("ol", { class: "fl-entries" }, changes.map(r =>
     el("li", { class: "fl-entry" }, el("span", { class: "who" }, el("span", { class: "name" }, r.player.name), el("small", {}, _("table {from} → {to}", { from: r.from_table, to: r.to_table }))),
-      el("span", { class: "entry-actions" }, btn("✕", "", () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {}), { "aria-label": _("cancel request") })))))] : []));
+      el("span", { class: "entry-actions" }, btn("✕", "", confirmed(_("Cancel {player}'s table change?", { player: r.player.name }), null, _("Cancel the request"),
+        () => act("POST", `/api/seating/table-changes/${r.id}/cancel`, {})), { "aria-label": _("cancel request"), "data-action": "cancel-change" })))))] : []));
 }
 
 function renderMustMove() {
@@ -305,6 +390,7 @@ function renderMustMove() {
 }
 
 function renderAlerts() {
+  if (!state.alerts.length) { $("#alerts").replaceChildren(el("li", { class: "empty hint" }, _("No alerts."))); return; }
   $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
     el("span", {}, a.message),
     btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
@@ -345,6 +431,7 @@ export function start(appRoot) {
             due: [], open_prompts: [], pickups: [], table_changes: [], alerts: initial.alerts || [], now: new Date().toISOString() };
   render();
   refresh();
+  root.querySelector("#fl-register").addEventListener("click", () => registerSheet(null));
   const socket = connect();
   for (const ev of ["tables.changed", "lists.changed", "mustmove.due", "alert.acknowledged", "bans.changed", "connect"]) socket.on(ev, soon);
   socket.on("alert", a => { toast(a.message, a.severity); soon(); });

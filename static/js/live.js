@@ -3,21 +3,50 @@
 export { amount, money } from "./i18n.js";
 export const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content || "";
 
+// One tap, one request: a double tap on a tablet would otherwise send two ("already seated" beside
+// "seated"). The button (or the form's submit button) that was tapped is disabled while the requests
+// it started are out. Its handler calls api() in the same task as the tap; the requests its code
+// sends as each answer arrives (a refresh, the next step) keep it disabled too.
+let tapped = null;
+function holdFor(button) {
+  tapped = button;
+  setTimeout(() => { if (tapped === button) tapped = null; }, 0);
+}
+function remember(e) {
+  const button = e.type === "submit" ? e.submitter : e.target.closest && e.target.closest("button");
+  if (button) holdFor(button);
+}
+document.addEventListener("click", remember, true);
+document.addEventListener("submit", remember, true);
+const inFlight = new WeakMap();
+function busy(button, delta) {
+  const n = (inFlight.get(button) || 0) + delta;
+  inFlight.set(button, n);
+  button.disabled = n > 0;
+  button.toggleAttribute("aria-busy", n > 0);
+}
+
 export async function api(method, url, body) {
-  const res = await fetch(url, {
-    method,
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken, "Accept": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) {
-    const err = new Error((data && data.message) || res.statusText);
-    err.status = res.status; err.code = data && data.error; err.data = data;
-    throw err;
+  const button = tapped;
+  if (button) busy(button, 1);
+  try {
+    const res = await fetch(url, {
+      method,
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken, "Accept": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    if (!res.ok) {
+      const err = new Error((data && data.message) || res.statusText);
+      err.status = res.status; err.code = data && data.error; err.data = data;
+      throw err;
+    }
+    return data;
+  } finally {
+    if (button) { busy(button, -1); holdFor(button); }
   }
-  return data;
 }
 
 export function connect(onReady) {
@@ -31,14 +60,40 @@ export function connect(onReady) {
   return socket;
 }
 
+// Messages show above everything, an open sheet included. A modal sheet makes the rest of the page
+// inert, so the box lives inside the topmost open modal (back in the body when it closes), and it
+// is a popover, put back on top of the top layer at each message.
+function placeToasts(box) {
+  const modals = [...document.querySelectorAll("dialog[open]")].filter(d => d.matches(":modal"));
+  const host = modals.length ? modals[modals.length - 1] : document.body;
+  if (box.parentElement !== host) host.appendChild(box);
+  if (!box.showPopover) return;
+  if (box.matches(":popover-open")) box.hidePopover();
+  if (box.children.length) box.showPopover();
+}
+document.addEventListener("close", e => {
+  const box = document.getElementById("toasts");
+  if (box && e.target.contains(box)) setTimeout(() => placeToasts(box), 0);   // after the dialog left the top layer
+}, true);
+
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
-  if (!box) { box = document.createElement("div"); box.id = "toasts"; document.body.appendChild(box); }
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toasts";
+    box.setAttribute("popover", "manual");
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "polite");
+  }
   const el = document.createElement("div");
   el.className = `toast ${kind}`;
   el.textContent = message;
   box.appendChild(el);
-  setTimeout(() => el.remove(), 6000);
+  placeToasts(box);
+  setTimeout(() => {
+    el.remove();
+    if (!box.children.length && box.hidePopover && box.matches(":popover-open")) box.hidePopover();
+  }, 6000);
 }
 
 export function el(tag, attrs = {}, ...children) {

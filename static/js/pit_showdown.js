@@ -11,10 +11,10 @@ const cents = text => Math.round(parseFloat(String(text).replace(",", ".") || "0
 
 function seatRow(n) {
   return el("tr", { class: "seat-row" },
-    el("td", {}, el("input", { name: "seat", inputmode: "numeric", value: n, size: 3 })),
+    el("td", {}, el("input", { name: "seat", inputmode: "numeric", value: n, size: 3, "aria-label": _("Seat number") })),
     el("td", {}, el("input", { name: "hole", placeholder: "AS KD", "aria-label": _("Hole cards") })),
-    el("td", {}, el("input", { name: "put_in", inputmode: "decimal", value: "0" })),
-    el("td", {}, el("input", { name: "folded", type: "checkbox" })),
+    el("td", {}, el("input", { name: "put_in", inputmode: "decimal", value: "0", "aria-label": _("Put in") })),
+    el("td", {}, el("input", { name: "folded", type: "checkbox", "aria-label": _("Folded") })),
     el("td", {}, el("button", { type: "button", class: "btn small ghost", "aria-label": _("remove seat"), onclick: e => e.target.closest("tr").remove() }, "✕")));
 }
 for (let n = 1; n <= 3; n++) rows.append(seatRow(n));
@@ -82,6 +82,7 @@ form.addEventListener("submit", async e => {
 });
 
 function renderRulings(list) {
+  if (!list.length) { document.getElementById("rulings").replaceChildren(el("li", { class: "empty hint" }, _("No ruling yet."))); return; }
   document.getElementById("rulings").replaceChildren(...list.map(r => el("li", { class: "alert info", "data-ruling": r.id },
     el("span", {}, _("Table {table}, hand {hand}", { table: r.table_number, hand: r.hand_ref }),
       r.hand ? el("span", { class: "muted" }, " " + _("({time}, button {button}: {players})", { time: clock(r.hand.started_at), button: r.hand.button ?? "–", players: r.hand.seats.map(s => s.player).join(", ") })) : "", ": ",

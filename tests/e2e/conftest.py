@@ -14,6 +14,13 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parent.parent.parent / "screenshots"
 
+# The floor's devices: the manager's iPad (touch) both ways, the dealer's terminal, the TV board.
+IPAD = {"viewport": {"width": 1024, "height": 768}, "has_touch": True, "is_mobile": False}
+IPAD_PORTRAIT = {"viewport": {"width": 768, "height": 1024}, "has_touch": True, "is_mobile": False}
+DEALER = {"viewport": {"width": 1280, "height": 800}}
+TV = {"viewport": {"width": 1920, "height": 1080}}
+TV_720 = {"viewport": {"width": 1280, "height": 720}}
+
 
 def pytest_collection_modifyitems(items):
     for item in items:
@@ -48,8 +55,9 @@ def page_as(browser, live_server):
     """page_as("manager") -> a logged-in tablet-sized page; page_as("dealer", table=1) for PIN logins."""
     contexts = []
 
-    def make(username: str, table: int | None = None, password: str = "floorman-demo", pin: str = "1234"):
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    def make(username: str, table: int | None = None, password: str = "floorman-demo", pin: str = "1234",
+             device: dict = DEALER):
+        ctx = browser.new_context(**device, base_url=live_server.url)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(20_000)   # a loaded two-core CI machine, not a slow page

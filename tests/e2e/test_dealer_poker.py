@@ -111,8 +111,8 @@ def test_dealer_terminal_through_hands_with_a_player_sitting_out_and_returning(p
     floor.wait_for_selector("#conduct-warnings li[data-warning]")
     assert "Chloé Favre" in floor.locator("#conduct-warnings").inner_text()
     for reason in ("electronic_device", "left_without_word"):
-        r = other.post(f"{live_server.url}/api/conduct/warnings", json={"player_id": 3, "reason": reason},
-                       headers={"X-CSRFToken": token})
+        r = other.post(f"{live_server.url}/api/conduct/warnings", headers={"X-CSRFToken": token},
+                       json={"player_id": 3, "reason": reason, "ban_confirmed": reason == "left_without_word"})
         assert r.status_code == 201
     assert r.json()["banned"] is True
     floor.wait_for_selector("#conduct-bans li.ban")

@@ -144,7 +144,13 @@ def test_the_third_warning_from_the_table_bans_and_frees_the_seat_and_the_floor_
     assert client.get("/api/conduct/bans").status_code == 403          # the dealer does not list bans
     login("manager")
     floor = socket_client()
-    r = login.post("/api/conduct/warnings", json={"player_id": 9, "reason": "electronic_device", "table_number": 1})
+    # The warning that bans is asked for twice: the tablet confirms it with the player's name shown.
+    ask = login.post("/api/conduct/warnings", json={"player_id": 9, "reason": "electronic_device", "table_number": 1})
+    assert ask.status_code == 409 and ask.get_json()["error"] == "ban_needs_confirmation"
+    assert "Iris Müller" in ask.get_json()["message"]
+    assert len(client.get("/api/conduct/warnings?player_id=9").get_json()) == 2
+    r = login.post("/api/conduct/warnings", json={"player_id": 9, "reason": "electronic_device", "table_number": 1,
+                                                  "ban_confirmed": True})
     assert r.status_code == 201
     body = r.get_json()
     assert body["banned"] and body["count"] == 3 and body["freed_seats"] == [{"table_id": 1, "table_number": 1, "seat": 5}]

@@ -22,6 +22,7 @@ from floor.web.api import (
         rounds,
         seating,
         tables,
+        tournaments,
         waitlist,
     )
 from floor.web.extensions import api
@@ -31,5 +32,6 @@ def register(app: Flask) -> None:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
-                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, ratings, pit_numbers, rotation):
+                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
+                   pit_numbers, rotation):
         api.register_blueprint(module.blp)

@@ -71,6 +71,7 @@ class WarningCreateSchema(Strict):
     reason = fields.String(required=True, validate=validate.OneOf(list(conduct.WARNING_REASONS)))
     note = fields.String(load_default="", validate=validate.Length(max=300))
     table_number = fields.Integer(load_default=None, allow_none=True)
+    ban_confirmed = fields.Boolean(load_default=False, metadata={"description": "the warning that bans was confirmed"})
 
 
 class WarningQuerySchema(Query):
@@ -141,7 +142,7 @@ def give_warning(args):
         table_id = tables_svc.table_by_number(db.session, args["table_number"]).id
     players_svc.get_player(db.session, args["player_id"])
     result = conduct.give_warning(db.session, actor(), args["player_id"], args["reason"], house(),
-                                  note=args["note"], table_id=table_id)
+                                  note=args["note"], table_id=table_id, ban_confirmed=args["ban_confirmed"])
     db.session.commit()
     return warning_result_json(result)
 

@@ -189,6 +189,7 @@ class ReasonSchema(Strict):
 class SeatWarningSchema(Strict):
     reason = fields.String(required=True, validate=validate.OneOf(list(conduct.WARNING_REASONS)))
     note = fields.String(load_default="", validate=validate.Length(max=300))
+    ban_confirmed = fields.Boolean(load_default=False, metadata={"description": "the warning that bans was confirmed"})
 
 
 # --- routes -----------------------------------------------------------------------------------------
@@ -329,7 +330,7 @@ def warn_seat(args, table_number: int, seat: int):
         raise NotFound("nobody sits in seat {seat} at table {table}", seat=seat, table=table.number)
     last = svc.load(db.session, table, house()).last_hand
     result = conduct.give_warning(db.session, actor(), a.player_id, args["reason"], house(), note=args["note"],
-                                  table_id=table.id, hand_id=last.id if last else None)
+                                  table_id=table.id, hand_id=last.id if last else None, ban_confirmed=args["ban_confirmed"])
     db.session.commit()
     return warning_result_json(result)
 

@@ -113,10 +113,16 @@ class PlayerCreateSchema(Strict):
     name = fields.String(required=True, validate=validate.Length(max=120))
     card_number = fields.String(required=True, validate=validate.Length(max=40))
     phone = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=40))
+    same_name_confirmed = fields.Boolean(load_default=False)
 
 
 class PlayerQuerySchema(Query):
     q = fields.String(load_default="")
+
+
+class PlayerDuplicatesQuerySchema(Strict):
+    name = fields.String(load_default="")
+    card_number = fields.String(load_default="")
 
 
 class AlertSchema(Schema):

@@ -1,0 +1,155 @@
+"""Every page as its user sees it, at the device's own viewport: no raw data on screen, touch targets
+of 44 px at least, and no serious or critical accessibility violation (axe-core from npm). One
+server for the module, with something on every page."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+import requests
+
+from tests.e2e.conftest import DEALER, IPAD, IPAD_PORTRAIT, TV, shot
+from tests.servers import ROOT, Server, browser_login
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+# What each page shows once its data is in (never a fixed wait).
+READY = {
+    "/floor": "#fl-lists section.fl-list .fl-entry",
+    "/board": "#board-lists article.board-list",
+    "/dealer/1": "#pk-seats .pk-seat",
+    "/dealer/10": "#round-view .bac-table",
+    "/pit": "#recent-rounds tbody tr[data-round]",
+    "/pit/showdown": "#seat-rows tr",
+}
+# (user, path, device): each page on the device it is used on.
+PAGES = [
+    ("manager", "/floor", IPAD), ("manager", "/floor", IPAD_PORTRAIT),
+    ("dealer", "/dealer/1", DEALER), ("pitboss", "/dealer/10", DEALER),
+    ("pitboss", "/pit", IPAD), ("pitboss", "/pit/showdown", IPAD),
+    ("display", "/board", TV),
+]
+SEEN_BY = """() => {
+  const bits = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll("[placeholder],[aria-label],[title]")) {
+    if (el.closest("[hidden]") || el.closest("template")) continue;
+    for (const a of ["placeholder", "aria-label", "title"]) if (el.getAttribute(a)) bits.push(el.getAttribute(a));
+  }
+  for (const o of document.querySelectorAll("option")) bits.push(o.textContent);
+  return bits.join("\\n");
+}"""
+# Raw data: a JSON null, a code with underscores, cents, a 12-hour clock, an ISO timestamp.
+RAW = re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\b[a-z]+_[a-z_]+\b|\bcents?\b|\b\d{1,2}:\d\d\s?[AP]M\b"
+                 r"|\d{4}-\d\d-\d\dT\d\d:\d\d")
+SMALL_TARGETS = """() => [...document.querySelectorAll("button, a[href], select, input:not([type=hidden]), [role=button]")]
+  .filter(el => { const s = getComputedStyle(el); return s.visibility !== "hidden" && s.display !== "none" && el.getClientRects().length; })
+  .map(el => { const r = el.getBoundingClientRect(); return [el.outerHTML.slice(0, 90), Math.round(r.width), Math.round(r.height)]; })
+  .filter(([, w, h]) => w < 44 || h < 44)"""
+
+
+@pytest.fixture(scope="module")
+def server(sqlite_template, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("pages")
+    db = tmp / "floor.db"
+    shutil.copyfile(sqlite_template, db)
+    srv = Server(f"sqlite:///{db}", tmp / "instance").wait()
+    s = requests.Session()
+    h = {"X-CSRFToken": browser_login(s, srv.url, "manager")}
+    for seat, player in ((4, 5), (7, 6)):
+        assert s.post(f"{srv.url}/api/seating/tables/1/seats/{seat}/sit", json={"player_id": player, "buy_in": 20_000},
+                      headers=h).status_code in (200, 201)
+    for player in (3, 8):
+        assert s.post(f"{srv.url}/api/waitlists/1/entries", json={"player_id": player}, headers=h).status_code == 201
+    assert s.post(f"{srv.url}/api/conduct/warnings", json={"player_id": 5, "reason": "electronic_device"},
+                  headers=h).status_code == 201
+    p = requests.Session()
+    ph = {"X-CSRFToken": browser_login(p, srv.url, "pitboss")}
+    for step in ("shoe", "round/open"):
+        assert p.post(f"{srv.url}/api/tables/10/{step}", json={}, headers=ph).status_code in (200, 201)
+    yield srv
+    srv.stop()
+
+
+def _page(browser, server, user, device):
+    ctx = browser.new_context(**device, base_url=server.url)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    if user == "dealer":
+        page.goto("/dealer/1/login")
+        page.fill("input[name=username]", "dealer")
+        page.fill("input[name=pin]", "1234")
+    else:
+        page.goto("/login")
+        page.fill("input[name=username]", user)
+        page.fill("input[name=password]", "floorman-demo")
+    page.click("button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    return ctx, page
+
+
+def _open(page, path):
+    if not page.url.endswith(path):
+        page.goto(path)
+    page.wait_for_selector(READY[path])
+    page.wait_for_load_state("networkidle")
+
+
+def _name(path, device):
+    return f"{path.strip('/').replace('/', '-')}-{device['viewport']['width']}x{device['viewport']['height']}"
+
+
+@pytest.mark.parametrize("user,path,device", PAGES, ids=[_name(p, d) for _, p, d in PAGES])
+def test_no_raw_data_on_screen(browser, server, user, path, device):
+    ctx, page = _page(browser, server, user, device)
+    _open(page, path)
+    text = page.evaluate(SEEN_BY)
+    shot(page, "raw-" + _name(path, device))
+    found = sorted({m.group(0) for m in RAW.finditer(text)})
+    ctx.close()
+    assert not found, f"{path} shows raw data: {found}"
+
+
+@pytest.mark.parametrize("user,path,device", [p for p in PAGES if p[1] != "/board"],
+                         ids=[_name(p, d) for u, p, d in PAGES if p != "/board"])
+def test_touch_targets_are_44_px_at_least(browser, server, user, path, device):
+    ctx, page = _page(browser, server, user, device)
+    _open(page, path)
+    small = page.evaluate(SMALL_TARGETS)
+    ctx.close()
+    assert not small, f"{path}: {len(small)} targets under 44x44 px: {small[:12]}"
+
+
+@pytest.mark.parametrize("user,path,device", PAGES, ids=[_name(p, d) for _, p, d in PAGES])
+def test_no_serious_accessibility_violation(browser, server, user, path, device):
+    assert AXE.exists(), "npm ci installs axe-core (package.json devDependencies)"
+    ctx, page = _page(browser, server, user, device)
+    _open(page, path)
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    ctx.close()
+    bad = [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["target"]) for v in result["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{path}: {bad}"
+
+
+def test_portrait_floor_shows_the_waiting_lists_before_the_tables(browser, server):
+    ctx, page = _page(browser, server, "manager", IPAD_PORTRAIT)
+    _open(page, "/floor")
+    add = page.locator(".fl-list[data-game='1'] [data-action=add-player]").bounding_box()
+    first_table = page.locator("article.fl-table").first.bounding_box()
+    shot(page, "floor-portrait")
+    ctx.close()
+    assert add["y"] + add["height"] <= 1024, "the waiting list is below the first screen"
+    assert add["y"] < first_table["y"]
+
+
+def test_empty_alerts_and_rulings_say_so(browser, server):
+    ctx, page = _page(browser, server, "manager", IPAD)
+    _open(page, "/floor")
+    assert page.locator("#alerts").inner_text().strip() == "No alerts."
+    ctx.close()
+    ctx, page = _page(browser, server, "pitboss", IPAD)
+    _open(page, "/pit/showdown")
+    assert page.locator("#rulings").inner_text().strip() == "No ruling yet."
+    ctx.close()
