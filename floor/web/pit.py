@@ -136,7 +136,7 @@ def wheel_page(table_number: int):
     table = tables_svc.table_by_number(db.session, table_number)
     if table.kind != "roulette":
         raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
-    w = wheel_watch.wheel(db.session, table.id, house())
+    w = wheel_watch.wheel(db.session, table.id, house(), datetime.now(timezone.utc))
     wheels = db.session.execute(select(Table.number, Table.name).where(Table.kind == "roulette")
                                 .order_by(Table.number)).all()
     return render_template("pit_wheel.html", pit_page="wheels", wheel=w,

@@ -86,6 +86,7 @@ class WheelOut(Schema):
     name = fields.String()
     window_spins = fields.Integer()
     spins = fields.Integer(metadata={"description": "spins counted (the last window_spins at most)"})
+    spins_last_hour = fields.Integer(metadata={"description": "spins in the last 60 minutes"})
     counts = fields.List(fields.Integer(), metadata={"description": "hits per pocket 0..36 over those spins"})
     wheel_order = fields.List(fields.Integer())
     sections = fields.List(fields.Dict())
@@ -99,7 +100,7 @@ def wheel_view(table_number: int) -> dict:
     table = tables_svc.table_by_number(db.session, table_number)
     if table.kind != "roulette":
         raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
-    return wheel_watch.wheel(db.session, table.id, house())
+    return wheel_watch.wheel(db.session, table.id, house(), datetime.now(timezone.utc))
 
 
 @blp.route("/wheels/<int:table_number>")
