@@ -64,6 +64,10 @@ def test_the_pits_charts_are_drawn(page_as, live_server, sqlite_url):
     assert _inked(page, "#wheel-chart") > 500
     shot(page, "wheel-frequencies")
 
+    page.goto("/pit/ratings?lang=fr")
+    assert page.locator("#top-players tbody tr[data-player]").count() == 2
+    shot(page, "player-ratings")
+
     page.goto("/pit/players/1")
     assert _inked(page, "#visits-chart") > 500
     shot(page, "player-visits")
