@@ -55,3 +55,17 @@ def test_who_may_run_the_rotation(app, client, login):
     sent = boss.post(f"/api/rotation/dealers/{ids['dealer2']}/table/10", json={})
     assert sent.status_code == 200
     assert next(t for t in sent.get_json()["tables"] if t["table"] == 10)["dealer"] == "Dora Dealer"
+
+
+def test_closing_a_table_ends_its_visits_and_sends_its_dealer_on_break(app, client, login):
+    login.dealer(12)
+    assert login.post("/api/tables/12/seats/3/player", json={"card_number": "70000003"}).status_code == 201
+    manager = Login(app.test_client())
+    manager("manager")
+    assert manager.post("/api/floor/tables/12/close", json={}).status_code == 200
+    boss = Login(app.test_client())
+    boss("pitboss")
+    board = boss.client.get("/api/rotation").get_json()
+    assert [b["dealer"] for b in board["breaks"]] == ["Dan Dealer"]
+    assert all(t["table"] != 12 for t in board["tables"])          # a closed table is off the rotation
+    assert boss.client.get("/api/tables/12/seated").get_json() == []
