@@ -21,6 +21,7 @@ from floor.actors import Actor
 from floor.errors import Msg
 from floor.gaming_day import gaming_day_bounds
 from floor.games import pace
+from floor.pit import shift
 from floor.models import Alert, Round, Staff, Table
 from floor.settings import HouseSettings
 
@@ -178,5 +179,9 @@ def day(session: Session, day_: date, house: HouseSettings, now: datetime, step_
     games = [{"game": g, **row(*v, *tg[g])} for g, v in sorted(per_game.items())]
     dealers = [{"dealer_id": d, "dealer": names.get(d), "game": g, **row(*v, *tg[g])}
                for (d, g), v in sorted(per_dealer.items(), key=lambda kv: (names.get(kv[0][0]) or "", kv[0][1]))]
+    money = shift.per_dealer(session, day_, house)
+    for d in dealers:
+        results = money.get((d["dealer_id"], d["game"]), {})
+        d.update(drop=results.get("drop", 0), win_loss=results.get("win_loss", 0))
     return {"day": day_.isoformat(), "window_minutes": house.pace_window_minutes, "tables": per_table,
             "games": games, "dealers": dealers}
