@@ -103,6 +103,11 @@ class HouseSettings:
     wheel_rotor_rpm_max: int = 35
     wheel_ball_rpm_min: int = 60
     wheel_ball_rpm_max: int = 120
+    # Dealer rotation: minutes at a table, minutes of break, and the tables it runs through in order
+    # ("10,12,14"; empty: every open live-game table)
+    rotation_on_minutes: int = 60
+    rotation_off_minutes: int = 20
+    rotation_tables: str = ""
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":

@@ -20,6 +20,7 @@ import csv
 import io
 from collections import defaultdict
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
@@ -166,3 +167,56 @@ def to_csv(fig: dict) -> str:
     tot = fig["totals"]
     w.writerow([fig["day"], "Total", "", ""] + [_cell(k, tot[k]) for k, _ in COLUMNS[3:]])
     return buf.getvalue()
+
+
+def _house_moves(session: Session, start: datetime, end: datetime, *columns):
+    """(columns..., amount, from kind, to kind) of every transfer of the rounds opened in [start, end)."""
+    src, dst = aliased(Account), aliased(Account)
+    return session.execute(
+        select(*columns, Transfer.amount, Transfer.kind, src.kind, dst.kind)
+        .join(Transfer, Transfer.round_id == Round.id)
+        .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
+        .where(Round.opened_at >= start, Round.opened_at < end, Round.kind != "poker"))
+
+
+def _house_delta(amount: int, k_from: str, k_to: str) -> int:
+    if k_to in HOUSE_KINDS and k_from not in HOUSE_KINDS:
+        return amount
+    if k_from in HOUSE_KINDS and k_to not in HOUSE_KINDS:
+        return -amount
+    return 0
+
+
+def per_dealer(session: Session, day: date, house: HouseSettings) -> dict[tuple, dict]:
+    """Per dealer and game (``rounds.dealer_id``, None for rounds with no dealer recorded): the
+    rounds he dealt in the gaming day, their drop and the house's win/loss, from the ledger."""
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    out: dict[tuple, dict] = defaultdict(lambda: {"rounds": set(), "drop": 0, "win_loss": 0})
+    for dealer, game, round_id, amount, kind, k_from, k_to in _house_moves(session, start, end, Round.dealer_id,
+                                                                          Round.kind, Round.id):
+        row = out[(dealer, game)]
+        row["rounds"].add(round_id)
+        if kind == "stake":
+            row["drop"] += amount
+        row["win_loss"] += _house_delta(amount, k_from, k_to)
+    return {d: {**r, "rounds": len(r["rounds"])} for d, r in out.items()}
+
+
+def hourly(session: Session, day: date, house: HouseSettings) -> dict:
+    """The house's win/loss per live-game table and clock hour (house time) of the gaming day, by
+    the hour each round opened, from the ledger as in the figures (for the charts)."""
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    zone = ZoneInfo(house.timezone)
+    tables = {t.id: t for t in session.execute(select(Table).where(Table.kind != "poker")).scalars()}
+    out: dict[tuple[int, int], int] = defaultdict(int)
+    for table_id, opened, amount, _kind, k_from, k_to in _house_moves(session, start, end, Round.table_id,
+                                                                       Round.opened_at):
+        if table_id in tables:
+            out[(table_id, opened.astimezone(zone).hour)] += _house_delta(amount, k_from, k_to)
+    # the day's hours in order from the rollover
+    first = int(house.gaming_day_rollover.split(":")[0])
+    hours = sorted({h for _, h in out}, key=lambda h: (h - first) % 24)
+    return {"day": day.isoformat(), "currency": house.currency, "hours": hours,
+            "tables": [{"table": tables[t].number, "name": tables[t].name, "game": tables[t].kind,
+                        "win_loss": [out.get((t, h), 0) for h in hours]}
+                       for t in sorted({t for t, _ in out}, key=lambda t: tables[t].number)]}
