@@ -3,6 +3,7 @@
 import { api, connect, el } from "./live.js";
 import { ball } from "./cards.js";
 import { _, ngettext, onLanguage } from "./i18n.js";
+import { onTurn, paged } from "./board_pages.js";
 
 const root = document.getElementById("board-games");
 // Bead letters as each language's baccarat players read them.
@@ -41,13 +42,16 @@ function baccaratPanel(t) {
       t.shoe ? el("span", { class: "empty" }, " · " + _("shoe {n}", { n: t.shoe.number })) : null),
     el("div", { class: "road-counts" }, el("span", {}, _("Player {n}", { n: t.counts.player || 0 })),
       el("span", {}, _("Banker {n}", { n: t.counts.banker || 0 })), el("span", {}, _("Tie {n}", { n: t.counts.tie || 0 }))),
-    el("h3", {}, _("Bead plate")), beadPlate(t.beads),
-    el("h3", {}, _("Big road")), bigRoad(t.big_road));
+    el("div", { class: "roads" },
+      el("div", {}, el("h3", {}, _("Bead plate")), beadPlate(t.beads)),
+      el("div", {}, el("h3", {}, _("Big road")), bigRoad(t.big_road))));
 }
 
 let games = [];
 function render() {
-  root.replaceChildren(...games.map(t => (t.kind === "roulette" ? roulettePanel(t) : baccaratPanel(t))));
+  paged(root, games.map(t => (t.kind === "roulette" ? roulettePanel(t) : baccaratPanel(t))));
+  // A road longer than its panel shows its latest coups (the board never scrolls).
+  for (const road of root.querySelectorAll(".road")) road.scrollLeft = road.scrollWidth;
 }
 
 async function refresh() {
@@ -56,6 +60,8 @@ async function refresh() {
 
 refresh();
 onLanguage(render);
+onTurn(render);
+window.addEventListener("resize", render);
 const socket = connect();
 for (const ev of ["round.settled", "round.voided", "shoe.changed"]) socket.on(ev, refresh);
 socket.on("connect", refresh);
