@@ -21,6 +21,7 @@ from floor.web import (
     errors,
     health,
     i18n,
+    limits,
     pages,
     pit,
     policy,
@@ -57,6 +58,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=cfg["app"]["instance_path"])
     os.makedirs(app.instance_path, exist_ok=True)
+    limits.init_app(app)   # before any route: the bounded <int:> converter
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sec = cfg["security"]

@@ -1,9 +1,12 @@
 """The bridge: what the readers hear goes to the floor.
 
-It is the readers' Sink. For every call it opens its own database session (only names and ids
-cross from the reader threads), stores the raw bytes as received, sends the live feed (wheel
-states, numbers, cards) to the table's room at once, hands game events and host-rule outcomes to
-the rounds service, and records device health (with alerts on loss and faults).
+It is the readers' Sink, and it never keeps a reader waiting on the database. On the reader's
+thread it only sends the live feed (wheel states, numbers, cards) to the table's room; everything
+that touches the database goes to the table's worker (``devices.worker``), which runs it in the
+order it arrived: the raw bytes stored as received, then each game event in its own transaction
+through the rounds service (with the settlement and the device command that follow it). Device
+health (with alerts on loss and faults) has a worker of its own. Only names and ids cross threads;
+each job opens its own session.
 """
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ from sqlalchemy.orm import Session
 
 from devices.events import FrameError
 from devices.scanner import CardRead
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, ShoeError, ShoeResult
+from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, SeqReused, ShoeError, ShoeResult
 from devices.sink import DeviceHealth
+from devices.worker import Workers
 from devices.wheel import WheelStatus, WinningNumber
 from floor import device_health, notify
 from floor.models import DeviceChunk
@@ -31,9 +35,6 @@ class GameDispatch(Protocol):
 
     def event(self, session: Session, table_id: int, device: str, kind: str, event,
               at: datetime) -> Callable[[], None] | None: ...
-
-    def outcome(self, session: Session, table_id: int, device: str, kind: str, outcome,
-                at: datetime) -> Callable[[], None] | None: ...
 
 
 def live_payload(event) -> tuple[str, dict] | None:
@@ -66,15 +67,34 @@ class FloorBridge:
         self.kinds = dict(kinds)
         self.emit = emit
         self.dispatch = dispatch
+        self.workers = Workers()
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until the work handed over so far is done (tests, an orderly stop)."""
+        return self.workers.drain(timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """After the readers stopped: finish the queued work, then stop the workers."""
+        self.workers.drain(timeout)
+        self.workers.stop(timeout)
+
+    @property
+    def failures(self) -> int:
+        return self.workers.failures
+
+    def _work(self, device: str, job) -> None:
+        self.workers.submit(self.tables.get(device) or f"device {device}", job)
 
     # --- Sink -----------------------------------------------------------------------------
 
     def raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
+        self._work(device, lambda: self._store_raw(device, bytes(data), arrived_at))
+
+    def _store_raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
         if self.dispatch is not None and hasattr(self.dispatch, "chunk"):
             self.dispatch.chunk(device, data)
         with self.session_factory() as s:
-            s.add(DeviceChunk(device=device, table_id=self.tables.get(device), arrived_at=arrived_at,
-                              data=bytes(data)))
+            s.add(DeviceChunk(device=device, table_id=self.tables.get(device), arrived_at=arrived_at, data=data))
             s.commit()
 
     def events(self, device: str, events: list, arrived_at: datetime) -> None:
@@ -88,42 +108,40 @@ class FloorBridge:
                     self.emit(name, {"table_id": table_id, "device": device, **payload}, notify.table_room(table_id))
         if self.dispatch is None or table_id is None:
             return
+        game = [e for e in events
+                if not isinstance(e, Reply) and (not isinstance(e, FrameError) or isinstance(e, SeqReused))]
+        if game:
+            self._work(device, lambda: self._events(device, game, arrived_at))
+
+    def _events(self, device: str, events: list, arrived_at: datetime) -> None:
         failed: Exception | None = None
         for event in events:
-            if isinstance(event, (Reply, FrameError)):
-                continue
-            failed = self._one(device, "event", event, arrived_at) or failed
-        if failed is not None:
-            raise failed
-
-    def outcomes(self, device: str, outcomes: list, at: datetime) -> None:
-        if self.dispatch is None or self.tables.get(device) is None:
-            return
-        failed: Exception | None = None
-        for outcome in outcomes:
-            failed = self._one(device, "outcome", outcome, at) or failed
+            failed = self._one(device, event, arrived_at) or failed
         if failed is not None:
             raise failed
 
     def health(self, device: str, snapshot: DeviceHealth) -> None:
+        self.workers.submit("health", lambda: self._health(device, snapshot))
+
+    def _health(self, device: str, snapshot: DeviceHealth) -> None:
         with self.session_factory() as s:
             device_health.record(s, device, device_health.snapshot_info(snapshot), self.tables.get(device))
             s.commit()
 
     # --- one event, one transaction --------------------------------------------------------
 
-    def _one(self, device: str, what: str, item, at: datetime) -> Exception | None:
+    def _one(self, device: str, item, at: datetime) -> Exception | None:
         table_id = self.tables[device]
         kind = self.kinds.get(device, "")
         with self.session_factory() as s:
             try:
-                follow_up = getattr(self.dispatch, what)(s, table_id, device, kind, item, at)
+                follow_up = self.dispatch.event(s, table_id, device, kind, item, at)
                 s.commit()
                 if follow_up is not None:
                     follow_up()
                 return None
             except Exception as exc:
-                # The event is kept in the raw stream; the reader counts the error and keeps reading.
+                # The event is kept in the raw stream; the worker counts the failure and goes on.
                 s.rollback()
-                log.exception("bridge: %s %r from %s failed", what, item, device)
+                log.exception("bridge: %r from %s failed", item, device)
                 return exc

@@ -29,7 +29,7 @@ from typing import Callable
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from devices.simulate.scanner import bj_total, wants_hit
+from devices.simulate.scanner import total, wants_hit
 from floor import rounds
 from floor.actors import Actor
 from floor.errors import Conflict, FloorError, InvalidState
@@ -107,7 +107,7 @@ class DemoDealer:
         for table in tables.values():
             r = rounds.active_round(s, table.id)
             if r is not None and r.status != "result" and r.opened_at < self.started_at:
-                rounds.void_round(s, pit, r.id, "the demo floor restarted mid-round")
+                rounds.void_round(s, pit, r.id, "the demo floor restarted mid-round", house=self.house)
                 log.info("demo: voided round %s left open at table %s", r.number, table.number)
         s.commit()
 
@@ -151,7 +151,7 @@ class DemoDealer:
         try:
             with s.begin_nested():
                 bets.place(s, actor, table.id, spot=spot, amount=self._amount(table), seat=seat, numbers=numbers,
-                           source="dealer")
+                           source="dealer", house=self.house)
         except FloorError as exc:   # late, over a limit...: the dealer hands the chips back
             log.info("demo bet refused at table %s: %s", table.number, exc)
 
@@ -234,7 +234,8 @@ class DemoDealer:
             return
         with self.factory() as s:
             try:
-                rounds.void_round(s, Actor("Demo Pit Boss", "pit_boss", "demo"), round_id, f"demo: {reason}")
+                rounds.void_round(s, Actor("Demo Pit Boss", "pit_boss", "demo"), round_id, f"demo: {reason}",
+                                  house=self.house)
                 s.commit()
                 log.warning("demo: voided round id %s: %s", round_id, reason)
             except InvalidState:
@@ -330,9 +331,9 @@ class DemoDealer:
         options = view.get("options") or []
         hand = [Card.parse(c) for c in view["seats"][str(seat)]["hands"][hand_no - 1]["cards"]]
         up = Card.parse(view["dealer"][0])
-        up_value = 11 if up.rank == 14 else min(up.rank, 10)
+        up_value = total([up])
         if "split" in options and hand[0].rank in (14, 8):
             return [(seat, "split")]
-        if "double" in options and bj_total(hand) in (10, 11) and up_value < 10:
+        if "double" in options and total(hand) in (10, 11) and up_value < 10:
             return [(seat, "double")]
         return [(seat, "hit" if wants_hit(hand, up) else "stand")]

@@ -1,10 +1,11 @@
 """What the bridge does with a device's game events: the live rounds' entry points (floor.rounds).
 
-The rounds service applies the game's host rules itself (results after "no more bets", misreads,
-misdeals, the shoe's result compared with the host's); from the readers' own host-rule outcomes
-only what the rounds cannot see in the events is passed on: a lost line and a failed launch.
-Each call runs in the bridge's session for that event; a settlement follows in its own transaction
-after the event's commit, so a crash in between leaves a round at "result" for recovery.
+The rounds apply the game's host rules (their engines: results after "no more bets", misspins,
+misdeals, the shoe's result compared with the host's); the reader's ``Silence`` tells them a wheel
+was lost mid-spin. Each call runs in the bridge's session for that event; after its commit, the
+command the rounds ask of the device (a wheel's ``*R``) is written through ``send``, and a
+settlement follows in its own transaction, so a crash in between leaves a round at "result" for
+recovery.
 """
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from typing import Callable
 
 from sqlalchemy.orm import Session
 
-from devices.scanner import CardRead
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, ShoeError, ShoeResult
+from devices.scanner import CardRead, PlayerCardRead
+from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, SeqReused, ShoeError, ShoeResult
 from devices.wheel import WheelStatus, WinningNumber
-from devices.wheel_rules import Hold
+from devices.events import Silence
 from floor import rounds
+from floor.pit import visits
 from floor.errors import InvalidState
 from floor.settings import HouseSettings
 
@@ -27,9 +29,11 @@ SHOE_ERRORS = {1: "unreadable card", 2: "overdraw", 3: "button misuse", 4: "card
 
 
 class RoundsDispatch:
-    def __init__(self, session_factory: Callable[[], Session], house: HouseSettings) -> None:
+    def __init__(self, session_factory: Callable[[], Session], house: HouseSettings,
+                 send: Callable[[str, str], bool] | None = None) -> None:
         self.session_factory = session_factory
         self.house = house
+        self.send = send   # (device, command): the readers' ``send``, set once they run
         self._spin: dict[str, int] = {}     # last spin number each wheel reported
         self._chunk: dict[str, bytes] = {}  # the chunk being decoded, per device
         self._lock = threading.Lock()
@@ -51,7 +55,8 @@ class RoundsDispatch:
         if isinstance(event, WheelStatus):
             self._spin[device] = event.spin
             out = rounds.wheel_status(session, table_id, event.state, event.spin, event.flags, at,
-                                      winning=event.winning, house=self.house, **common)
+                                      winning=event.winning, rpm=event.rpm, direction=event.direction,
+                                      house=self.house, **common)
         elif isinstance(event, WinningNumber):
             out = rounds.wheel_number(session, table_id, self._spin.get(device), event.number, at, **common)
         elif isinstance(event, CardDealt):
@@ -61,37 +66,47 @@ class RoundsDispatch:
             out = rounds.card(session, table_id, event.card, "shoe", "burn", at, house=self.house, **common)
         elif isinstance(event, CardRead):
             out = rounds.card(session, table_id, event.card, "scanner", None, at, house=self.house, **common)
+        elif isinstance(event, PlayerCardRead):
+            rounds.device_frame(session, table_id, device, raw, "player card", at)
+            visits.card_read(session, table_id, event.card_number, at)
+            return None
         elif isinstance(event, ShoeResult):
             out = rounds.shoe_result(session, table_id, event.winner, event.player_pair, event.banker_pair, at, **common)
         elif isinstance(event, CoupStart):
             out = rounds.coup_start(session, table_id, at, **common)
         elif isinstance(event, CutCard):
             out = rounds.cut_card(session, table_id, at, **common)
+        elif isinstance(event, LockStatus):
+            out = rounds.shoe_lock(session, table_id, event.locked, at, **common)
+        elif isinstance(event, SeqReused):
+            out = rounds.refused_frame(session, table_id, event.reason, at, raw=event.raw, device=device)
+        elif isinstance(event, Silence):
+            if kind != "wheel":
+                return None   # a silent shoe or scanner is the device's health, not the round's
+            out = rounds.device_fault(session, table_id, f"wheel lost (no status line for {event.seconds} s mid-round)",
+                                      at, device=device)
         elif isinstance(event, ShoeError):
             out = rounds.device_fault(session, table_id, f"shoe error {event.code}: "
                                       f"{SHOE_ERRORS.get(event.code, 'unknown')}", at, **common)
         else:
             rounds.device_frame(session, table_id, device, raw, type(event).__name__, at)
             return None
-        return self._after(out)
+        return self._after(out, device)
 
-    def outcome(self, session: Session, table_id: int, device: str, kind: str, outcome, at: datetime):
-        if isinstance(outcome, Hold) and outcome.reason in ("lost", "failed_launch"):
-            what = "wheel lost (no status line mid-round)" if outcome.reason == "lost" else "failed launch over 3 s"
-            return self._after(rounds.device_fault(session, table_id, what, at, device=device))
-        return None
-
-    def _after(self, out):
-        """Settle in a new transaction once the event's own has committed (the bridge calls this)."""
-        if out is None or not out.settle:
+    def _after(self, out, device: str):
+        """After the event's own transaction has committed (the bridge calls this): the command the
+        rounds ask of the device, then the settlement in a new transaction."""
+        if out is None or not (out.settle or out.command):
             return None
-        round_id = out.settle
 
-        def settle() -> None:
-            with self.session_factory() as s:
-                try:
-                    rounds.settle(s, round_id, house=self.house)
-                except InvalidState:
-                    return   # held or voided meanwhile: the pit boss decides, nothing to pay here
-                s.commit()
-        return settle
+        def follow_up() -> None:
+            if out.command and self.send is not None:
+                self.send(device, out.command)
+            if out.settle:
+                with self.session_factory() as s:
+                    try:
+                        rounds.settle(s, out.settle, house=self.house)
+                    except InvalidState:
+                        return   # held or voided meanwhile: the pit boss decides, nothing to pay here
+                    s.commit()
+        return follow_up

@@ -18,3 +18,11 @@ class FrameError:
 
 def frame_error(reason: str, raw: bytes | bytearray) -> FrameError:
     return FrameError(reason, bytes(raw[:RAW_KEEP]))
+
+
+@dataclass(frozen=True, slots=True)
+class Silence:
+    """Not from the line but about it: no heartbeat for ``seconds`` while it mattered (the reader
+    reports it once, when the device goes lost)."""
+
+    seconds: float

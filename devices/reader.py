@@ -3,8 +3,10 @@
 It opens the port (exclusive where the platform allows), feeds every chunk to the device's pure
 decoder, writes the shoe's ACK/NAK replies and the host's wheel commands, reconnects with capped
 exponential backoff after an unplug, an error, a vanished or busy port, watches the heartbeat,
-keeps per-device counters, and hands raw bytes, events, outcomes and health to a sink. Nothing
-the sink or the line does stops the thread; only ``stop()`` does.
+keeps per-device counters, and hands raw bytes, events and health to a sink. It knows the line,
+not the games: the host rules are the engines' (``floor.rounds.engines``), and the commands they
+ask for come back through ``send``. Nothing the sink or the line does stops the thread; only
+``stop()`` does.
 """
 from __future__ import annotations
 
@@ -18,13 +20,12 @@ from typing import Callable
 import serial
 
 from devices.config import DeviceConfig
-from devices.events import FrameError
-from devices.kinds import new_decoder, new_rules
+from devices.events import FrameError, Silence
+from devices.protocols import new_decoder, scan
 from devices.replay import feed as feed_decoder
-from devices.shoe import Reply, ShoeError, ShoeErrorCleared
+from devices.shoe import Reply
 from devices.sink import DeviceHealth, Sink
-from devices.wheel import FLAG_FAULT, SelfTest, WheelStatus, encode_command
-from devices.wheel_rules import Misspin
+from devices.wheel import encode_command
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def _utcnow() -> datetime:
 
 class DeviceReader:
     def __init__(self, config: DeviceConfig, sink: Sink, *, read_timeout: float = 0.05,
-                 backoff_initial: float = 0.1, backoff_max: float = 5.0, auto_reset: bool = True,
+                 backoff_initial: float = 0.1, backoff_max: float = 5.0,
                  error_report_interval: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
                  wallclock: Callable[[], datetime] = _utcnow) -> None:
@@ -44,11 +45,9 @@ class DeviceReader:
         self.sink = sink
         self.read_timeout = read_timeout
         self.backoff_initial, self.backoff_max = backoff_initial, backoff_max
-        self.auto_reset = auto_reset  # send *R on a misspin, as the rules require
         self.error_report_interval = error_report_interval
         self.clock, self.wallclock = clock, wallclock
         self.decoder = new_decoder(config)
-        self.rules = new_rules(config)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._port = None
@@ -59,7 +58,7 @@ class DeviceReader:
         self._published_at = 0.0
         self._opened_once = False
         self._last_beat: float | None = None  # last status line (wheel) or frame (others)
-        self._new_shoe = False  # GP 00 sent: the rules start a new shoe (on the reader thread)
+        self._watch = config.kind != "wheel"  # whether silence is a lost line (a wheel: mid-spin only)
 
     # --- control (any thread) --------------------------------------------------------------
 
@@ -88,10 +87,7 @@ class DeviceReader:
         bytes are written as they are (e.g. ``devices.shoe.encode_command``). False when the port
         is not open: commands are not queued across a reconnect (a stale ``*R`` would be wrong)."""
         data = command if isinstance(command, bytes) else encode_command(command)
-        ok = self._write(data)
-        if ok and self.config.kind == "shoe" and data[1:7] == b"OPGP00":
-            self._new_shoe = True   # the game is confirmed: the shoe's host rules start a new shoe
-        return ok
+        return self._write(data)
 
     # --- the thread -------------------------------------------------------------------------
 
@@ -159,7 +155,7 @@ class DeviceReader:
         self._publish(force=True)
 
     def _wait(self, seconds: float) -> None:
-        """Back off, still running the watchdog and clock rules while the port is away."""
+        """Back off, still running the watchdog while the port is away."""
         deadline = self.clock() + seconds
         while not self._stop.is_set():
             left = deadline - self.clock()
@@ -172,9 +168,6 @@ class DeviceReader:
 
     def _chunk(self, data: bytes) -> None:
         at, now = self.wallclock(), self.clock()
-        if self._new_shoe and hasattr(self.rules, "new_shoe"):
-            self._new_shoe = False
-            self.rules.new_shoe()
         try:
             events = feed_decoder(self.decoder, data, at)
         except Exception as exc:  # a decoder must never raise; if one does, keep the line alive
@@ -183,9 +176,11 @@ class DeviceReader:
         replies = b"".join(e.data for e in events if isinstance(e, Reply))
         if replies:
             self._write(replies)
-        fault, beat = self._scan(events)
+        fault, beat, watch = scan(self.config.kind, events)
         if beat:
             self._last_beat = now
+        if watch is not None:
+            self._watch = watch
         d = self.decoder
         with self._hlock:
             h = self._health
@@ -204,51 +199,20 @@ class DeviceReader:
         self._sink("raw", self.name, data, at)
         if events:
             self._sink("events", self.name, events, at)
-        if self.rules is not None:
-            outcomes: list = []
-            for event in events:
-                outcomes.extend(self.rules.feed(event, now))
-            self._outcomes(outcomes, at)
         self._publish()
-
-    def _scan(self, events: list) -> tuple[str | None, bool]:
-        """Device fault text ("" = cleared, None = no news) and whether a heartbeat arrived."""
-        fault, beat = None, False
-        for e in events:
-            if isinstance(e, WheelStatus):
-                beat = True
-                fault = "sensor/motor/encoder fault (flag 4)" if e.flags & FLAG_FAULT else ""
-            elif isinstance(e, SelfTest) and e.code not in (0, "BUSY"):
-                fault = f"self test failed: code {e.code}"
-            elif isinstance(e, ShoeError):
-                fault = f"shoe error {e.code}"
-            elif isinstance(e, ShoeErrorCleared):
-                fault = ""
-            elif self.config.kind != "wheel" and not isinstance(e, (FrameError, Reply)):
-                beat = True
-        return fault, beat
-
-    def _outcomes(self, outcomes: list, at: datetime) -> None:
-        if not outcomes:
-            return
-        if self.auto_reset and any(isinstance(o, Misspin) for o in outcomes):
-            self.send("R")
-        self._sink("outcomes", self.name, outcomes, at)
 
     def _tick(self) -> None:
         now = self.clock()
-        if self.rules is not None:
-            self._outcomes(self.rules.tick(now), self.wallclock())
         hb = self.config.heartbeat_s
         if hb and self._last_beat is not None and now - self._last_beat > hb:
-            if self.config.kind == "wheel":
-                lost = self.rules.round_in_progress  # the wheel may sit idle quietly between rounds
-            else:
-                lost = self.health().connected
-            if lost and not self.health().lost:
-                self._update(lost=True, last_error=f"no heartbeat for {now - self._last_beat:.1f} s",
-                             last_error_at=self.wallclock())
+            # a wheel unplugged mid-spin is lost too; another device only while its port is open
+            watching = self._watch if self.config.kind == "wheel" else self.health().connected
+            if watching and not self.health().lost:
+                silent = now - self._last_beat
+                at = self.wallclock()
+                self._update(lost=True, last_error=f"no heartbeat for {silent:.1f} s", last_error_at=at)
                 log.warning("device %s lost: no heartbeat", self.name)
+                self._sink("events", self.name, [Silence(round(silent, 1))], at)
         self._publish()
 
     def _write(self, data: bytes) -> bool:

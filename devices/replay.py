@@ -1,4 +1,4 @@
-"""Replay a stored raw stream through a fresh decoder (and the host rules).
+"""Replay a stored raw stream through a fresh decoder.
 
 The reader hands every chunk to the sink as received, with its arrival time, and an empty chunk
 whenever the port is (re)opened. Feeding that stream to a fresh decoder gives the very events the
@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Iterable
 
 from devices.config import DeviceConfig
-from devices.kinds import new_decoder, new_rules
+from devices.protocols import new_decoder
 from devices.scanner import ScannerDecoder
 
 Stream = Iterable[tuple[datetime, bytes]]
@@ -34,17 +34,3 @@ def replay(config: DeviceConfig, stream: Stream) -> list:
     for at, data in stream:
         events.extend(feed(decoder, data, at))
     return events
-
-
-def replay_outcomes(config: DeviceConfig, stream: Stream) -> list:
-    """Host-rule outcomes for ``stream``, with the arrival times as the clock (ticked per chunk)."""
-    decoder, rules = new_decoder(config), new_rules(config)
-    if rules is None:
-        return []
-    out: list = []
-    for at, data in stream:
-        now = at.timestamp()
-        for event in feed(decoder, data, at):
-            out.extend(rules.feed(event, now))
-        out.extend(rules.tick(now))
-    return out

@@ -55,6 +55,7 @@ class DeviceRuntime:
     manager: DeviceManager | None = None
     beat_s: float = 3.0   # health is re-sent this often, so the floor can tell a silent process
     dealer: object | None = None   # the demo floor's dealers (devices.demo.DemoDealer), with simulators
+    sink: object | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
@@ -62,6 +63,7 @@ class DeviceRuntime:
         return cls(load(entries))
 
     def start(self, sink) -> "DeviceRuntime":
+        self.sink = sink
         for sim in self.simulators:
             sim.start()
         self.manager = DeviceManager(self.configs, sink).start()
@@ -76,6 +78,10 @@ class DeviceRuntime:
                     sink.health(snapshot.name, snapshot)
                 except Exception:  # the next beat tries again; the readers go on regardless
                     log.exception("device health beat for %s failed", snapshot.name)
+
+    def send(self, device: str, command: str | bytes) -> bool:
+        """A command to one device (what the rounds ask for, e.g. a wheel's ``*R``)."""
+        return self.manager is not None and device in self.manager.readers and self.manager.send(device, command)
 
     def shoe_confirmed(self, table: str | int) -> list[str]:
         """The dealer confirmed a new shoe: ``GP 00`` (confirm game) to the table's smart shoe."""
@@ -93,5 +99,7 @@ class DeviceRuntime:
             self.dealer.stop()
         if self.manager is not None:
             self.manager.stop()
+        if hasattr(self.sink, "close"):
+            self.sink.close()   # the work the readers handed over is finished before the process goes
         for sim in self.simulators:
             sim.stop()

@@ -13,11 +13,15 @@ from dataclasses import dataclass
 from typing import Callable
 
 from devices.events import FrameError, frame_error
+from devices.framing import LineFramer
 from floor.games.cards import Card
 
-__all__ = ["CardRead", "FrameError", "ScannerDecoder", "encode_card"]
+__all__ = ["CardRead", "FrameError", "PlayerCardRead", "ScannerDecoder", "encode_card", "encode_player_card"]
 
 _PAYLOAD = re.compile(rb"[SHDC](10|[2-9TJQKA])")
+# A player card's barcode: "P" then the card number (letters and digits), so it can never be
+# taken for a playing card (those start with a suit letter).
+_PLAYER = re.compile(rb"P([A-Za-z0-9]{1,38})")
 MAX_LINE = 40
 DUPLICATE_WINDOW_S = 0.3
 
@@ -25,6 +29,11 @@ DUPLICATE_WINDOW_S = 0.3
 @dataclass(frozen=True, slots=True)
 class CardRead:
     card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCardRead:
+    card_number: str
 
 
 class ScannerDecoder:
@@ -36,40 +45,29 @@ class ScannerDecoder:
         self.prefix, self.suffix = bytes(prefix), bytes(suffix)
         self.window = duplicate_window_s
         self.clock = clock
-        self.max_line = max_line + len(self.prefix) + len(self.suffix)
-        self._buf = bytearray()
-        self._discarding = False
+        self.framer = LineFramer(max_line + len(self.prefix) + len(self.suffix), allowed=self.prefix + self.suffix)
         self._last: tuple[Card, float] | None = None  # last card seen and when (reads and repeats)
         self.frames = 0
         self.duplicates = 0
         self.errors = 0
 
     def reconnected(self) -> None:
-        self._buf.clear()
-        self._discarding = False
+        self.framer.reconnected()
 
     def feed(self, data: bytes, now: float | None = None) -> list:
         events: list = []
-        for byte in bytes(data):
-            if byte == 0x0A:
-                if self._discarding:
-                    self._discarding = False
-                else:
-                    self._line(bytes(self._buf), events, now)
-                self._buf.clear()
-            elif not self._discarding:
-                self._buf.append(byte)
-                if len(self._buf) > self.max_line:
-                    events.append(frame_error("overlong line", self._buf))
-                    self.errors += 1
-                    self._buf.clear()
-                    self._discarding = True
+        for item in self.framer.feed(data):
+            if isinstance(item, FrameError):
+                events.append(item)
+                self.errors += 1
+            else:
+                self._line(item, events, now)
         return events
 
-    def _line(self, raw: bytes, events: list, now: float | None) -> None:
-        line = raw[:-1] if raw.endswith(b"\r") else raw
+    def _line(self, line: bytes, events: list, now: float | None) -> None:
         if not line.strip():
             return
+        raw = line
         payload = line
         if self.prefix and payload.startswith(self.prefix):
             payload = payload[len(self.prefix):]
@@ -77,12 +75,16 @@ class ScannerDecoder:
             payload = None
         if payload is not None and self.suffix:
             payload = payload[: -len(self.suffix)] if payload.endswith(self.suffix) else None
-        if payload is None or not _PAYLOAD.fullmatch(payload):
+        player = _PLAYER.fullmatch(payload) if payload is not None else None
+        if payload is None or not (player or _PAYLOAD.fullmatch(payload)):
             events.append(frame_error("not a card", raw))
             self.errors += 1
             return
-        text = payload.decode("ascii")
-        card = Card.parse(text[1:] + text[0])  # wire is suit then rank; Card.parse wants rank then suit
+        if player:
+            card = PlayerCardRead(player.group(1).decode("ascii"))
+        else:
+            text = payload.decode("ascii")
+            card = Card.parse(text[1:] + text[0])  # wire is suit then rank; Card.parse wants rank then suit
         at = self.clock() if now is None else now
         last = self._last
         self._last = (card, at)  # sliding: a card held over the reader stays one read
@@ -90,10 +92,14 @@ class ScannerDecoder:
             self.duplicates += 1
             return
         self.frames += 1
-        events.append(CardRead(card))
+        events.append(card if isinstance(card, PlayerCardRead) else CardRead(card))
 
 
 def encode_card(card: Card | str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
     card = Card.parse(card) if isinstance(card, str) else card
     rank = "10" if card.rank == 10 else card.rank_char
     return prefix + (card.suit + rank).encode("ascii") + suffix + b"\r\n"
+
+
+def encode_player_card(card_number: str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
+    return prefix + b"P" + card_number.encode("ascii") + suffix + b"\r\n"

@@ -3,18 +3,20 @@
 Shoe -> host frame: ``ENQ SEQ TYPE DATA… ETX H L`` where ``H L`` is the XOR of SEQ..ETX (or
 ENQ..ETX on some firmware) as two hex digits, and every data byte after the type letter has bit 7
 set. The decoder answers every frame with a ``Reply`` (ACK, or NAK + code) for the reader to write
-back, drops repeats (same SEQ and same content), and never raises.
+back, drops repeats (a SEQ of one of the last five frames with the same content), flags a recent SEQ
+with new content, and never raises.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
-from devices.events import FrameError, frame_error
+from devices.events import RAW_KEEP, FrameError, frame_error
 from floor.games.cards import Card
 
 __all__ = [
     "CardDealt", "CardDrawn", "CardRepeated", "CutCard", "CoupStart", "Standby", "LockStatus",
-    "ShoeResult", "ShoeError", "ShoeErrorCleared", "FrameError", "Reply", "ShoeDecoder",
+    "ShoeResult", "ShoeError", "ShoeErrorCleared", "FrameError", "SeqReused", "Reply", "ShoeDecoder",
     "ENQ", "STX", "ETX", "ACK", "NAK", "TARGETS", "WINNERS",
     "encode_frame", "encode_card", "encode_drawn", "encode_result", "encode_error", "encode_simple",
     "encode_lock", "encode_command", "encode_nak", "bcc",
@@ -39,6 +41,7 @@ _SUIT_CODE = {v: k for k, v in _SUIT.items()}
 _DATA_LEN = {"S": (0,), "P": (0,), "C": (0,), "e": (0,), "L": (1,), "E": (1,), "G": (1,),
              "D": (2,), "R": (2,), "d": (1, 2)}
 MAX_BODY = 8  # SEQ + type + data: longer without an ETX means the ETX was lost
+RECENT = 5  # frames whose SEQ a new frame may not reuse (the shoe cycles through ten)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,12 @@ class ShoeErrorCleared:
 
 
 @dataclass(frozen=True, slots=True)
+class SeqReused(FrameError):
+    """A frame error the floor must hear of: a recent SEQ with new content (a shoe or a line that
+    lies about which frame is new). Dropped like every frame error, and alerted."""
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """Bytes the reader must write back to the shoe for a frame it received."""
 
@@ -138,7 +147,7 @@ class ShoeDecoder:
         self._body = bytearray()  # SEQ..ETX of the frame being read
         self._bcc = bytearray()
         self._garbage = bytearray()
-        self._last: bytes | None = None  # SEQ+content of the last frame accepted, for repeats
+        self._recent: deque[bytes] = deque(maxlen=RECENT)  # SEQ+content of the last frames accepted
         self.frames = 0
         self.duplicates = 0
         self.errors = 0
@@ -215,13 +224,20 @@ class ShoeDecoder:
         if any(b < 0x80 for b in payload):
             self._error(events, "data byte without bit 7", raw, NAK_LINE)
             return
-        # The frame is sound: acknowledge it, and keep it unless it repeats the last one.
+        # The frame is sound: acknowledge it, and keep it unless its SEQ is one of the last frames'
+        # (the shoe cycles through ten SEQ values, so a recent SEQ is never a new frame).
         events.append(_ACK_REPLY)
         key = bytes([seq]) + body[1:-1]
-        if key == self._last:
-            self.duplicates += 1
+        earlier = next((k for k in self._recent if k[0] == seq), None)
+        if earlier == key:
+            self.duplicates += 1   # a copy, even after another frame came in between
             return
-        self._last = key
+        if earlier is not None:
+            self.errors += 1
+            seq_text = chr(seq) if 0x20 <= seq < 0x7F else f"0x{seq:02x}"
+            events.append(SeqReused(f"SEQ {seq_text!r} repeated with new content: not a new frame", raw[:RAW_KEEP]))
+            return
+        self._recent.append(key)
         self.frames += 1
         event = _event(letter, [b & 0x7F for b in payload])
         if isinstance(event, FrameError):

@@ -52,10 +52,8 @@ class Sink(Protocol):
         drop a half frame from before the break exactly as the live decoder did."""
 
     def events(self, device: str, events: list, arrived_at: datetime) -> None:
-        """Decoded events of one chunk, in order (including the shoe's ``Reply`` events)."""
-
-    def outcomes(self, device: str, outcomes: list, at: datetime) -> None:
-        """Host-rule outcomes (wheel: ``devices.wheel_rules``), from events or from the clock."""
+        """Decoded events of one chunk, in order (including the shoe's ``Reply`` events), and the
+        reader's own ``Silence`` when the device goes lost."""
 
     def health(self, device: str, snapshot: DeviceHealth) -> None:
         """On connect, disconnect, lost, fault and error changes."""
@@ -67,7 +65,6 @@ class RecordingSink:
 
     raws: list[tuple[str, bytes, datetime]] = field(default_factory=list)
     event_log: list[tuple[str, object, datetime]] = field(default_factory=list)
-    outcome_log: list[tuple[str, object, datetime]] = field(default_factory=list)
     health_log: list[tuple[str, DeviceHealth]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -84,11 +81,6 @@ class RecordingSink:
             self.event_log.extend((device, e, arrived_at) for e in events)
             self.changed.notify_all()
 
-    def outcomes(self, device: str, outcomes: list, at: datetime) -> None:
-        with self.changed:
-            self.outcome_log.extend((device, o, at) for o in outcomes)
-            self.changed.notify_all()
-
     def health(self, device: str, snapshot: DeviceHealth) -> None:
         with self.changed:
             self.health_log.append((device, snapshot))
@@ -101,10 +93,9 @@ class RecordingSink:
             return [e for d, e, _ in self.event_log
                     if (device is None or d == device) and (kind is None or isinstance(e, kind))]
 
-    def outcomes_of(self, device: str | None = None, kind: type | tuple | None = None) -> list:
+    def timed_events(self, device: str) -> list[tuple[datetime, object]]:
         with self.lock:
-            return [o for d, o, _ in self.outcome_log
-                    if (device is None or d == device) and (kind is None or isinstance(o, kind))]
+            return [(t, e) for d, e, t in self.event_log if d == device]
 
     def stream(self, device: str) -> list[tuple[datetime, bytes]]:
         with self.lock:

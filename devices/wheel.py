@@ -1,7 +1,8 @@
-"""Roulette wheel controller (SS2 style), docs/protocols.md: decoder and encoders.
+"""Roulette wheel controller (SS2 style, docs/protocols.md): decoder and encoders.
 
-ASCII lines ending ``\\r\\n``: status lines ``*X;state;spin;win;flags;rpm10;dir``, bare winning-number
-lines (two characters, space padded) and command replies (``*P OK``, ``*F <code>``, ``*V …``).
+ASCII lines ending ``\\r\\n`` and nothing else (``devices.framing``): status lines
+``*X;state;spin;win;flags;rpm10;dir``, bare winning-number lines (two characters, space padded)
+and command replies (``*P OK``, ``*F <code>``, ``*V …``).
 The decoder is pure: bytes in, events out, whatever the slicing.
 """
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from devices.events import FrameError, frame_error
+from devices.framing import LineFramer
 
 __all__ = [
     "WheelStatus", "WinningNumber", "SelfTest", "CommandReply", "FrameError", "WheelDecoder",
@@ -76,54 +78,36 @@ class WheelDecoder:
     """Incremental line decoder; ``feed`` never raises."""
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
-        self.max_line = max_line
-        self._buf = bytearray()
-        self._discarding = False  # inside an overlong line: drop bytes up to the next newline
+        self.framer = LineFramer(max_line)
         self.frames = 0
         self.errors = 0
 
     def feed(self, data: bytes) -> list:
         events: list = []
-        for byte in bytes(data):
-            if byte == 0x0A:  # '\n' ends a line
-                if self._discarding:
-                    self._discarding = False
-                else:
-                    self._line(bytes(self._buf), events)
-                self._buf.clear()
-            elif not self._discarding:
-                self._buf.append(byte)
-                if len(self._buf) > self.max_line:
-                    events.append(frame_error("overlong line", self._buf))
-                    self.errors += 1
-                    self._buf.clear()
-                    self._discarding = True
+        for item in self.framer.feed(data):
+            if isinstance(item, FrameError):
+                events.append(item)
+                self.errors += 1
+            else:
+                self._line(item, events)
         return events
 
     def reconnected(self) -> None:
         """The port was reopened: a half line from before belongs to nothing."""
-        self._buf.clear()
-        self._discarding = False
+        self.framer.reconnected()
 
-    def _line(self, raw: bytes, events: list) -> None:
-        line = raw[:-1] if raw.endswith(b"\r") else raw
+    def _line(self, line: bytes, events: list) -> None:
         if not line.strip():
-            return  # blank line: line noise with nothing in it, not worth an error
+            return  # blank line: nothing in it, not worth an error
         # A '*' after other bytes: the head is noise glued to a packet; keep the packet.
         star = line.rfind(b"*")
         if star > 0:
             events.append(frame_error("garbage before packet", line[:star]))
             self.errors += 1
             line = line[star:]
-        try:
-            text = line.decode("ascii")
-        except UnicodeDecodeError:
-            events.append(frame_error("non-ascii bytes", raw))
-            self.errors += 1
-            return
-        event = _parse(text)
+        event = _parse(line.decode("ascii"))   # the framer passes printable ASCII only
         if isinstance(event, FrameError):
-            events.append(frame_error(event.reason, raw))
+            events.append(frame_error(event.reason, line))
             self.errors += 1
         else:
             events.append(event)

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import Conflict, Msg, NotFound
+from floor.errors import BadInput, Conflict, Msg, NotAllowed, NotFound
 from floor.models import Alert
 
 
@@ -22,27 +22,41 @@ def alert_json(a: Alert) -> dict:
 
 
 def raise_alert(session: Session, actor: Actor, kind: str, message: str | Msg, *, severity: str = "warning",
-                table_id: int | None = None, data: dict | None = None) -> Alert:
+                table_id: int | None = None, data: dict | None = None, at: datetime | None = None) -> Alert:
     if isinstance(message, Msg):   # the English text in its column, the template beside it
         data = {**(data or {}), "msg": message.to_json()}
-    alert = Alert(kind=kind, severity=severity, table_id=table_id, message=str.__str__(message), data=data)
+    at = at or datetime.now(timezone.utc)
+    alert = Alert(kind=kind, severity=severity, table_id=table_id, message=str.__str__(message), data=data, at=at)
     session.add(alert)
     session.flush()
-    audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=alert_json(alert))
+    audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=alert_json(alert), at=at)
     rooms = ["role:floor_manager", "role:pit_boss"] + ([notify.table_room(table_id)] if table_id else [])
     notify.publish(session, "alert", alert_json(alert), *rooms)
     return alert
 
 
-def acknowledge(session: Session, actor: Actor, alert_id: int) -> Alert:
+# Alerts only a pit boss may close, and only with a note of what he found (the wheel's integrity).
+NOTE_REQUIRED = ("possible_bias", "direction_not_alternating", "speed_out_of_range")
+
+
+def acknowledge(session: Session, actor: Actor, alert_id: int, note: str | None = None,
+                at: datetime | None = None) -> Alert:
     alert = session.get(Alert, alert_id)
     if alert is None:
         raise NotFound("no alert {alert_id}", alert_id=alert_id)
     if alert.acknowledged_at is not None:
         raise Conflict("this alert was already acknowledged")
-    alert.acknowledged_at = datetime.now(timezone.utc)
+    note = (note or "").strip()[:500] or None
+    if alert.kind in NOTE_REQUIRED:
+        if actor.role not in ("pit_boss", "admin"):
+            raise NotAllowed("a pit boss acknowledges a wheel alert", code="pit_boss_only")
+        if note is None:
+            raise BadInput("say what was found: a note is needed to acknowledge this alert", field="note")
+    alert.acknowledged_at = at or datetime.now(timezone.utc)
     alert.acknowledged_by = actor.staff_id
-    audit.record(session, actor, "alert.acknowledge", f"alert:{alert.id}")
+    alert.acknowledged_note = note
+    audit.record(session, actor, "alert.acknowledge", f"alert:{alert.id}", after={"note": note} if note else None,
+                 at=alert.acknowledged_at)
     notify.publish(session, "alert.acknowledged", {"id": alert.id}, "role:floor_manager", "role:pit_boss")
     return alert
 

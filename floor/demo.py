@@ -1,5 +1,8 @@
-"""The demo floor: a poker room, the four live games, staff with every role, some players."""
+"""The demo floor: a poker room, the four live games, staff with every role, some players, and a
+tournament in late registration."""
 from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -8,6 +11,8 @@ from floor import audit
 from floor import staff as staff_svc
 from floor.actors import Actor
 from floor.models import Game, Player, Seat, Staff, Table
+from floor.settings import HouseSettings
+from floor.tournaments import clock, registration, setup
 
 DEMO_PASSWORD = "floorman-demo"
 DEMO_STAFF = [
@@ -78,3 +83,29 @@ def load_demo(session: Session, password: str = DEMO_PASSWORD) -> None:
         session.add(p)
         session.flush()
         audit.record(session, actor, "player.create", f"player:{p.id}", after={"name": name, "card": p.card_number})
+
+
+DEMO_TOURNAMENT_TABLES = (21, 22, 23)   # first to break first
+
+
+def load_demo_tournament(session: Session, settings: HouseSettings, now: datetime | None = None) -> None:
+    """A daily turbo that started 25 minutes ago, in late registration: twenty demo players seated on
+    three tournament tables, the clock in level 2 (the caller commits)."""
+    now = now or datetime.now(timezone.utc)
+    actor = Actor.system("demo")
+    game = session.execute(select(Game).where(Game.name == DEMO_GAMES[0][0])).scalar_one()
+    for number in DEMO_TOURNAMENT_TABLES:
+        t = Table(number=number, name=f"Tournament {number}", kind="poker", game_id=game.id, seat_count=10, status="open")
+        t.seats = [Seat(number=n) for n in range(1, 11)]
+        session.add(t)
+    session.flush()
+    t = setup.create(session, actor, settings, {
+        "name": "Daily Turbo", "game_id": game.id, "buy_in": 10_000, "fee": 1_500, "bounty_kind": "knockout",
+        "bounty": 2_500, "structure": "daily_turbo", "max_reentries": 1, "seats_per_table": 10,
+        "final_table_size": 9, "guarantee": 300_000, "table_numbers": list(DEMO_TOURNAMENT_TABLES)})
+    players = session.execute(select(Player.id).order_by(Player.id).limit(20)).scalars().all()
+    started = now - timedelta(minutes=25)
+    for pid in players:
+        registration.register(session, actor, settings, t.id, pid, "cash", started - timedelta(minutes=30))
+    clock.start(session, actor, t.id, started)
+    clock.tick(session, t.id, now)     # level 1 is over: level 2 on the board, its timer set

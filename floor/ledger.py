@@ -24,8 +24,9 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, Money, NotFound
-from floor.models import Account, Player, Transfer
+from floor.errors import BadInput, Conflict, InvalidState, Money, NotAllowed, NotFound
+from floor.models import Account, CashRequest, Player, Transfer
+from floor.settings import HouseSettings
 
 ACCOUNTS = Account.__table__
 TRANSFERS = Transfer.__table__
@@ -54,6 +55,13 @@ def _get_or_create(session: Session, key: str, kind: str, player_id: int | None 
 
 def player_account(session: Session, player_id: int) -> int:
     return _get_or_create(session, f"player:{player_id}", "player", player_id=player_id)
+
+
+def named_account(session: Session, key: str, kind: str) -> int:
+    """An account of the house's own that is not a table's (e.g. a tournament's prize pool)."""
+    if kind not in ("prize_pool", "bounties", "fees", "overlay"):
+        raise ValueError(f"no named account of kind {kind!r}")
+    return _get_or_create(session, key, kind)
 
 
 def cage_account(session: Session) -> int:
@@ -182,10 +190,13 @@ def _player(session: Session, player_id: int) -> Player:
     return p
 
 
-def _amount(amount) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise BadInput("the amount is a positive whole number of cents", field="amount")
-    return amount
+def amount(value, house: HouseSettings, field: str = "amount") -> int:
+    """Any sum of money a person gives (a credit, a bet, a contribution...): a whole number of cents
+    from 1 to the house's maximum. A bool or a float is refused, never rounded."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= house.max_amount_cents:
+        raise BadInput("an amount is a whole number of cents from 1 to {maximum}", field=field,
+                       maximum=house.max_amount_cents)
+    return value
 
 
 def account_json(session: Session, player_id: int, limit: int = 20) -> dict:
@@ -201,35 +212,117 @@ def account_json(session: Session, player_id: int, limit: int = 20) -> dict:
     return {"player_id": player_id, "balance": player_balance(session, player_id), "transfers": moves}
 
 
-def _cash(session: Session, actor: Actor, player_id: int, amount: int, memo: str | None, credit: bool,
-          at: datetime | None) -> dict:
-    _player(session, player_id)
-    amount = _amount(amount)
+def _move(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: str,
+          at: datetime, extra: dict | None = None) -> None:
     pid, cage = player_account(session, player_id), cage_account(session)
     before = balance(session, pid)
-    at = at or datetime.now(timezone.utc)
-    if credit:
-        transfer(session, cage, pid, amount, "deposit", at=at, memo=memo)
+    if kind == "credit":
+        transfer(session, cage, pid, cents, "deposit", at=at, memo=memo)
     else:
-        transfer(session, pid, cage, amount, "withdrawal", at=at, memo=memo)
+        transfer(session, pid, cage, cents, "withdrawal", at=at, memo=memo)
     after = balance(session, pid)
-    audit.record(session, actor, "cashier.credit" if credit else "cashier.debit", f"player:{player_id}",
-                 before={"balance": before}, after={"balance": after, "amount": amount, "memo": memo})
+    audit.record(session, actor, f"cashier.{kind}", f"player:{player_id}",
+                 before={"balance": before}, after={"balance": after, "amount": cents, "memo": memo, **(extra or {})})
     notify.publish(session, "balance.changed", {"player_id": player_id, "balance": after},
                    "role:cashier", "role:pit_boss")
-    return account_json(session, player_id)
 
 
-def credit(session: Session, actor: Actor, player_id: int, amount: int, memo: str | None = None,
-           at: datetime | None = None) -> dict:
-    """Cash in at the cage: the player's balance goes up by ``amount`` cents."""
-    return _cash(session, actor, player_id, amount, memo, True, at)
+def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: str,
+          at: datetime | None, house: HouseSettings) -> dict:
+    cents = amount(cents, house)
+    _player(session, player_id)
+    at = at or datetime.now(timezone.utc)
+    if cents > house.cashier_two_person_cents:
+        # The two-person rule: nothing moves until a second, different pit boss approves.
+        req = CashRequest(player_id=player_id, kind=kind, amount=cents, memo=memo, requested_by=actor.staff_id,
+                          requested_by_name=actor.name, requested_at=at)
+        session.add(req)
+        session.flush()
+        audit.record(session, actor, "cashier.request", f"player:{player_id}",
+                     after={"request": req.id, "kind": kind, "amount": cents, "memo": memo})
+        notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
+        return {**account_json(session, player_id), "pending": request_json(req)}
+    _move(session, actor, player_id, cents, memo, kind, at)
+    return {**account_json(session, player_id), "pending": None}
 
 
-def debit(session: Session, actor: Actor, player_id: int, amount: int, memo: str | None = None,
-          at: datetime | None = None) -> dict:
-    """Cash out: refused (409 insufficient_balance) when the balance is smaller than ``amount``."""
-    return _cash(session, actor, player_id, amount, memo, False, at)
+def credit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
+           at: datetime | None = None, *, house: HouseSettings) -> dict:
+    """Cash in at the cage: the player's balance goes up by ``cents``. Above the house's
+    ``cashier_two_person_cents`` it waits for a second pit boss (``pending`` in the answer)."""
+    return _cash(session, actor, player_id, cents, memo, "credit", at, house)
+
+
+def debit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
+          at: datetime | None = None, *, house: HouseSettings) -> dict:
+    """Cash out: refused (409 insufficient_balance) when the balance is smaller than ``cents``;
+    above the two-person threshold it waits like a credit."""
+    return _cash(session, actor, player_id, cents, memo, "debit", at, house)
+
+
+# --- cash moves waiting for a second pit boss ------------------------------------------------------
+
+def request_json(req: CashRequest) -> dict:
+    return {"id": req.id, "player_id": req.player_id, "kind": req.kind, "amount": req.amount, "memo": req.memo,
+            "requested_by": req.requested_by, "requested_by_name": req.requested_by_name,
+            "requested_at": req.requested_at.isoformat() if req.requested_at else None,
+            "state": req.decision or "pending", "decided_by": req.decided_by, "decided_by_name": req.decided_by_name,
+            "decided_at": req.decided_at.isoformat() if req.decided_at else None, "reason": req.reason}
+
+
+def cash_requests(session: Session, only_pending: bool = True, limit: int = 50) -> list[dict]:
+    q = select(CashRequest).order_by(CashRequest.id.desc()).limit(limit)
+    if only_pending:
+        q = q.where(CashRequest.decision.is_(None))
+    return [request_json(r) for r in session.execute(q).scalars()]
+
+
+def _decide(session: Session, actor: Actor, request_id: int, decision: str, reason: str | None,
+            at: datetime) -> CashRequest:
+    req = session.get(CashRequest, request_id)
+    if req is None:
+        raise NotFound("no cash request {request_id}", request_id=request_id)
+    # Decided once: of two answers at the same moment, the conditional update lets one through.
+    done = session.execute(update(CashRequest).where(CashRequest.id == request_id, CashRequest.decision.is_(None))
+                           .values(decision=decision, decided_by=actor.staff_id, decided_by_name=actor.name,
+                                   decided_at=at, reason=(reason or "").strip()[:200] or None)).rowcount
+    if done != 1:
+        session.refresh(req)
+        raise InvalidState("this cash request was already {decision}", code="already_decided", decision=req.decision)
+    session.refresh(req)
+    return req
+
+
+def approve_cash(session: Session, actor: Actor, request_id: int, reason: str | None = None,
+                 at: datetime | None = None) -> dict:
+    """A second pit boss approves a waiting credit or debit: the money moves now. Never the one who asked."""
+    at = at or datetime.now(timezone.utc)
+    req = session.get(CashRequest, request_id)
+    if req is None:
+        raise NotFound("no cash request {request_id}", request_id=request_id)
+    if actor.staff_id is None or actor.staff_id == req.requested_by:
+        raise NotAllowed("the two-person rule: a second, different pit boss must approve this", code="own_request")
+    req = _decide(session, actor, request_id, "approved", reason, at)
+    _move(session, actor, req.player_id, req.amount, req.memo, req.kind, at,
+          {"request": req.id, "requested_by": req.requested_by_name})
+    notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
+    return request_json(req)
+
+
+def reject_cash(session: Session, actor: Actor, request_id: int, reason: str, at: datetime | None = None) -> dict:
+    """A pit boss turns a waiting request down, or the one who asked withdraws it: nothing moves."""
+    at = at or datetime.now(timezone.utc)
+    if not (reason or "").strip():
+        raise BadInput("say why", field="reason")
+    req = session.get(CashRequest, request_id)
+    if req is None:
+        raise NotFound("no cash request {request_id}", request_id=request_id)
+    decision = "withdrawn" if actor.staff_id is not None and actor.staff_id == req.requested_by else "rejected"
+    req = _decide(session, actor, request_id, decision, reason, at)
+    audit.record(session, actor, f"cashier.request.{decision}", f"player:{req.player_id}",
+                 after={"request": req.id, "reason": req.reason})
+    notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
+    return request_json(req)
 
 
 def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
@@ -244,5 +337,6 @@ def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
 
 
 __all__ = ["post", "row", "transfer", "check", "credit", "debit", "balance", "player_balance", "player_account",
-           "cage_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
-           "account_json", "LedgerCheck", "Iterable"]
+           "cage_account", "named_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
+           "account_json", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests",
+           "request_json"]

@@ -33,6 +33,7 @@ class HouseSettings:
     rathole_minutes: int = 120                # 000: back within 7,200 s needs what he left with
     board_wait_window_hours: int = 3          # estimated waits on the board: seat turnover of the last hours
     table_open_min_waiting: int = 5           # not in the seeds: players waiting to prompt opening a table
+    table_open_minutes: int = 10              # how long the floor takes to open a table for its list (wait estimates)
 
     # Must-move (004)
     mustmove_keep_main_full_above: int = 8    # while MM1 has more than this, main is kept full
@@ -64,6 +65,44 @@ class HouseSettings:
     baccarat_decks: int = 8
     blackjack_decks: int = 6
     dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
+
+    # Money at the boundary: any amount a person types (credit, debit, bet...) is a whole number of
+    # cents from 1 to this; a cashier's credit or debit above cashier_two_person_cents waits for a
+    # second pit boss.
+    max_amount_cents: int = 100_000_000
+    cashier_two_person_cents: int = 1_000_000
+
+    # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
+    tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand
+    tournament_payout_unit: int = 100                # places rounded down to this many cents
+    tournament_seats_per_table: int = 9
+    tournament_final_table_size: int = 9
+    tournament_progressive_cash_percent: int = 50    # of a progressive bounty, paid in cash
+    tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
+    tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
+    # The pit's numbers: a player's visit ends after this long without a bet
+    rating_gap_minutes: int = 30
+    # Game pace: the house's target range of rounds an hour per game, the rolling window the live
+    # pace is measured over, and how long a table may run below its target before the pit is alerted
+    pace_baccarat_min: int = 45
+    pace_baccarat_max: int = 70
+    pace_roulette_min: int = 30
+    pace_roulette_max: int = 40
+    pace_blackjack_min: int = 50
+    pace_blackjack_max: int = 80
+    pace_casino_holdem_min: int = 40
+    pace_casino_holdem_max: int = 60
+    pace_window_minutes: int = 30
+    pace_alert_minutes: int = 20
+    # Wheel integrity: the spins tested together, the false-alarm rate accepted per window, the arc
+    # scanned for a hot sector, and the speed ranges (rpm; the ball's only where the wheel reports it)
+    wheel_window_spins: int = 500
+    wheel_bias_p: float = 0.01
+    wheel_arc_pockets: int = 9
+    wheel_rotor_rpm_min: int = 15
+    wheel_rotor_rpm_max: int = 35
+    wheel_ball_rpm_min: int = 60
+    wheel_ball_rpm_max: int = 120
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":

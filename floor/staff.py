@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from argon2 import PasswordHasher, profiles
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 from floor import audit
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, NotAllowed, NotAuthenticated, NotFound
-from floor.models import ROLES, ApiToken, Staff
+from floor.models import ROLES, ApiToken, Staff, Table
 
 # argon2id with the library's default (RFC 9106 low-memory) cost. "minimal" is for test suites and a
 # throwaway demo only: a standard verify costs about half a second of CPU, which a suite pays per login.
@@ -134,24 +135,77 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_token(session: Session, actor: Actor, username: str, label: str = "") -> str:
-    """A new bearer token for an integration account; only its hash is kept."""
+def create_token(session: Session, actor: Actor, username: str, label: str = "", *, table_number: int | None = None,
+                 expires_at: datetime | None = None, now: datetime | None = None) -> str:
+    """A new bearer token for an integration account; only its hash is kept. A dealer's token names
+    the table it acts at (like his PIN session); any token may run out at ``expires_at``."""
+    now = now or datetime.now(timezone.utc)
     staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
     if staff is None:
         raise NotFound("no staff account {username!r}", username=username)
+    table_id = None
+    if table_number is not None:
+        table_id = session.execute(select(Table.id).where(Table.number == table_number)).scalar()
+        if table_id is None:
+            raise NotFound("no table number {number}", number=table_number)
+    elif staff.role == "dealer":
+        raise BadInput("a dealer's token names the table it acts at (--table N)", field="table")
+    if expires_at is not None and expires_at <= now:
+        raise BadInput("a token cannot expire in the past", field="expires")
     token = "fm_" + secrets.token_urlsafe(32)
-    row = ApiToken(staff_id=staff.id, token_hash=_token_hash(token), label=label)
+    row = ApiToken(staff_id=staff.id, token_hash=_token_hash(token), label=label[:120], table_id=table_id,
+                   expires_at=expires_at)
     session.add(row)
     session.flush()
-    audit.record(session, actor, "token.create", f"staff:{staff.id}", after={"token_id": row.id, "label": label})
+    audit.record(session, actor, "token.create", f"staff:{staff.id}",
+                 after={"token_id": row.id, "label": label, "table": table_number,
+                        "expires_at": expires_at.isoformat() if expires_at else None})
     return token
 
 
-def staff_for_token(session: Session, token: str) -> Staff | None:
+@dataclass(frozen=True)
+class TokenHolder:
+    staff: Staff
+    table_number: int | None   # the table a dealer's token acts at
+
+
+def holder_of_token(session: Session, token: str, now: datetime | None = None) -> TokenHolder | None:
+    """Who a bearer token speaks for, or None (unknown, revoked, expired, an inactive account, or a
+    dealer token bound to no table)."""
+    now = now or datetime.now(timezone.utc)
     row = session.execute(
         select(ApiToken).where(ApiToken.token_hash == _token_hash(token), ApiToken.revoked_at.is_(None))
     ).scalar_one_or_none()
-    if row is None:
+    if row is None or (row.expires_at is not None and row.expires_at <= now):
         return None
     staff = session.get(Staff, row.staff_id)
-    return staff if staff is not None and staff.active else None
+    if staff is None or not staff.active:
+        return None
+    table_number = None
+    if row.table_id is not None:
+        table_number = session.execute(select(Table.number).where(Table.id == row.table_id)).scalar()
+    if staff.role == "dealer" and table_number is None:
+        return None
+    return TokenHolder(staff, table_number)
+
+
+def tokens(session: Session) -> list[dict]:
+    """Every token (never the secret): whose, where, since when, until when, revoked."""
+    rows = session.execute(select(ApiToken, Staff.username, Staff.role, Table.number)
+                           .join(Staff, Staff.id == ApiToken.staff_id)
+                           .outerjoin(Table, Table.id == ApiToken.table_id).order_by(ApiToken.id)).all()
+    return [{"id": t.id, "username": username, "role": role, "table": number, "label": t.label,
+             "created_at": t.created_at, "expires_at": t.expires_at, "revoked_at": t.revoked_at}
+            for t, username, role, number in rows]
+
+
+def revoke_token(session: Session, actor: Actor, token_id: int, now: datetime | None = None) -> None:
+    """Revoke a token at once: the next request with it is refused."""
+    row = session.get(ApiToken, token_id)
+    if row is None:
+        raise NotFound("no token {token_id}", token_id=token_id)
+    if row.revoked_at is not None:
+        raise Conflict("token {token_id} is already revoked", code="already_revoked", token_id=token_id)
+    row.revoked_at = now or datetime.now(timezone.utc)
+    session.flush()
+    audit.record(session, actor, "token.revoke", f"staff:{row.staff_id}", after={"token_id": row.id})

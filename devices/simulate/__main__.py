@@ -25,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bcc-includes-start", action="store_true", help="shoe: XOR ENQ into the BCC")
     ap.add_argument("--game", choices=("blackjack", "holdem"), default="blackjack", help="scanner")
     ap.add_argument("--seats", type=int, default=3, help="scanner: seats dealt")
+    ap.add_argument("--bias", action="append", default=[], metavar="POCKET:WEIGHT",
+                    help="wheel: weight a pocket (1 is fair), e.g. --bias 17:2 (repeatable)")
+    ap.add_argument("--same-direction", action="store_true", help="wheel: the rotor never changes direction")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -34,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
               unplug_s=args.unplug_s)
     if args.kind == "shoe":
         kw["bcc_includes_start"] = args.bcc_includes_start
+    if args.kind == "wheel":
+        try:
+            kw["bias"] = {int(p): float(w) for p, w in (b.split(":") for b in args.bias)}
+        except ValueError:
+            ap.error("--bias is POCKET:WEIGHT, e.g. 17:2")
+        kw["alternate"] = not args.same_direction
     if args.kind == "scanner":
         kw.update(game=args.game, seats=args.seats)
     end = open_end(args.port, args.link, args.baudrate)

@@ -17,23 +17,19 @@ import threading
 
 from devices.scanner import encode_card
 from devices.simulate.base import Simulator
+from floor.games import blackjack
 from floor.games.cards import Card
 from floor.games.cards import shoe as new_shoe
 
 
-def bj_total(cards: list[Card]) -> int:
-    total = sum(11 if c.rank == 14 else min(c.rank, 10) for c in cards)
-    aces = sum(c.rank == 14 for c in cards)
-    while total > 21 and aces:
-        total, aces = total - 10, aces - 1
-    return total
+def total(cards: list[Card]) -> int:
+    return blackjack.hand_value(cards)[0]
 
 
 def wants_hit(hand: list[Card], dealer_up: Card) -> bool:
-    """Simple policy: hit below 12, and below 17 against a dealer 7 or higher."""
-    total = bj_total(hand)
-    up = 11 if dealer_up.rank == 14 else min(dealer_up.rank, 10)
-    return total < 12 or (total < 17 and up >= 7)
+    """Simple policy: hit below 12, and below 17 against a dealer 7 or higher (an ace counts 11)."""
+    value = total(hand)
+    return value < 12 or (value < 17 and total([dealer_up]) >= 7)
 
 
 class ScannerSimulator(Simulator):
@@ -159,10 +155,10 @@ class ScannerSimulator(Simulator):
             hands[seat].append(self.draw())
             self.read(hands[seat][-1], faults)
         for hand in hands:
-            while bj_total(hand) < 21 and wants_hit(hand, dealer[0]) and not self.stopped:
+            while total(hand) < 21 and wants_hit(hand, dealer[0]) and not self.stopped:
                 hand.append(self.draw())
                 self.read(hand[-1], faults)
-        while bj_total(dealer) < 17 and not self.stopped:
+        while blackjack.dealer_must_draw(dealer) and not self.stopped:
             dealer.append(self.draw())
             self.read(dealer[-1], faults)
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import threading
 
 from devices import shoe as s
-from devices import tableau as _tableau
 from devices.simulate.base import Simulator
+from floor.games import baccarat
 from floor.games.cards import Card
 from floor.games.cards import shoe as new_shoe
 
@@ -136,7 +136,7 @@ class ShoeSimulator(Simulator):
             self.frame(s.encode_simple, "P")
             burn = self.draw()  # the first card shows how many to burn (10s and faces: 10)
             self.frame(s.encode_drawn, burn)
-            for _ in range(_tableau.value(burn) or 10):
+            for _ in range(baccarat.card_value(burn) or 10):
                 self.frame(s.encode_drawn, self.draw())
             while not self.stopped and not self._cut_seen:
                 if self.paced and not self._wait_for(lambda: self._go.acquire(blocking=False)):
@@ -153,7 +153,8 @@ class ShoeSimulator(Simulator):
         self.frame(s.encode_simple, "S")
         player: list[Card] = []
         banker: list[Card] = []
-        while (target := _tableau.next_target(player, banker)) is not None:
+        dealt: list[Card] = []   # in shoe order, as floor.games.baccarat reads a coup
+        while (target := baccarat.next_target(dealt)) is not None:
             if len(self._cards) <= self._cut_at and not self._cut_seen:
                 self._cut_seen = True
                 self.frame(s.encode_simple, "C")
@@ -162,6 +163,7 @@ class ShoeSimulator(Simulator):
             hand = player if target == "player" else banker
             card = self.draw()
             hand.append(card)
+            dealt.append(card)
             if "unplug" in faults and len(player) + len(banker) == 3:
                 self.unplug_for(self.unplug_s)
             if "silence" in faults and len(player) + len(banker) == 3:
@@ -174,8 +176,10 @@ class ShoeSimulator(Simulator):
             self.frame(s.encode_error, 2)
             self.sleep(t["card"])
             self.frame(s.encode_simple, "e")
-        winner, pp, bp = _tableau.outcome(player, banker)
+        played = baccarat.play(dealt)
+        winner, pp, bp = played.winner, played.player_pair, played.banker_pair
         self.sleep(t["result"])
-        self.coups.append({"player": [str(c) for c in player], "banker": [str(c) for c in banker],
+        self.coups.append({"cards": [str(c) for c in dealt],
+                           "player": [str(c) for c in player], "banker": [str(c) for c in banker],
                            "result": (winner, pp, bp)})
         self.frame(s.encode_result, winner, pp, bp)

@@ -3,7 +3,9 @@
 Status line every 500 ms; states 1 -> 2 -> 3 -> 4 -> bare number -> 5 (repeated) -> next spin.
 Answers ``*X``, ``*R``, ``*P``, ``*F``, ``*V`` and ``*u``. Faults: misspin (flag 2 until the host
 sends ``*R``), no ball (flag 1 in state 4, then state 7), failed launch (flag 8 early in state 3),
-sensor fault (flag 4), noise, silence, unplug and replug.
+sensor fault (flag 4), noise, silence, unplug and replug. For the pit's wheel watch it can also
+run a biased wheel (``bias``: pocket -> weight, 1 being fair) and a wheel whose rotor keeps turning
+the same way (``alternate=False``).
 """
 from __future__ import annotations
 
@@ -19,8 +21,13 @@ class WheelSimulator(Simulator):
     TIMINGS = {"before": 1.0, "bets": 6.0, "spinning": 5.0, "no_more_bets": 3.0, "result": 4.0}
 
     def __init__(self, end, *, timings: dict | None = None, start_spin: int = 1,
-                 no_ball_s: float = 6.0, silence_s: float = 3.0, **kw) -> None:
+                 no_ball_s: float = 6.0, silence_s: float = 3.0, bias: dict[int, float] | None = None,
+                 alternate: bool = True, **kw) -> None:
         super().__init__(end, **kw)
+        self.weights = [float((bias or {}).get(n, 1.0)) for n in range(37)]
+        if any(x < 0 for x in self.weights) or not any(self.weights):
+            raise ValueError("pocket weights are positive")
+        self.alternate = alternate
         self.timings = {**self.TIMINGS, **(timings or {})}
         self.no_ball_s = no_ball_s  # real seconds: the host's 5 s rule is in real time
         self.silence_s = silence_s  # real seconds without status lines
@@ -91,7 +98,7 @@ class WheelSimulator(Simulator):
             return
         if not self.hold(w.STATE_PLACE_BETS, t["bets"]):
             return
-        self.rpm = round(self.rng.uniform(15.0, 30.0), 1)
+        self.rpm = self.draw_rpm()
         while not self.stopped:  # a misspin makes the wheel spin again, bets still locked
             if self.spinning(faults):
                 break
@@ -108,7 +115,7 @@ class WheelSimulator(Simulator):
             return
         if not self.hold(w.STATE_NO_MORE_BETS, t["no_more_bets"]):
             return
-        number = self.rng.randrange(37)
+        number = self.draw_number()
         self.winning = number
         self.results.append((self.spin, number))
         if "noise" in faults:
@@ -139,6 +146,16 @@ class WheelSimulator(Simulator):
             self.unplug_for(self.unplug_s)
         return self.hold(w.STATE_SPINNING, 2 * part)
 
+    def draw_number(self) -> int:
+        """Where the ball lands: every pocket alike, or by the biased wheel's weights."""
+        if all(x == 1.0 for x in self.weights):
+            return self.rng.randrange(37)
+        return self.rng.choices(range(37), weights=self.weights)[0]
+
+    def draw_rpm(self) -> float:
+        return round(self.rng.uniform(15.0, 30.0), 1)
+
     def next_spin(self) -> None:
         self.spin = self.spin % 256 + 1
-        self.direction ^= 1  # real wheels alternate the rotor direction
+        if self.alternate:
+            self.direction ^= 1  # real wheels alternate the rotor direction

@@ -3,9 +3,10 @@ from floor.models.alerts import Alert  # noqa: F401
 from floor.models.audit import AuditRecord  # noqa: F401
 from floor.models.base import Base, utcnow  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
+from floor.models.dealers import DealerShift, DealerStint  # noqa: F401
 from floor.models.devices import DeviceChunk  # noqa: F401
 from floor.models.disputes import PokerRuling  # noqa: F401
-from floor.models.ledger import ACCOUNT_KINDS, Account, Transfer  # noqa: F401
+from floor.models.ledger import ACCOUNT_KINDS, Account, CashRequest, Transfer  # noqa: F401
 from floor.models.people import ROLES, ApiToken, Player, Staff  # noqa: F401
 from floor.models.pit import DECISIONS, RULING_KINDS, RoundRuling, RulingApproval  # noqa: F401
 from floor.models.poker_room import (  # noqa: F401
@@ -27,7 +28,21 @@ from floor.models.poker_table import (  # noqa: F401
                                       PokerPosting,
                                       PokerSitOut,
 )
+from floor.models.ratings import IDENTIFIED_BY, PlayerVisit  # noqa: F401
 from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
 from floor.models.service import ServiceHeartbeat  # noqa: F401
 from floor.models.tables import TABLE_KINDS, Game, Seat, SeatAssignment, Table  # noqa: F401
 from floor.models.timers import TIMER_STATUSES, Timer  # noqa: F401
+from floor.models.tournaments import (  # noqa: F401
+                                      BOUNTY_KINDS,
+                                      TOURNAMENT_STATUSES,
+                                      Tournament,
+                                      TournamentDeal,
+                                      TournamentDraw,
+                                      TournamentElimination,
+                                      TournamentEntry,
+                                      TournamentMove,
+                                      TournamentPause,
+                                      TournamentTable,
+                                      TournamentTemplate,
+)

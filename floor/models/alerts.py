@@ -21,3 +21,4 @@ class Alert(Base):
     data: Mapped[dict | None]
     acknowledged_at: Mapped[datetime | None]
     acknowledged_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    acknowledged_note: Mapped[str | None] = mapped_column(String(500))   # what the pit boss found

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, DateTime, MetaData, TypeDecorator
+from sqlalchemy import JSON, CheckConstraint, DateTime, MetaData, TypeDecorator
 from sqlalchemy.orm import DeclarativeBase
 
 # Named constraints so migrations can alter them on SQLite and PostgreSQL alike.
@@ -44,3 +44,11 @@ class UTCDateTime(TypeDecorator):
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {datetime: UTCDateTime, dict: JSON}
+
+
+def whole_cents(*columns: str) -> list:
+    """SQLite stores any value in any column: a money column there only takes integers (PostgreSQL's
+    BIGINT refuses anything else by its type)."""
+    return [CheckConstraint(f"typeof({c}) = 'integer'", name=f"{c}_integer").ddl_if(dialect="sqlite")
+            for c in columns]
+

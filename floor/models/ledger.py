@@ -19,15 +19,19 @@ from datetime import datetime
 from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from floor.models.base import Base, utcnow
+from floor.models.base import Base, utcnow, whole_cents
 
-ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips")
+# A tournament has its own: ``prize_pool:t<id>``, ``bounties:t<id>``, ``fees:t<id>`` (the house's
+# revenue) and ``overlay:t<id>`` (what the house adds to reach a guarantee).
+ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips", "prize_pool", "bounties", "fees",
+                 "overlay")
 
 
 class Account(Base):
     __tablename__ = "accounts"
     __table_args__ = (
         CheckConstraint("kind <> 'player' OR balance >= 0", name="player_not_negative"),
+        *whole_cents("balance"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -46,6 +50,7 @@ class Transfer(Base):
     __table_args__ = (
         CheckConstraint("amount > 0", name="amount_positive"),
         CheckConstraint("from_account_id <> to_account_id", name="two_accounts"),
+        *whole_cents("amount"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -58,3 +63,26 @@ class Transfer(Base):
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), index=True)
     bet_id: Mapped[int | None] = mapped_column(ForeignKey("bets.id"), index=True)
     memo: Mapped[str | None] = mapped_column(String(200))
+
+
+class CashRequest(Base):
+    """A cashier's credit or debit above the house's two-person threshold: it waits here, and moves
+    only when a second, different pit boss approves it. Decided once (the conditional update on
+    ``decision``), never edited afterwards."""
+
+    __tablename__ = "cash_requests"
+    __table_args__ = tuple(whole_cents("amount"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))          # credit | debit
+    amount: Mapped[int] = mapped_column(BigInteger)
+    memo: Mapped[str | None] = mapped_column(String(200))
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    requested_by_name: Mapped[str] = mapped_column(String(120))
+    requested_at: Mapped[datetime] = mapped_column(default=utcnow)
+    decision: Mapped[str | None] = mapped_column(String(10))   # approved | rejected | withdrawn; None: waiting
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    decided_by_name: Mapped[str | None] = mapped_column(String(120))
+    decided_at: Mapped[datetime | None]
+    reason: Mapped[str | None] = mapped_column(String(200))

@@ -48,3 +48,6 @@ class ApiToken(Base):
     label: Mapped[str] = mapped_column(String(120), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[datetime | None]
+    # A dealer's token acts at one table only, like his PIN session; any token may run out.
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+    expires_at: Mapped[datetime | None]

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from floor.models.base import Base, utcnow
+from floor.models.base import Base, utcnow, whole_cents
 
 # betting -> locked (no more bets; roulette) or dealing (card games) -> result -> settled
 #         \-> held (device fault, disagreement) -> settled | voided by the pit boss
@@ -63,6 +63,8 @@ class Round(Base):
     result: Mapped[dict | None]               # what settles it: {"number": 17}, the coup, the hands
     device: Mapped[dict | None]               # device bookkeeping (wheel: spin, bare number, state 5...)
     held_reason: Mapped[str | None] = mapped_column(String(200))
+    # who dealt it: the dealer on the table when betting opened (pace and results per dealer)
+    dealer_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"), index=True)
     steps: Mapped[int] = mapped_column(default=0)   # shared sequence of cards and decisions
     # Every change is a conditional UPDATE (... WHERE version = :seen): two processes moving the
     # same round at once, one of them gets a conflict instead of both winning.
@@ -115,6 +117,7 @@ class Bet(Base):
     __tablename__ = "bets"
     __table_args__ = (
         CheckConstraint("amount > 0", name="amount_positive"),
+        *whole_cents("amount", "requested"),
         # A retried request with the same key counts once (per funding account).
         Index("uq_bets_idempotency", "account_id", "idempotency_key", unique=True,
               sqlite_where=text("idempotency_key IS NOT NULL"),
@@ -143,6 +146,7 @@ class Settlement(Base):
     It is inserted in the same transaction as the round's transfers."""
 
     __tablename__ = "settlements"
+    __table_args__ = tuple(whole_cents("staked", "returned", "commission"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), unique=True)

@@ -6,12 +6,13 @@ rule with compensating transfers, shift figures, and the conduct and poker-hand 
     approve(session, actor, ruling_id, reason="", at=None, house=...) / reject(...)
     replay_check(session, round, house)                     floor.pit.rulings
     figures(session, day, house, table_number=None) / to_csv(figures)   floor.pit.shift
+    identify / leave / seated (who sits at a live-game seat)               floor.pit.visits
+    visits / players_of_day / player_history (player ratings)             floor.pit.ratings
     conduct_review(session, days) / poker_hands(session, table_id)      floor.pit.review
 """
 from floor.pit.review import conduct_review, poker_hands, poker_rulings, ruling_hand  # noqa: F401
 from floor.pit.rulings import (  # noqa: F401
                                approve,
-                               direct_guard,
                                pending,
                                recent,
                                reject,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime, timezone
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -28,7 +28,8 @@ from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotAllowe
 from floor.models import Account, Round, RoundRuling, RulingApproval, Table, Transfer
 from floor.models.pit import RULING_KINDS
 from floor.models.rounds import ACTIVE
-from floor.rounds import core
+from floor.rounds import core, twoperson
+from floor.rounds.twoperson import pending_for_round
 from floor.rounds import history as results
 from floor.settings import HouseSettings
 
@@ -101,6 +102,8 @@ def _plan(session: Session, r: Round, kind: str, correction: dict | None, house:
     if kind == "confirm":
         if r.status not in ("held", "result", "settled", "voided"):
             raise InvalidState("round {round} is {status}: nothing to confirm yet", code="still_running", round=r.number, status=r.status)
+        if r.status == "held":   # settled by hand from the cards as recorded: stakes and returns move
+            plan["amount"] = rounds.held_moves(session, r, rounds.held_result(session, r, None), house)
         return plan
     if kind == "void":
         if r.status == "voided":
@@ -118,7 +121,7 @@ def _plan(session: Session, r: Round, kind: str, correction: dict | None, house:
         plan["result"] = results.corrected(session, r, correction)
         targets = results.pays(r.kind, plan["result"], bets, house)
         if r.status == "held":
-            plan["amount"] = max(staked, sum(back + comm for back, comm in targets))
+            plan["amount"] = twoperson.settling_moves(bets, targets)
             return plan
         if results.same_result(r.kind, plan["result"], r.result):
             raise BadInput("the corrected result is the one the round was settled with", field="correction")
@@ -142,13 +145,6 @@ def state(session: Session, ruling: RoundRuling, approval: RulingApproval | None
     if approval is None:
         return "pending"
     return "applied" if approval.decision == "approved" else approval.decision
-
-
-def pending_for_round(session: Session, round_id: int) -> RoundRuling | None:
-    return session.execute(
-        select(RoundRuling).where(RoundRuling.round_id == round_id, RoundRuling.needs_approval.is_(True),
-                                  ~select(RulingApproval.id).where(RulingApproval.ruling_id == RoundRuling.id).exists())
-        .order_by(RoundRuling.id).limit(1)).scalar_one_or_none()
 
 
 def pending(session: Session) -> list[RoundRuling]:
@@ -202,7 +198,7 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
         correction = None
     plan = _plan(session, r, kind, correction, house)
     replay = replay_check(session, r, house)
-    needs = kind != "confirm" and plan["amount"] > house.dispute_two_person_cents
+    needs = plan["amount"] > house.dispute_two_person_cents
     ruling = RoundRuling(round_id=r.id, table_id=r.table_id, kind=kind, reason=reason[:500], round_status=r.status,
                          correction=correction, result=plan["result"], replay=replay, amount=plan["amount"],
                          needs_approval=needs, decided_by=actor.staff_id, decided_by_name=actor.name,
@@ -235,14 +231,14 @@ def _apply(session: Session, actor: Actor, r: Round, ruling: RoundRuling, at: da
     if ruling.kind == "confirm":
         if r.status in ("held", "result"):
             if r.status == "held":
-                rounds.settle_held(session, actor, r.id, None, at=at, house=house)
+                rounds.settle_held(session, actor, r.id, None, at=at, house=house, ruling_id=ruling.id)
             else:
                 core.settle(session, r.id, at=at, actor=actor, house=house)
         core.event(session, r, r.table_id, "ruling", at, actor, data)
         return
     if ruling.kind == "void":
         if r.status in ACTIVE or r.status == "held":
-            rounds.void_round(session, actor, r.id, memo, at=at)
+            rounds.void_round(session, actor, r.id, memo, at=at, house=house, ruling_id=ruling.id)
             core.event(session, r, r.table_id, "ruling", at, actor, data)
             return
         if r.status != "settled":
@@ -278,13 +274,15 @@ def _settle_corrected(session: Session, actor: Actor, r: Round, ruling: RoundRul
     ``rounds.settle_held``, the scanner games with the corrected flow's result."""
     res = dict(ruling.result)
     if r.kind == "roulette":
-        rounds.settle_held(session, actor, r.id, {"number": res["number"]}, at=at, house=house)
+        rounds.settle_held(session, actor, r.id, {"number": res["number"]}, at=at, house=house, ruling_id=ruling.id)
     elif r.kind == "baccarat":
-        rounds.settle_held(session, actor, r.id, {"cards": res["cards"]}, at=at, house=house)
+        rounds.settle_held(session, actor, r.id, {"cards": res["cards"]}, at=at, house=house, ruling_id=ruling.id)
     else:
+        twoperson.require(session, r, rounds.held_moves(session, r, res, house), house, ruling.id)
         r.result = {**res, "by_hand": True}
-        core.set_status(session, r, "result", at, actor, data={"by_hand": True, "ruling": ruling.id})
-        core.settle(session, r.id, at=at, actor=actor, house=house)
+        r.result_at = at
+        core.event(session, r, r.table_id, "result", at, actor, {"by_hand": True, "ruling": ruling.id})
+        core.settle(session, r.id, at=at, actor=actor, house=house, from_held=True)
     core.event(session, r, r.table_id, "ruling", at, actor, {"ruling": ruling.id, "kind": "correct",
                                                             "reason": ruling.reason})
 
@@ -361,22 +359,6 @@ def recent(session: Session, limit: int = 30, only_pending: bool = False) -> lis
         return [ruling_json(session, x) for x in pending(session)]
     rows = session.execute(select(RoundRuling).order_by(RoundRuling.id.desc()).limit(limit)).scalars()
     return [ruling_json(session, x) for x in rows]
-
-
-def direct_guard(session: Session, round_id: int, amount_kind: str, house: HouseSettings,
-                 check_amount: bool = True) -> None:
-    """For the older direct settle/void of a held round: refuse when a ruling waits on the round,
-    or when the money at stake is above the two-person threshold (the ruling path must be used)."""
-    waiting = pending_for_round(session, round_id)
-    if waiting is not None:
-        raise Conflict("ruling {waiting} on this round waits for a second pit boss", code="ruling_pending", waiting=waiting.id)
-    if not check_amount:
-        return
-    staked = session.execute(select(func.coalesce(func.sum(Transfer.amount), 0)).where(
-        Transfer.round_id == round_id, Transfer.kind == "stake")).scalar_one()
-    if int(staked) > house.dispute_two_person_cents:
-        raise Conflict("{what} of {amount} is above the two-person threshold: rule on it from the pit (a second pit boss "
-                       "approves)", code="two_person_rule", what=amount_kind, amount=Money(int(staked)))
 
 
 # --- the replay check ----------------------------------------------------------------------------------

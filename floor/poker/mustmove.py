@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.gaming_day import end_of_gaming_day
 from floor.models import Bet, ListCall, MustMoveLink, Round, SeatAssignment, Table
 from floor.models.rounds import ACTIVE as ROUND_ACTIVE
@@ -284,10 +284,10 @@ def close_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     if table.status == "closed":
         raise Conflict("table {table} is already closed", code="already_closed", table=table.number)
     running = session.execute(select(Round).where(Round.table_id == table.id, Round.status.in_(ROUND_ACTIVE))).scalar()
-    if running is not None:
+    if running is not None:   # never a round left taking bets on a closed table
         bets = session.execute(select(func.count(Bet.id)).where(Bet.round_id == running.id)).scalar()
         raise Conflict("table {table} has round {round} running ({status}; bets on the layout: {bets}): finish or void it first",
-                       code="round_running", table=table.number, round=running.number, status=running.status, bets=bets)
+                       code="round_running", table=table.number, round=running.number, status=Term(running.status), bets=bets)
     seated = must_move_order(session, table.id)
     if seated:
         raise Conflict("{players} players still sit at table {table}; move them first (or break a must-move table)",

@@ -11,7 +11,6 @@ queue up, and the second one sees what the first did and gets a 409 saying so.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -22,6 +21,7 @@ from sqlalchemy.orm import Session
 from floor import audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
+from floor.games import waits
 from floor.models import Bust, Game, ListCall, Player, SeatAssignment, Table, WaitingList, WaitlistEntry
 from floor.poker import queries, seating
 from floor.poker.queries import list_tables, open_entries
@@ -507,17 +507,6 @@ def walk_up(session: Session, actor: Actor, settings: HouseSettings, table: Tabl
 
 # --- Views: the floor's lists, the public board ----------------------------------------------------
 
-def estimate_wait(place: int, openings: int, window_minutes: int) -> int | None:
-    """Minutes until the player at ``place`` (1 = first) is likely seated, from the seats that opened
-    for this game over the last ``window_minutes``: one opening every window/openings minutes.
-    None when no seat opened in the window (no basis for an estimate)."""
-    if place < 1 or window_minutes <= 0:
-        raise ValueError("place starts at 1 and the window is positive")
-    if openings <= 0:
-        return None
-    return math.ceil(place * window_minutes / openings)
-
-
 # Leaving a seat without leaving the game does not open a seat for the list.
 _NOT_AN_OPENING = ("seat_change", "table_change", "must_move")
 
@@ -526,6 +515,40 @@ def seat_openings(session: Session, game_id: int, since: datetime) -> int:
     return session.execute(select(func.count(SeatAssignment.id)).join(Table, Table.id == SeatAssignment.table_id)
                            .where(Table.game_id == game_id, SeatAssignment.left_at >= since,
                                   SeatAssignment.reason_left.not_in(_NOT_AN_OPENING))).scalar()
+
+
+def seat_minutes(session: Session, game_id: int, since: datetime, now: datetime) -> float:
+    """Minutes of play in the game's seats between ``since`` and ``now``, summed over every seat."""
+    rows = session.execute(select(SeatAssignment.sat_at, SeatAssignment.left_at)
+                           .join(Table, Table.id == SeatAssignment.table_id)
+                           .where(Table.game_id == game_id, SeatAssignment.sat_at < now,
+                                  (SeatAssignment.left_at.is_(None)) | (SeatAssignment.left_at > since))).all()
+    total = 0.0
+    for sat, left in rows:
+        start, end = max(_aware(sat), since), min(_aware(left) if left else now, now)
+        total += max(0.0, (end - start).total_seconds() / 60)
+    return total
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+def _waits(session: Session, settings: HouseSettings, game_id: int, waiting: int, now: datetime):
+    """The wait model's inputs as the floor measures them now (floor.games.waits), and its estimates."""
+    since = now - timedelta(hours=settings.board_wait_window_hours)
+    tables = list_tables(session, game_id)
+    free = sum(len(queries.free_seats(session, t)) for t in tables)
+    seated = sum(len(t.seats) for t in tables) - free
+    table = None
+    if waiting >= settings.table_open_min_waiting:
+        closed = session.execute(select(Table).where(Table.game_id == game_id, Table.status == "closed")
+                                 .order_by(Table.number).limit(1)).scalar_one_or_none()
+        if closed is not None and closed.seats:
+            table = waits.TableToOpen(len(closed.seats), settings.table_open_minutes)
+    openings = seat_openings(session, game_id, since)
+    return openings, waits.estimate(waiting, free, max(seated, 0), openings,
+                                    seat_minutes(session, game_id, since, now), table=table)
 
 
 def lists_view(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[dict]:
@@ -537,12 +560,16 @@ def lists_view(session: Session, settings: HouseSettings, now: datetime | None =
         entries = open_entries(session, game.id)
         calls = {c.entry_id: c for c in session.execute(select(ListCall).where(
             ListCall.closed_at.is_(None), ListCall.entry_id.in_([e.id for e in entries]))).scalars()} if entries else {}
-        openings = seat_openings(session, game.id, now - timedelta(minutes=window))
+        waiting = [e for e in entries if e.status != "called"]     # a called player has his seat
+        openings, estimates = _waits(session, settings, game.id, len(waiting), now)
+        wait_of = {e.id: w for e, w in zip(waiting, estimates)}
         rows = []
         for place, e in enumerate(entries, start=1):
             row = entry_json(session, e, calls.get(e.id))
             row["place"] = place
-            row["estimated_wait_minutes"] = None if e.status == "called" else estimate_wait(place, openings, window)
+            w = wait_of.get(e.id)
+            row["estimated_wait_minutes"] = w.minutes if w else None
+            row["estimated_wait_range"] = [w.low, w.high] if w else None
             rows.append(row)
         tables = session.execute(select(Table.number).where(Table.game_id == game.id, Table.status == "open")
                                  .order_by(Table.number)).scalars().all()
@@ -579,7 +606,8 @@ def board_view(session: Session, settings: HouseSettings, now: datetime | None =
         lists.append({"game": lst["game"], "open_tables": lst["open_tables"], "entries": [
             {"place": r["place"], "name": format_name(r["player"]["name"], r["player"]["card_number"], fmt),
              "called": r["status"] == "called", "table": r["call"]["table"] if r["call"] else None,
-             "estimated_wait_minutes": r["estimated_wait_minutes"]} for r in lst["entries"]]})
+             "estimated_wait_minutes": r["estimated_wait_minutes"],
+             "estimated_wait_range": r["estimated_wait_range"]} for r in lst["entries"]]})
     tables = []
     for t in session.execute(select(Table).where(Table.status == "open").order_by(Table.number)).scalars():
         seated = session.execute(select(func.count(SeatAssignment.id)).where(
@@ -590,7 +618,7 @@ def board_view(session: Session, settings: HouseSettings, now: datetime | None =
 
 
 __all__ = ["add", "remove", "move", "call", "cancel_call", "expire_call", "seat", "walk_up", "proposals",
-           "estimate_wait", "format_name", "lists_view", "board_view", "Player"]
+           "format_name", "lists_view", "board_view", "Player"]
 
 
 @dataclass

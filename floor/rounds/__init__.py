@@ -10,12 +10,23 @@ transaction and commits again; ``Outcome.command`` is bytes-to-be for the device
     shoe_result(session, table_id, winner, player_pair, banker_pair, at=None, *, raw=None, device=None)
     coup_start(session, table_id, at=None, *, raw=None, device=None)
     cut_card(session, table_id, at=None, *, raw=None, device=None)
+    shoe_lock(session, table_id, locked, at=None, *, raw=None, device=None)
+    refused_frame(session, table_id, reason, at=None, *, raw=None, device=None)
     device_fault(session, table_id, reason, at=None, *, raw=None, device=None)
     device_frame(session, table_id, device, raw, summary="", at=None)
     settle(session, round_id, at=None) / recover(session, at=None)
 """
 
-from floor.rounds.cards import build_flow, card, cut_card, decide, decision_timeout, new_shoe, shoe_result  # noqa: F401
+from floor.rounds.cards import (  # noqa: F401
+    build_flow,
+    card,
+    cut_card,
+    decide,
+    decision_timeout,
+    new_shoe,
+    shoe_lock,
+    shoe_result,
+)
 from floor.rounds.core import (  # noqa: F401
                                 Outcome,
                                 active_round,
@@ -34,6 +45,9 @@ from floor.rounds.table import (  # noqa: F401
                                 close_betting,
                                 coup_start,
                                 device_fault,
+                                held_moves,
+                                held_result,
+                                refused_frame,
                                 held_rounds,
                                 open_betting,
                                 roulette_history,

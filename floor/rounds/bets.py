@@ -21,6 +21,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Money, NotFound
 from floor.games import baccarat, roulette
 from floor.models import Bet, Player, Round, Table
 from floor.rounds.core import active_round, get_table
+from floor.settings import HouseSettings
 
 SPOTS = {
     "roulette": roulette.KINDS,
@@ -35,12 +36,6 @@ def bet_json(b: Bet) -> dict:
             "hand": b.hand, "spot": b.spot, "numbers": b.numbers, "amount": b.amount, "requested": b.requested,
             "source": b.source, "idempotency_key": b.idempotency_key,
             "placed_at": b.placed_at.isoformat() if b.placed_at else None}
-
-
-def _check_amount(amount) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise BadInput("a bet is a positive whole number of cents", field="amount")
-    return amount
 
 
 def _normalise(table: Table, spot: str, numbers, seat: int | None) -> tuple[str, list | None]:
@@ -69,11 +64,11 @@ def _same(b: Bet, spot: str, numbers, amount: int, seat, round_id: int) -> bool:
 
 def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: int, player_id: int | None = None,
           seat: int | None = None, numbers=None, idempotency_key: str | None = None, source: str = "api",
-          at: datetime | None = None) -> tuple[Bet, bool]:
+          at: datetime | None = None, house: HouseSettings) -> tuple[Bet, bool]:
     """Place a bet on the table's open round. Returns (bet, created): a retry with the same
     idempotency key returns the first bet and False."""
     at = at or datetime.now(timezone.utc)
-    amount = _check_amount(amount)
+    amount = ledger.amount(amount, house)
     table = get_table(session, table_id)
     if player_id is not None:
         if session.get(Player, player_id) is None:
@@ -127,9 +122,11 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     bet = Bet(round_id=r.id, table_id=table_id, account_id=account, player_id=player_id, seat=seat, hand=1, spot=spot,
               numbers=numbers, amount=amount, requested=requested, source=source, idempotency_key=idempotency_key,
               placed_at=at, placed_by=actor.name)
-    session.add(bet)
     try:
         with session.begin_nested():
+            # added inside the savepoint (begin_nested flushes what is pending outside it): a lost
+            # race on the idempotency key rolls back alone, and the first bet is answered
+            session.add(bet)
             session.flush()
     except IntegrityError:
         # the same key raced in from another request: the first one counts

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.games import baccarat
 from floor.games.base import GameInputError
 from floor.games.cards import Card
@@ -85,6 +85,9 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
         out = _baccarat_card(session, actor, table, r, c, source, target, at, house)
     elif table.kind in ("blackjack", "casino_holdem"):
         out = _flow_card(session, actor, table, r, c, source, at, house)
+    elif source == "dealer":   # typed at a terminal: the person is told, no device alert
+        raise InvalidState("table {table} plays {kind}: its rounds take no cards", code="wrong_game",
+                           table=table.number, kind=Term(table.kind))
     else:
         stray(session, actor, table_id, "card_no_round", f"Card {c} at table {table.number} ({table.kind}): no card game",
               at, {"card": str(c)})
@@ -103,6 +106,15 @@ def _shoe_copies(session: Session, shoe_id: int, card: Card) -> int:
 def _baccarat_card(session, actor, table, r, c, source, target, at, house) -> Outcome:
     shoe = current_shoe(session, table.id)
     shoe_id = shoe.id if shoe else None
+    if source == "shoe" and _shoe_locked(session, table.id):
+        _record(session, r, table.id, c, source, target, at, False, "the shoe reports itself locked", shoe_id)
+        if r is not None:
+            hold(session, actor, r, f"card {c} dealt while the shoe reports itself locked", at, {"card": str(c)})
+        else:
+            stray(session, actor, table.id, "card_no_round",
+                  f"Table {table.number}: card {c} dealt while the shoe reports itself locked; not settled", at,
+                  {"card": str(c)})
+        return Outcome(r.id if r else None, r.status if r else None)
     if shoe is not None and _shoe_copies(session, shoe.id, c) >= shoe.decks:
         _record(session, r, table.id, c, source, target, at, False, f"more than {shoe.decks} copies in the shoe", shoe_id)
         stray(session, actor, table.id, "impossible_card",
@@ -200,6 +212,22 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
         out = _compare(session, actor, r, cards, shown, at)
     core.frame(session, device, table_id, raw, f"G {winner}", at, r.id)
     return out
+
+
+def shoe_lock(session: Session, table_id: int, locked: bool, at: datetime | None = None, *,
+              raw: bytes | None = None, device: str | None = None) -> Outcome:
+    """The shoe's ``L``: while it reports itself locked, no card from it is dealt."""
+    at = at or core.now_utc()
+    r = active_round(session, table_id, lock=False)
+    core.event(session, r, table_id, "shoe_lock", at, Actor.device(device or "shoe", table_id), {"locked": locked})
+    core.frame(session, device, table_id, raw, "shoe locked" if locked else "shoe unlocked", at, r.id if r else None)
+    return Outcome(r.id if r else None, r.status if r else None)
+
+
+def _shoe_locked(session: Session, table_id: int) -> bool:
+    last = session.execute(select(RoundEvent.data).where(RoundEvent.table_id == table_id, RoundEvent.kind == "shoe_lock")
+                           .order_by(RoundEvent.id.desc()).limit(1)).scalar_one_or_none()
+    return bool(last and last.get("locked"))
 
 
 def cut_card(session: Session, table_id: int, at: datetime | None = None, *, raw: bytes | None = None,

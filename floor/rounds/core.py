@@ -146,16 +146,18 @@ def round_json(session: Session, r: Round, *, bets: bool = True, cards: bool = T
 
 
 def _paid(session: Session, round_id: int) -> dict[int, int]:
-    """What each bet of a settled or voided round handed back to its account (net of commission)."""
+    """What each bet of a settled or voided round has been handed back, by the ledger alone: what
+    went to its account net of what came out of it (commission, a correction taking a win back),
+    stakes left out. One source of truth, corrections included."""
     paid: dict[int, int] = {}
-    rows = session.execute(select(Transfer.bet_id, Transfer.kind, Transfer.amount, Transfer.to_account_id,
+    rows = session.execute(select(Transfer.bet_id, Transfer.amount, Transfer.from_account_id, Transfer.to_account_id,
                                   Bet.account_id).join(Bet, Bet.id == Transfer.bet_id)
                            .where(Transfer.round_id == round_id, Transfer.kind != "stake")).all()
-    for bet_id, kind, amount, to, acc in rows:
-        if kind == "commission":
-            paid[bet_id] = paid.get(bet_id, 0) - amount
-        elif to == acc:
+    for bet_id, amount, frm, to, acc in rows:
+        if to == acc:
             paid[bet_id] = paid.get(bet_id, 0) + amount
+        elif frm == acc:
+            paid[bet_id] = paid.get(bet_id, 0) - amount
     return paid
 
 
@@ -224,9 +226,9 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
     r = Round(table_id=table.id, number=number, kind=table.kind, status=status, shoe_id=shoe_id, coup=coup,
               spin=spin, opened_at=at, closes_at=closes_at, locked_at=at if status != "betting" else None,
               device={}, steps=0)
-    session.add(r)
     try:
         with session.begin_nested():
+            session.add(r)   # inside the savepoint: a second live round rolls back alone (409), not the transaction
             session.flush()
     except IntegrityError:
         raise Conflict("table {table} already has a round running", code="round_running", table=table.number) from None
@@ -310,14 +312,14 @@ def _after_end(session: Session, r: Round, at: datetime) -> None:
 
 
 def settle(session: Session, round_id: int, at: datetime | None = None, actor: Actor = SYSTEM,
-           *, house: HouseSettings) -> Settlement | None:
+           *, house: HouseSettings, from_held: bool = False) -> Settlement | None:
     """Settle a round at "result": every bet paid or collected by ledger transfers. Exactly once:
     a second call (same process, another process, a replay after a restart) returns None."""
     at = at or now_utc()
     r = get_round(session, round_id, lock=True)
     if r.status in ("settled", "voided"):
         return None
-    if r.status != "result":
+    if r.status != "result" and not (from_held and r.status == "held" and r.result is not None):
         raise InvalidState("round {round} is {status}, not waiting to be settled", code="not_settleable", round=r.id, status=r.status)
     s = _claim(session, r, "settled", actor, at, None)
     if s is None:

@@ -13,7 +13,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import baccarat, roulette
 from floor.games.cards import Card
 from floor.models import Bet, Round, Settlement, Table
-from floor.rounds import core, history
+from floor.rounds import core, history, twoperson
 from floor.rounds.cards import accepted, build_flow, flow_view
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold
 from floor.settings import HouseSettings
@@ -80,14 +80,24 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
     return Outcome(r.id if r else None, r.status if r else None)
 
 
-def settle_held(session: Session, actor: Actor, round_id: int, result: dict | None = None,
-                at: datetime | None = None, *, house: HouseSettings) -> Settlement | None:
-    """The pit boss settles a held round: from a result he gives (roulette ``{"number": n}``,
-    baccarat ``{"cards": [...]}`` in shoe order) or, without one, from the cards as recorded."""
+def refused_frame(session: Session, table_id: int, reason: str, at: datetime | None = None, *,
+                  raw: bytes | None = None, device: str | None = None) -> Outcome:
+    """A frame the line refused that the floor must hear of (a reused SEQ): alerted and filed on the
+    round's timeline; it changes nothing in the round."""
     at = at or core.now_utc()
-    r = core.get_round(session, round_id, lock=True)
-    if r.status != "held":
-        raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
+    actor = Actor.device(device or "device", table_id)
+    r = active_round(session, table_id, lock=False)
+    table = get_table(session, table_id)
+    alerts.raise_alert(session, actor, "device_frame_refused", Msg("Table {table}: {reason}", table=table.number,
+                                                                    reason=reason),
+                       severity="warning", table_id=table_id, data={"reason": reason})
+    core.frame(session, device, table_id, raw, f"refused: {reason}", at, r.id if r else None)
+    return Outcome(r.id if r else None, r.status if r else None)
+
+
+def held_result(session: Session, r: Round, result: dict | None) -> dict:
+    """The result a held round settles with: the one the pit boss gives (roulette ``{"number": n}``,
+    baccarat ``{"cards": [...]}`` in shoe order) or, without one, the cards as recorded."""
     result = dict(result or {})
     if r.kind == "roulette":
         number = result.get("number")
@@ -96,34 +106,61 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
             number = dev.get("bare") if dev.get("bare") is not None and dev.get("bare") == dev.get("five") else None
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
             raise BadInput("give the winning number (0-36)", field="number")
-        fixed = {"number": number, "spin": r.spin, "by_hand": True}
-    elif r.kind == "baccarat":
+        return {"number": number, "spin": r.spin, "by_hand": True}
+    if r.kind == "baccarat":
         cards = result.get("cards") or [c.card for c in accepted(session, r.id)]
         coup = baccarat.play(cards)   # GameInputError (400) when the cards do not make a coup
-        fixed = {"cards": [str(Card.parse(c)) if isinstance(c, str) else str(c) for c in cards][:coup.cards_used],
-                 "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
-                 "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,
-                 "player_pair": coup.player_pair, "banker_pair": coup.banker_pair, "natural": coup.natural,
-                 "by_hand": True}
-    else:
-        if result:
-            raise BadInput("blackjack and Casino Hold'em rounds settle from the cards as recorded", field="result")
-        try:
-            flow = build_flow(session, r)
-        except Exception as exc:
-            raise Conflict("the recorded cards do not make a round ({exc}); void it", code="incomplete", exc=exc) from None
-        if flow.expecting()[0] != "done":
-            raise Conflict("the round is not complete; void it", code="incomplete")
-        fixed = {**flow.result(), "by_hand": True}
+        return {"cards": [str(Card.parse(c)) if isinstance(c, str) else str(c) for c in cards][:coup.cards_used],
+                "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
+                "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,
+                "player_pair": coup.player_pair, "banker_pair": coup.banker_pair, "natural": coup.natural,
+                "by_hand": True}
+    if result:
+        raise BadInput("blackjack and Casino Hold'em rounds settle from the cards as recorded", field="result")
+    try:
+        flow = build_flow(session, r)
+    except Exception as exc:
+        raise Conflict("the recorded cards do not make a round ({exc}); void it", code="incomplete", exc=exc) from None
+    if flow.expecting()[0] != "done":
+        raise Conflict("the round is not complete; void it", code="incomplete")
+    return {**flow.result(), "by_hand": True}
+
+
+def held_moves(session: Session, r: Round, result: dict, house: HouseSettings) -> int:
+    """What settling the held round with ``result`` moves (the two-person rule compares it)."""
+    bets = history.bet_rows(session, r.id)
+    return twoperson.settling_moves(bets, history.pays(r.kind, result, bets, house))
+
+
+def settle_held(session: Session, actor: Actor, round_id: int, result: dict | None = None,
+                at: datetime | None = None, *, house: HouseSettings, ruling_id: int | None = None) -> Settlement | None:
+    """The pit boss settles a held round, from a result he gives or from the cards as recorded.
+    Above the two-person threshold only with ``ruling_id``, a ruling a second pit boss approved.
+    The round goes from "held" to "settled" without counting as the table's live round again, so
+    the table may play on meanwhile."""
+    at = at or core.now_utc()
+    r = core.get_round(session, round_id, lock=True)
+    if r.status != "held":
+        raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
+    twoperson.nothing_waiting(session, r, ruling_id)
+    fixed = held_result(session, r, result)
+    twoperson.require(session, r, held_moves(session, r, fixed, house), house, ruling_id)
     r.result = fixed
-    core.set_status(session, r, "result", at, actor, data={"by_hand": True})
-    return core.settle(session, r.id, at=at, actor=actor, house=house)
+    r.result_at = at
+    core.event(session, r, r.table_id, "result", at, actor, {"by_hand": True, "result": core.public_result(r)})
+    return core.settle(session, r.id, at=at, actor=actor, house=house, from_held=True)
 
 
-def void_round(session: Session, actor: Actor, round_id: int, reason: str, at: datetime | None = None) -> Settlement:
+def void_round(session: Session, actor: Actor, round_id: int, reason: str, at: datetime | None = None, *,
+               house: HouseSettings, ruling_id: int | None = None) -> Settlement:
+    """Void a round not settled yet: every stake comes back. Above the two-person threshold only
+    with an approved ruling (``ruling_id``)."""
     reason = (reason or "").strip()
     if not reason:
         raise BadInput("say why the round is voided", field="reason")
+    r = core.get_round(session, round_id, lock=True)
+    staked = sum(b["amount"] for b in history.bet_rows(session, r.id))
+    twoperson.require(session, r, staked, house, ruling_id)
     return core.void(session, actor, round_id, reason, at)
 
 

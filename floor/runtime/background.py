@@ -88,9 +88,10 @@ def start_devices(app: Flask):
         configs += sim_configs
     by_name = {c.name: tables.get(int(c.table), (None, None))[0] if c.table.isdigit() else None for c in configs}
     kinds = {c.name: c.kind for c in configs}
-    dispatch = RoundsDispatch(factory, app.config["HOUSE"])
+    runtime = DeviceRuntime(configs, sims)
+    dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
-    runtime = DeviceRuntime(configs, sims).start(bridge)
+    runtime.start(bridge)
     app.extensions["floor_devices"] = runtime
     if sims:
         # simulated devices need someone at the table: the demo dealers play through the real path

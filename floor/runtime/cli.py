@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime, timedelta, timezone
 
 import click
 from flask import Blueprint, current_app
@@ -35,6 +36,7 @@ def setup():
     cfg = current_app.config["FLOOR"]
     if cfg["app"]["demo"] and demo_svc.is_empty(db.session):
         demo_svc.load_demo(db.session)
+        demo_svc.load_demo_tournament(db.session, current_app.config["HOUSE"])
         db.session.commit()
         click.echo("Loaded the demo floor.")
     if cfg["app"]["demo"]:
@@ -48,6 +50,7 @@ def demo():
         click.echo("The database already has staff; the demo floor loads only into an empty one.", err=True)
         sys.exit(1)
     demo_svc.load_demo(db.session)
+    demo_svc.load_demo_tournament(db.session, current_app.config["HOUSE"])
     db.session.commit()
     click.echo(_demo_logins())
 
@@ -60,15 +63,45 @@ def token():
 @token.command("create")
 @click.argument("username")
 @click.option("--label", default="", help="what the token is for")
-def token_create(username: str, label: str):
+@click.option("--table", "table_number", type=int, default=None,
+              help="the table number a dealer's token acts at (required for a dealer)")
+@click.option("--expires-hours", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="the token stops working after this many hours")
+def token_create(username: str, label: str, table_number: int | None, expires_hours: float | None):
     """Print a new bearer token for USERNAME (shown once; only its hash is kept)."""
+    expires_at = datetime.now(timezone.utc) + timedelta(hours=expires_hours) if expires_hours else None
     try:
-        tok = staff_svc.create_token(db.session, CLI_ACTOR, username, label)
+        tok = staff_svc.create_token(db.session, CLI_ACTOR, username, label, table_number=table_number,
+                                     expires_at=expires_at)
     except FloorError as exc:
         click.echo(f"error: {exc.message}", err=True)
         sys.exit(1)
     db.session.commit()
     click.echo(tok)
+
+
+@token.command("list")
+def token_list():
+    """Every token: id, account, role, table, label, created, expires, revoked (never the secret)."""
+    def when(t):
+        return t.strftime("%Y-%m-%d %H:%M") if t else "-"
+    for t in staff_svc.tokens(db.session):
+        click.echo(f"{t['id']}\t{t['username']}\t{t['role']}\ttable {t['table'] or '-'}\t{t['label'] or '-'}\t"
+                   f"created {when(t['created_at'])}\texpires {when(t['expires_at'])}\t"
+                   f"{'revoked ' + when(t['revoked_at']) if t['revoked_at'] else 'active'}")
+
+
+@token.command("revoke")
+@click.argument("token_id", type=int)
+def token_revoke(token_id: int):
+    """Revoke token TOKEN_ID (see `token list`): refused from the next request on."""
+    try:
+        staff_svc.revoke_token(db.session, CLI_ACTOR, token_id)
+    except FloorError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        sys.exit(1)
+    db.session.commit()
+    click.echo(f"token {token_id} revoked")
 
 
 @bp.cli.group("audit")

@@ -1,6 +1,6 @@
 """The scheduler: one APScheduler per deployment, in the scheduler process (or in the one process
 of the embedded default). It runs the periodic jobs (heartbeat, recovery of cut settlements, purge
-of old timer rows) and the timer dispatch loop.
+of old timer rows, the pit's checks) and the timer dispatch loop.
 
 Timers are rows (floor.timers) that any process writes in its own transaction. The dispatcher
 claims a due row (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serialises writers anyway),
@@ -29,9 +29,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import floor.poker.jobs  # noqa: F401  (each area registers its timer jobs)
 import floor.rounds.jobs  # noqa: F401
+import floor.tournaments.jobs  # noqa: F401
 from floor import jobs, timers
 from floor.errors import FloorError
 from floor.models import Timer
+from floor.pit.watch import watch
 from floor.runtime import recovery
 from floor.runtime.subscriber import Subscriber
 from floor.settings import HouseSettings
@@ -42,6 +44,7 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 5.0          # a safety net: wake-ups make timers fire on time, the poll finds lost ones
 HEARTBEAT_SECONDS = 10.0
 RECOVER_SECONDS = 30.0
+WATCH_SECONDS = 60.0         # the pit's own checks (game pace, wheels): floor.pit.watch
 PURGE_AFTER = timedelta(days=30)
 MAX_ATTEMPTS = 5            # a job failing this often (not a refusal) is left "failed" for the logs
 
@@ -246,6 +249,8 @@ class Scheduler:
         self.aps.add_job(self._recover, "interval", seconds=RECOVER_SECONDS, id="recover",
                          next_run_time=now + timedelta(seconds=RECOVER_SECONDS))
         self.aps.add_job(self.dispatch.purge, "interval", hours=1, id="timers-purge")
+        self.aps.add_job(self._watch, "interval", seconds=WATCH_SECONDS, id="pit-watch",
+                         next_run_time=now + timedelta(seconds=WATCH_SECONDS))
         timers.set_waker(self.dispatch.wake_at)   # timers set in this process wake it directly
         cfg = self.app.config["FLOOR"]["app"]
         if cfg.get("message_queue"):
@@ -259,6 +264,14 @@ class Scheduler:
 
     def _recover(self) -> None:
         recovery.recover_rounds(self.factory, self.settings)
+
+    def _watch(self) -> None:
+        try:
+            with self.factory() as s:
+                watch(s, self.settings, utcnow())
+                s.commit()
+        except (SQLAlchemyError, FloorError):
+            log.exception("the pit's checks failed; tried again in %.0f s", WATCH_SECONDS)
 
     def shutdown(self) -> None:
         timers.set_waker(None)

@@ -6,7 +6,7 @@ import logging
 from flask import Flask, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
@@ -93,6 +93,19 @@ def register(app: Flask) -> None:
         _rollback()
         log.info("integrity conflict: %s", exc.orig)
         return _json(409, "conflict", _("this conflicts with a change made at the same time; look again and retry"))
+
+    @app.errorhandler(DataError)
+    def data_error(exc):
+        # The database refused a value (a number out of range, a NUL in a text): the request's fault.
+        # The schemas bound every value first; this is the backstop.
+        _rollback()
+        log.warning("value refused by the database: %s", exc.orig)
+        return _json(400, "bad_input", _("a value is out of the range this field holds"))
+
+    @app.errorhandler(RecursionError)
+    def too_deep(exc):
+        _rollback()
+        return _json(400, "bad_json", _("the body is nested too deeply"), "json")
 
     @app.errorhandler(OperationalError)
     def operational(exc):

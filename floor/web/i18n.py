@@ -82,17 +82,32 @@ VOCABULARY = {
     "payout": _l("payout"), "refund": _l("refund"), "commission": _l("commission"), "correction": _l("correction"),
     "return": _l("return"), "green": _l("green"), "won": _l("won"), "lost": _l("lost"), "push": _l("push"),
     "folded": _l("folded"),
+    # the pit's numbers: pace, wheel integrity, rotation
+    "below": _l("below target"), "on_target": _l("on target"), "above": _l("above target"),
+    "pace_below_target": _l("pace below target"), "possible_bias": _l("possible bias"),
+    "direction_not_alternating": _l("rotor direction not alternating"), "speed_out_of_range": _l("speed out of range"),
+    "on_break": _l("on break"), "clocked_out": _l("clocked out"),
     # poker hands (the showdown tool)
     "hand:straight_flush": _l("straight flush"), "hand:four_of_a_kind": _l("four of a kind"),
     "hand:full_house": _l("full house"), "hand:flush": _l("flush"), "hand:straight": _l("straight"),
     "hand:three_of_a_kind": _l("three of a kind"), "hand:two_pair": _l("two pair"), "hand:pair": _l("pair"),
     "hand:high_card": _l("high card"), "hand:folded": _l("folded"),
+    # tournaments
+    "registering": _l("registering"), "running": _l("running"), "registered": _l("registered"),
+    "alternate": _l("alternate"), "out": _l("out"), "refunded": _l("refunded"), "none": _l("none"),
+    "knockout": _l("knockout"), "progressive": _l("progressive knockout"), "mystery": _l("mystery bounty"),
+    "icm": _l("ICM"), "chip_chop": _l("chip chop"), "offered": _l("offered"), "paid": _l("paid"),
+    "balance": _l("balance"), "break": _l("table broken"), "final_table": _l("final table"),
+    "buy_in": _l("buy-in"), "fee": _l("fee"), "bounty": _l("bounty"), "guarantee": _l("guarantee"),
+    "seats_per_table": _l("seats per table"), "final_table_size": _l("final table size"),
+    "max_reentries": _l("re-entries"), "max_entries": _l("maximum entries"),
 }
 # marshmallow's own validation sentences (the API's bad_input answers repeat them).
 MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null."), _l("Not a valid integer."),
                _l("Not a valid string."), _l("Not a valid number."), _l("Not a valid boolean."), _l("Invalid value."),
                _l("Unknown field."), _l("Not a valid list."), _l("Invalid input type."), _l("Not a valid datetime."),
-               _l("Not a valid date."), _l("Shorter than minimum length {min}."), _l("Longer than maximum length {max}.")]
+               _l("Not a valid date."), _l("Shorter than minimum length {min}."), _l("Longer than maximum length {max}."),
+               _l("Control characters are not allowed.")]
 
 # Message values under these names are vocabulary codes.
 TERM_KEYS = {"status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"}

@@ -6,9 +6,13 @@ from flask import Blueprint, current_app, render_template
 from floor import alerts as alerts_svc
 from floor import tables as tables_svc
 from floor.poker import waitlist
+from floor.models import Game, Player
+from floor.tournaments import clock
+from floor.tournaments import core as tournaments_core
+from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
 from floor.web.extensions import db
-from floor.web.policy import allow
+from floor.web.policy import allow, current_identity
 
 bp = Blueprint("pages", __name__)
 
@@ -37,6 +41,43 @@ def board():
     return render_template("board.html", board=waitlist.board_view(db.session, house),
                            board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0,
                            page_seconds=house.board_page_seconds)
+
+
+@bp.route("/tournaments")
+@allow("floor_manager", "cashier", "pit_boss", "admin")
+def tournaments():
+    """The tournament tablet: registration, the clock, players out, moves, deals (by role)."""
+    house = current_app.config["HOUSE"]
+    listing = [{"id": t.id, "name": t.name, "status": t.status} for t in tournament_results.listing(db.session)]
+    players = [{"id": p.id, "name": p.name, "card": p.card_number}
+               for p in db.session.query(Player).order_by(Player.name)]
+    games = [{"id": x.id, "name": x.name} for x in db.session.query(Game).filter_by(kind="poker")]
+    chosen = listing[0]["id"] if listing else None
+    detail = tournament_results.tournament_json(db.session, house, tournaments_core.get(db.session, chosen)) \
+        if chosen else None
+    return render_template("tournaments.html", data={"tournaments": listing, "players": players, "games": games,
+                                                     "detail": detail, "role": current_identity().role})
+
+
+@bp.route("/tournaments/<int:tournament_id>/clock")
+@allow("display", "floor_manager", "cashier", "pit_boss", "admin", "dealer")
+def tournament_clock(tournament_id: int):
+    """The TV board's tournament clock."""
+    house = current_app.config["HOUSE"]
+    t = tournaments_core.get(db.session, tournament_id)
+    langs = [x.strip() for x in house.board_languages.split(",") if x.strip() in i18n.LANGUAGES]
+    state = clock.state(db.session, t, tournaments_core.now_or(None), house.tournament_payout_unit)
+    return render_template("tournament_clock.html", state=state, board_languages=langs,
+                           board_seconds=house.board_language_seconds if len(langs) > 1 else 0)
+
+
+@bp.route("/tournaments/<int:tournament_id>/results")
+@allow("floor_manager", "cashier", "pit_boss", "admin")
+def tournament_results_page(tournament_id: int):
+    """Standings, payouts and bounties; prints on one page; CSV beside it."""
+    t = tournaments_core.get(db.session, tournament_id)
+    return render_template("tournament_results.html", t=t, standings=tournament_results.standings(db.session, t),
+                           money=tournament_results.money(db.session, t), draws=tournament_results.draws(db.session, t))
 
 
 @bp.route("/dealer/<int:table_number>")

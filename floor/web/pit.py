@@ -2,14 +2,17 @@
 the warnings and bans review, and the poker showdown tool."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, redirect, render_template, request
 from sqlalchemy import select
 
 from floor import pit
-from floor.errors import BadInput
+from floor import players as players_svc
+from floor import tables as tables_svc
+from floor.errors import BadInput, InvalidState, NotFound
 from floor.models import Table
+from floor.pit import game_pace, ratings, wheel_watch
 from floor.web import i18n
 from floor.web.extensions import db, house
 from floor.web.policy import allow
@@ -64,7 +67,10 @@ def shift_report():
     fig = pit.figures(db.session, day, house(), _table_number())
     tables = db.session.execute(select(Table.number, Table.name).where(Table.kind != "poker")
                                 .order_by(Table.number)).all()
-    return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(),
+    pace = game_pace.day(db.session, day, house(), datetime.now(timezone.utc))
+    if _table_number() is not None:
+        pace["tables"] = [t for t in pace["tables"] if t["table"] == _table_number()]
+    return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(), pace=pace,
                            tables=[{"number": n, "name": name} for n, name in tables],
                            span=(i18n.when(fig["from"]), i18n.when(fig["to"])),
                            printed_at=i18n.when(datetime.now(timezone.utc)))
@@ -77,6 +83,60 @@ def shift_csv():
     fig = pit.figures(db.session, day, house(), _table_number())
     return Response(pit.to_csv(fig), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="shift-{day.isoformat()}.csv"'})
+
+
+@bp.route("/ratings")
+@allow(*VIEW)
+def ratings_page():
+    """The gaming day's rated players, the highest theoretical win first, and every visit."""
+    day = _day()
+    h = house()
+    return render_template("pit_ratings.html", pit_page="ratings", day=day,
+                           top=ratings.players_of_day(db.session, day, h),
+                           visits=ratings.visits_json(db.session, ratings.day_visits(db.session, day, h)))
+
+
+@bp.route("/ratings.csv")
+@allow(*VIEW)
+def ratings_csv():
+    day = _day()
+    rows = ratings.visits_json(db.session, ratings.day_visits(db.session, day, house()))
+    return Response(ratings.to_csv(rows), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="ratings-{day.isoformat()}.csv"'})
+
+
+@bp.route("/players/<int:player_id>")
+@allow(*VIEW)
+def player_page(player_id: int):
+    """A player's visits over the last 30 days, with a chart of them."""
+    p = players_svc.get_player(db.session, player_id)
+    now = datetime.now(timezone.utc)
+    data = ratings.player_history(db.session, p.id, now - timedelta(days=30), now + timedelta(minutes=1), house())
+    return render_template("pit_player.html", pit_page="ratings", player=players_svc.player_json(p), data=data)
+
+
+@bp.route("/wheels")
+@allow(*VIEW)
+def wheels():
+    """The first roulette table's wheel (the page links to the others)."""
+    first = db.session.execute(select(Table.number).where(Table.kind == "roulette").order_by(Table.number)).scalar()
+    if first is None:
+        raise NotFound("no roulette table", code="no_wheel")
+    return redirect(f"/pit/wheels/{first}")
+
+
+@bp.route("/wheels/<int:table_number>")
+@allow(*VIEW)
+def wheel_page(table_number: int):
+    """A wheel's integrity: frequencies by pocket and section, direction and speed, the bias tests."""
+    table = tables_svc.table_by_number(db.session, table_number)
+    if table.kind != "roulette":
+        raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
+    w = wheel_watch.wheel(db.session, table.id, house())
+    wheels = db.session.execute(select(Table.number, Table.name).where(Table.kind == "roulette")
+                                .order_by(Table.number)).all()
+    return render_template("pit_wheel.html", pit_page="wheels", wheel=w,
+                           wheels=[{"number": n, "name": name} for n, name in wheels])
 
 
 @bp.route("/conduct")

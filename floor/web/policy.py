@@ -76,10 +76,10 @@ def current_identity() -> Identity | None:
     ident = None
     auth = request.headers.get("Authorization", "")
     if auth.startswith("Bearer "):
-        staff = staff_svc.staff_for_token(db.session, auth[len("Bearer "):].strip())
-        if staff is None:
-            raise NotAuthenticated("unknown or revoked token", code="bad_token")
-        ident = Identity(staff, f"api:{request.remote_addr}", None, "token")
+        holder = staff_svc.holder_of_token(db.session, auth[len("Bearer "):].strip())
+        if holder is None:
+            raise NotAuthenticated("unknown, revoked or expired token", code="bad_token")
+        ident = Identity(holder.staff, f"api:{request.remote_addr}", holder.table_number, "token")
     elif session.get("staff_id"):
         staff = db.session.get(Staff, session["staff_id"])
         if staff is not None and staff.active and staff.role == session.get("role"):

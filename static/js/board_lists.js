@@ -4,20 +4,14 @@
 import { api, connect, el } from "./live.js";
 import { _, languages, ngettext, onLanguage, setLanguage } from "./i18n.js";
 import { onTurn, paged, startPages } from "./board_pages.js";
-
-function wait(minutes) {
-  if (minutes === null || minutes === undefined) return "—";
-  if (minutes < 60) return _("~{m} min", { m: minutes });
-  const h = Math.floor(minutes / 60), m = minutes % 60;
-  return m ? _("~{h} h {m}", { h, m: String(m).padStart(2, "0") }) : _("~{h} h", { h });
-}
+import { waitText } from "./wait_text.js";
 
 function entryRow(e) {
   return el("li", { class: `board-entry${e.called ? " called" : ""}`, "data-place": e.place },
     el("span", { class: "place" }, e.place),
     el("span", { class: "name", title: e.name }, e.name),
     e.called ? el("span", { class: "called-to" }, _("called · table {table}", { table: e.table }))
-             : el("span", { class: "eta" }, wait(e.estimated_wait_minutes)));
+             : el("span", { class: "eta" }, waitText(e.estimated_wait_minutes, e.estimated_wait_range)));
 }
 
 function listCard(lst) {

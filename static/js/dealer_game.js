@@ -2,6 +2,7 @@
 import { amount, api, connect, el, money, toast } from "./live.js";
 import { _, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
+import { startSeatPlayers } from "./seat_players.js";
 
 const root = document.getElementById("terminal");
 const tableNo = root.dataset.table;
@@ -185,4 +186,5 @@ for (const ev of ["round.changed", "round.card", "round.result", "round.settled"
   socket.on(ev, msg => { if (!msg || msg.table_id === undefined || msg.table_id === state.table.id) refresh(); });
 }
 socket.on("connect", refresh);
+startSeatPlayers(root, tableNo, socket);
 window.__terminal = { refresh, state: () => state };

@@ -3,6 +3,7 @@
 // action is one tap (plus a sheet when it needs an amount or a reason).
 import { api, connect, el, money, toast } from "./live.js";
 import { _, clock, ngettext, pgettext, term } from "./i18n.js";
+import { waitText } from "./wait_text.js";
 import { cardNumberFromReader, playerLabel, playerPicker } from "./player_picker.js";
 import { confirmAction } from "./confirm.js";
 
@@ -285,7 +286,7 @@ function entryRow(lst, e) {
     el("span", { class: "who" }, el("span", { class: "name" }, e.player.name),
       el("small", {}, e.status === "called"
         ? el("span", {}, _("called · T{table} S{seat}", { table: e.call.table, seat: e.call.seat }) + " · ", el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""))
-        : `${e.estimated_wait_minutes != null ? _("~{m} min", { m: e.estimated_wait_minutes }) + " · " : ""}${_("added {minutes} min ago by {by}", { minutes: since(e.added_at), by: e.added_by })}${e.note ? ` · ${e.note}` : ""}`)),
+        : `${e.estimated_wait_minutes != null ? waitText(e.estimated_wait_minutes, e.estimated_wait_range) + " · " : ""}${_("added {minutes} min ago by {by}", { minutes: since(e.added_at), by: e.added_by })}${e.note ? ` · ${e.note}` : ""}`)),
     el("span", { class: "entry-actions" }, actions));
 }
 

@@ -87,7 +87,38 @@ async function loadGlance() {
 }
 loadGlance();
 
-const roundsChanged = debounce(() => { loadRounds(); loadGlance(); }, 400);
+// top players today: the highest theoretical win first
+const topBody = document.querySelector("#top-players tbody");
+async function loadTop() {
+  try {
+    const d = await api("GET", "/api/pit/ratings?limit=8");
+    topBody.replaceChildren(...(d.players.length ? d.players.map(p => el("tr", { "data-player": p.player_id },
+      el("td", {}, el("a", { href: `/pit/players/${p.player_id}` }, p.player)),
+      el("td", { class: "num" }, amount(p.staked)),
+      el("td", { class: `num ${p.won < 0 ? "neg" : p.won > 0 ? "pos" : ""}` }, amount(p.won)),
+      el("td", { class: "num" }, amount(p.theo))))
+      : [el("tr", {}, el("td", { colspan: 4, class: "empty" }, _("No rated play yet today.")))]));
+  } catch (e) { toast(e.message, "error"); }
+}
+loadTop();
+
+// game pace: each open table's rounds an hour against the house target
+const paceBody = document.querySelector("#live-pace tbody");
+async function loadPace() {
+  try {
+    const rows = await api("GET", "/api/pit/pace");
+    paceBody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-table": r.table, class: `pace-${r.status}` },
+      el("td", {}, `${r.table} · `, el("span", { class: "muted" }, term(r.game))),
+      el("td", { class: "num" }, r.status === "idle" ? term("idle") : String(r.rate),
+        r.below_since ? el("span", { class: "tag warn" }, _("below since {time}", { time: clock(r.below_since) })) : ""),
+      el("td", { class: "num" }, `${r.target_min}–${r.target_max}`)))
+      : [el("tr", {}, el("td", { colspan: 3, class: "empty" }, _("No open table.")))]));
+  } catch (e) { toast(e.message, "error"); }
+}
+loadPace();
+setInterval(loadPace, 60_000);
+
+const roundsChanged = debounce(() => { loadRounds(); loadGlance(); loadTop(); loadPace(); }, 400);
 for (const ev of ["round.changed", "round.settled", "round.voided", "round.held", "round.corrected", "ruling.changed"]) socket.on(ev, roundsChanged);
 socket.on("connect", () => { loadRounds(); loadPending(); reloadHeld(); });
-window.__pit = { loadRounds, loadPending, loadGlance, reloadHeld };
+window.__pit = { loadRounds, loadPending, loadGlance, loadTop, loadPace, reloadHeld };

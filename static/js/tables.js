@@ -15,12 +15,28 @@ export function renderTables(root, tables) {
   root.replaceChildren(...tables.map(tableCard));
 }
 
-export function renderAlerts(root, alerts) {
-  root.replaceChildren(...alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
+// A wheel alert is closed by a pit boss with a note of what he found.
+const NOTE_REQUIRED = ["possible_bias", "direction_not_alternating", "speed_out_of_range"];
+
+function alertItem(a) {
+  const ack = async note => {
+    try { await api("POST", `/api/alerts/${a.id}/acknowledge`, note === undefined ? {} : { note }); } catch (e) { toast(e.message, "error"); }
+  };
+  if (!NOTE_REQUIRED.includes(a.kind)) {
+    return el("li", { class: `alert ${a.severity}`, "data-alert": a.id }, el("span", {}, a.message),
+      el("button", { class: "btn small", onclick: () => ack() }, _("OK")));
+  }
+  const note = el("input", { name: "note", maxlength: 500, placeholder: _("What was found") });
+  const form = el("form", { class: "ack-form", onsubmit: ev => { ev.preventDefault(); ack(note.value.trim()); } },
+    note, el("button", { class: "btn small", type: "submit" }, _("Acknowledge")));
+  return el("li", { class: `alert ${a.severity}`, "data-alert": a.id, "data-kind": a.kind },
     el("span", {}, a.message),
-    el("button", { class: "btn small", onclick: async () => {
-      try { await api("POST", `/api/alerts/${a.id}/acknowledge`); } catch (e) { toast(e.message, "error"); }
-    } }, _("OK")))));
+    a.data && a.data.table ? el("a", { class: "btn small", href: `/pit/wheels/${a.data.table}` }, _("Wheel")) : "",
+    form);
+}
+
+export function renderAlerts(root, alerts) {
+  root.replaceChildren(...alerts.map(alertItem));
 }
 
 export function start({ tablesRoot, alertsRoot }) {

@@ -32,6 +32,7 @@ def wheel(app, tmp_path):
     wait_until(lambda: reader.health().connected)
     yield end, reader, factory, config
     reader.stop()
+    bridge.close()
     end.close()
 
 
@@ -71,7 +72,7 @@ def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(wheel, login, 
     login("manager")
     sc = socket_client()
     end.write(encode_status(2, 3, None))   # betting open: a round is in progress, silence is a loss
-    wait_until(lambda: reader.health().lost, timeout=4)
+    wait_until(lambda: reader.health().lost)
     with factory() as s:
         def lost_alert():
             s.expire_all()
@@ -103,9 +104,6 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
             Broken.calls += 1
             raise RuntimeError("rounds service bug")
 
-        def outcome(self, *args):
-            pass
-
     end = PtyEnd(link=str(tmp_path / "usb-wheel"))
     config = DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path)
     bridge = FloorBridge(factory, {"wheel-12": TABLE_12}, {"wheel-12": "wheel"}, dispatch=Broken())
@@ -114,15 +112,18 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
         wait_until(lambda: reader.health().connected)
         end.write(encode_status(1, 1, None))
         end.write(encode_number(7))
-        wait_until(lambda: reader.health().sink_errors >= 1 and Broken.calls >= 2, timeout=20)
+        wait_until(lambda: bridge.failures >= 1 and Broken.calls >= 2, timeout=20)
         end.write(encode_status(1, 1, 7))
         wait_until(lambda: Broken.calls >= 3, timeout=20)   # the reader went on after each failure
+        wait_until(lambda: bridge.failures >= 2)   # each chunk's events failed in the table's worker
         assert reader.alive
+        bridge.drain()
         with factory() as s:
             data = b"".join(s.scalars(select(DeviceChunk.data).order_by(DeviceChunk.id)))
         assert b" 7\r\n" in data   # what failed downstream is still in the raw stream
     finally:
         reader.stop()
+        bridge.close()
         end.close()
 
 

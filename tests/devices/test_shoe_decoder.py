@@ -12,6 +12,7 @@ from devices.shoe import (
     CutCard,
     LockStatus,
     Reply,
+    SeqReused,
     ShoeDecoder,
     ShoeError,
     ShoeErrorCleared,
@@ -128,3 +129,20 @@ def test_slicing_does_not_matter():
 def test_host_command_encoding():
     cmd = encode_command("LK", 1)
     assert cmd[:6] == b"\x02OPLK0" and cmd[7] == ETX and len(cmd) == 10
+
+
+def test_a_recent_seq_is_never_a_new_frame():
+    d = ShoeDecoder()
+    first = encode_card(1, "player", 1, "3H")
+    events = d.feed(first + encode_card(2, "banker", 1, "6D") + first)   # a late copy after another frame
+    assert [e for e in events if not isinstance(e, Reply)] == [CardDealt("player", 1, Card.parse("3H")),
+                                                              CardDealt("banker", 1, Card.parse("6D"))]
+    events = d.feed(encode_card(1, "player", 2, "9D"))   # SEQ '1' again, with new content
+    assert events[0] == Reply(bytes([ACK]))
+    assert [type(e) for e in events] == [Reply, SeqReused] and isinstance(events[1], FrameError)
+    assert events[1].reason == "SEQ '1' repeated with new content: not a new frame"
+    assert d.frames == 2 and d.duplicates == 1 and d.errors == 1
+    # SEQ cycles: once five other frames came, '1' is new again
+    for seq in (3, 4, 5, 6, 7):
+        d.feed(encode_simple(seq, "P"))
+    assert d.feed(encode_card(1, "player", 2, "9D"))[1] == CardDealt("player", 2, Card.parse("9D"))

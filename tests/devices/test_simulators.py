@@ -2,17 +2,16 @@
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
 from devices.scanner import CardRead
 from devices.shoe import CardDealt, CoupStart, ShoeResult
 from devices.simulate import ScannerSimulator, ShoeSimulator, WheelSimulator
-from devices.tableau import next_target, outcome
-from devices.wheel_rules import BetsOpen, Misspin, NoMoreBets, Result
-from floor.games.cards import Card
-from tests.devices.helpers import wait_until
+from devices.wheel import FLAG_MISSPIN, WheelStatus
+from floor.games import baccarat
+from floor.rounds.engines.wheel import Lock, Misspin, Open, Result
+from tests.devices.helpers import wait_until, wheel_outcomes
 
 FAST_WHEEL = {"before": 0.5, "bets": 1.0, "spinning": 1.0, "no_more_bets": 0.5, "result": 1.0}
 
@@ -30,12 +29,17 @@ def test_wheel_simulator_rounds_reach_the_floor_once(pty, sink, make_reader, sim
     sim = WheelSimulator(pty, seed=3, speed=10, timings=FAST_WHEEL)
     sim.inject("misspin")
     sims.append(sim.start())
-    results = wait_until(lambda: len(sink.outcomes_of(reader.name, Result)) >= 2 and
-                         sink.outcomes_of(reader.name, Result), timeout=15)
-    assert [(r.spin, r.number) for r in results[:2]] == sim.results[:2]
-    first = [o for o in sink.outcomes_of(reader.name) if getattr(o, "spin", None) == 1]
-    assert first == [BetsOpen(1), Misspin(1), NoMoreBets(1), Result(1, sim.results[0][1])]
-    assert b"*R\r\n" in bytes(sim.received)  # the reader reset the wheel after the misspin
+    # the host answers the misspin as the rounds do: *R, and the wheel spins again
+    wait_until(lambda: any(e.flags & FLAG_MISSPIN for e in sink.events_of(reader.name, WheelStatus)), timeout=15)
+    assert reader.send(Misspin(1, True).command)
+
+    def results():
+        return [o for o in wheel_outcomes(sink.timed_events(reader.name)) if isinstance(o, Result)]
+    wait_until(lambda: len(results()) >= 2, timeout=15)
+    assert [(r.spin, r.number) for r in results()[:2]] == sim.results[:2]
+    first = [o for o in wheel_outcomes(sink.timed_events(reader.name)) if getattr(o, "spin", None) == 1]
+    assert first == [Open(1), Misspin(1, True), Lock(1, False), Result(sim.results[0][1], 1)]
+    assert b"*R\r\n" in bytes(sim.received)
     assert reader.health().frame_errors == 0
 
 
@@ -58,8 +62,11 @@ def test_wheel_simulator_unplug_and_replug(pty, sink, make_reader, sims):
     sims.append(sim.start())
     # spin 1 is unplugged mid-spin; lines sent while the reader was away are gone (as on a real
     # cable), so spin 1 may settle or be held, but nothing is doubled and spin 2 settles normally
-    wait_until(lambda: any(r.spin == 2 for r in sink.outcomes_of(reader.name, Result)), timeout=15)
-    results = [(r.spin, r.number) for r in sink.outcomes_of(reader.name, Result)]
+
+    def results():
+        return [(o.spin, o.number) for o in wheel_outcomes(sink.timed_events(reader.name)) if isinstance(o, Result)]
+    wait_until(lambda: any(spin == 2 for spin, _ in results()), timeout=15)
+    results = results()
     assert len({spin for spin, _ in results}) == len(results)
     assert set(results) <= set(sim.results)
     assert reader.health().reconnects == 1
@@ -86,22 +93,16 @@ def test_shoe_simulator_deals_real_coups(pty, sink, make_reader, sims):
     sims.append(sim.start())
     wait_until(lambda: len(coups_from(sink.events_of(reader.name))) >= 3, timeout=15)
     coups = coups_from(sink.events_of(reader.name))[:3]
-    assert coups == sim.coups[:3]
-    for coup in coups:  # every coup follows the tableau, card by card
-        player, banker = [], []
-        for _ in range(len(coup["player"]) + len(coup["banker"])):
-            target = next_target(player, banker)
-            (player if target == "player" else banker).append(
-                Card.parse(coup[target][len(player if target == "player" else banker)]))
-        assert next_target(player, banker) is None
-        assert outcome(player, banker) == coup["result"]
+    assert coups == [{k: c[k] for k in ("player", "banker", "result")} for c in sim.coups[:3]]
+    for coup, dealt in zip(coups, sim.coups):  # every coup follows the tableau, card by card
+        cards = dealt["cards"]
+        for n, card in enumerate(cards):
+            target = baccarat.next_target(cards[:n])
+            assert card == coup[target][sum(baccarat.next_target(cards[:m]) == target for m in range(n))]
+        assert baccarat.next_target(cards) is None
+        played = baccarat.play(cards)
+        assert (played.winner, played.player_pair, played.banker_pair) == coup["result"]
     assert b"02" in sim.naks and reader.health().frame_errors >= 1
-    from devices.shoe_rules import CoupResult, ShoeHold
-    wait_until(lambda: len(sink.outcomes_of(reader.name, CoupResult)) >= 3)
-    settled = sink.outcomes_of(reader.name, CoupResult)[:3]
-    assert [(r.coup, (r.winner, r.player_pair, r.banker_pair)) for r in settled] == \
-        [(i + 1, c["result"]) for i, c in enumerate(coups)]
-    assert sink.outcomes_of(reader.name, ShoeHold) == []
 
 
 def test_shoe_simulator_reaches_the_cut_card_and_starts_a_new_shoe(pty, sink, make_reader, sims):
@@ -148,24 +149,24 @@ def test_simulator_command_line_on_a_symlinked_pty(tmp_path, sink, make_reader):
 
 def test_paced_shoe_waits_for_the_game_confirmation_and_deals_a_coup_per_request(pty, sink, make_reader, sims):
     from devices.shoe import CardDrawn, encode_command
-    from devices.shoe_rules import CoupResult
     reader = make_reader("shoe", pty.path)
     sim = ShoeSimulator(pty, seed=5, speed=50, paced=True)
     sims.append(sim.start())
-    time.sleep(0.3)
+    wait_until(lambda: sim.waiting, timeout=10)                   # the shoe waits for the dealer
+    assert reader.send(encode_command("EC", 2))                   # a command that confirms nothing
+    wait_until(lambda: sim.commands == ["EC02"], timeout=10)      # heard while waiting
     assert sink.events_of(reader.name) == [] and sim.shoes == 0   # nothing until the game is confirmed
     assert reader.send(encode_command("GP", 0))                   # the host confirms the game
     wait_until(lambda: sim.shoes == 1 and sim.waiting, timeout=10)
-    assert sim.commands == ["GP00"]
+    assert sim.commands == ["EC02", "GP00"]
     burn = sink.events_of(reader.name, CardDrawn)
     assert len(burn) >= 2 and sink.events_of(reader.name, CoupStart) == []   # the burn, and no coup yet
     for n in (1, 2):
         sim.deal_coup()
         wait_until(lambda n=n: len(sink.events_of(reader.name, ShoeResult)) == n and sim.waiting, timeout=10)
         assert len(sim.coups) == n
-    assert coups_from(sink.events_of(reader.name)) == sim.coups
-    wait_until(lambda: len(sink.outcomes_of(reader.name, CoupResult)) == 2)
-    assert reader.rules.shoe == 2   # GP 00 started a new shoe in the reader's host rules too
+    assert coups_from(sink.events_of(reader.name)) == [{k: c[k] for k in ("player", "banker", "result")}
+                                                       for c in sim.coups]
 
 
 @pytest.mark.parametrize("game", ["blackjack", "holdem"])
@@ -173,14 +174,13 @@ def test_scanner_on_demand_reads_what_it_is_asked_for(pty, sink, make_reader, si
     reader = make_reader("scanner", pty.path)
     sim = ScannerSimulator(pty, seed=7, speed=40, game=game, on_demand=True)
     sims.append(sim.start())
-    time.sleep(0.3)
-    assert sink.events_of(reader.name) == [] and sim.sent == 0   # nothing by itself
     sim.new_hand()
     asked = sim.deal("AS", "TD", count=3)
     assert asked == 5 and sim.wait_sent(asked, timeout=10)
-    wait_until(lambda: len(sink.events_of(reader.name, CardRead)) == 5)
+    wait_until(lambda: len(sink.events_of(reader.name, CardRead)) >= 5)
+    # the line is in order: had the scanner read anything by itself, it would come first
     read = [str(e.card) for e in sink.events_of(reader.name, CardRead)]
-    assert read[:2] == ["AS", "TD"] and read == sim.deals[-1] and sim.idle
+    assert read[:2] == ["AS", "TD"] and read == sim.deals[-1] and sim.sent == 5 and sim.idle
     if game == "holdem":   # a new hand is a fresh single deck: 52 distinct cards
         sim.new_hand()
         assert sim.wait_sent(sim.deal(count=52), timeout=30)

@@ -53,20 +53,38 @@ def test_noise_overlong_and_garbage():
     data = b"\xff\xfe\r\n" + long_line + b"\x00\x81*X;2;003; 4;0;0;1\r\n" + b"hello\r\n\r\n" + b" 9\r\n"
     events = WheelDecoder().feed(data)
     kinds = [type(e).__name__ for e in events]
-    assert kinds == ["FrameError", "FrameError", "FrameError", "WheelStatus", "FrameError", "WinningNumber"]
-    assert events[1].reason == "overlong line" and len(events[1].raw) <= 64
-    assert events[3] == WheelStatus(2, 3, 4, 0, 0.0, 1)
+    assert kinds == ["FrameError", "FrameError", "FrameError", "FrameError", "WheelStatus", "FrameError",
+                     "WinningNumber"]
+    assert events[0].reason == "noise on the line"
+    assert events[1].reason == "no line end within 48 bytes" and len(events[1].raw) <= 64
+    assert events[4] == WheelStatus(2, 3, 4, 0, 0.0, 1)
     assert events[-1] == WinningNumber(9)
 
 
 def test_slicing_does_not_matter():
     data = (encode_status(4, 11, 23, 0, 16.5, 1) + b"\xfe\xff\r\n" + encode_number(25)
-            + encode_status(5, 11, 25) + b"x" * 100 + b"\r\n" + b"*F 2\r\n")
+            + encode_status(5, 11, 25) + b"x" * 100 + b"\r\n" + b"*F 2\r\n" + b"9\n\r7\r\n")
     assert feed_bytewise(data) == WheelDecoder().feed(data)
 
 
-def test_bare_lf_and_missing_cr_are_tolerated():
-    assert WheelDecoder().feed(b"12\n") == [WinningNumber(12)]
+def test_only_cr_lf_ends_a_line():
+    d = WheelDecoder()
+    assert d.feed(b"12\n") == [FrameError("line ended by LF alone", b"12\n")]
+    assert d.feed(b"*X;5;011;12;0;165;1\n") == [FrameError("line ended by LF alone", b"*X;5;011;12;0;165;1\n")]
+    # a lone CR is no line end either: the bytes before it are refused, what follows is a new line
+    assert d.feed(b" 9\r 7\r\n") == [FrameError("CR without LF", b" 9\r"), WinningNumber(7)]
+    assert d.frames == 1 and d.errors == 3
+
+
+def test_noise_without_a_line_end_does_not_swallow_the_next_line():
+    noise = bytes(range(0x80, 0x80 + 60))   # longer than any line, and no line end in it
+    events = WheelDecoder().feed(noise + encode_status(4, 11, None) + encode_number(9))
+    assert events == [FrameError("noise on the line", noise), WheelStatus(4, 11, None, 0, 0.0, 0),
+                      WinningNumber(9)]
+    # printable garbage past the longest line: only the overflow is refused, the packet survives
+    events = WheelDecoder().feed(b"x" * 100 + encode_status(4, 11, None))
+    assert [type(e).__name__ for e in events] == ["FrameError", "FrameError", "WheelStatus"]
+    assert events[-1] == WheelStatus(4, 11, None, 0, 0.0, 0)
 
 
 def test_encoders_round_trip():

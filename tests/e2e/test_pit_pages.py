@@ -48,13 +48,13 @@ def _play_a_coup_through_the_shoe(engine, tmp_path) -> tuple[int, dict]:
     with Session(engine) as s:
         table = table_by_number(s, 10).id
         rounds.new_shoe(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table, house=HOUSE)
-        ledger.credit(s, CAGE, 3, 20_000)
+        ledger.credit(s, CAGE, 3, 20_000, house=HOUSE)
         s.commit()
         r = rounds.open_betting(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table, house=HOUSE)
         s.commit()
         rid = r.id
         for spot, amount in (("player", 1_000), ("banker", 2_000), ("tie", 1_000)):
-            bets.place(s, REMOTE, table, spot=spot, amount=amount, player_id=3)
+            bets.place(s, REMOTE, table, spot=spot, amount=amount, player_id=3, house=HOUSE)
         s.commit()
     end = PtyEnd(link=str(tmp_path / "shoe-10"))
     sim = ShoeSimulator(end, seed=11, speed=10.0)
@@ -161,11 +161,11 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     t = datetime.now(timezone.utc) - timedelta(minutes=10)
     with Session(engine) as s:
         table = table_by_number(s, 12).id
-        ledger.credit(s, CAGE, 2, 200_000)
+        ledger.credit(s, CAGE, 2, 200_000, house=HOUSE)
         s.commit()
         for spin, number in ((30, 17), (31, 0)):
             rounds.wheel_status(s, table, 2, spin, 0, t, house=HOUSE); s.commit()
-            bets.place(s, REMOTE, table, spot="red", amount=5_000, player_id=2, at=t + timedelta(seconds=1)); s.commit()
+            bets.place(s, REMOTE, table, spot="red", amount=5_000, player_id=2, at=t + timedelta(seconds=1), house=HOUSE); s.commit()
             rounds.wheel_status(s, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
             out = rounds.wheel_number(s, table, spin, number, t + timedelta(seconds=9)); s.commit()
             out = rounds.wheel_status(s, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number, house=HOUSE); s.commit()
@@ -182,7 +182,7 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     with Session(engine) as s:
         rounds.wheel_status(s, table, 2, 40, 0, t, house=HOUSE); s.commit()
         for spot in ("black", "even", "high"):
-            bets.place(s, REMOTE, table, spot=spot, amount=40_000, player_id=2, at=t + timedelta(seconds=1))
+            bets.place(s, REMOTE, table, spot=spot, amount=40_000, player_id=2, at=t + timedelta(seconds=1), house=HOUSE)
         s.commit()
         rounds.wheel_status(s, table, 4, 40, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
         rounds.wheel_status(s, table, 4, 40, 4, t + timedelta(seconds=6), house=HOUSE); s.commit()

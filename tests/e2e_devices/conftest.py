@@ -20,7 +20,7 @@ from devices.reader import DeviceManager, DeviceReader
 from devices.runtime import DeviceRuntime
 from devices.simulate.base import PtyEnd
 from floor import ledger
-from floor.models import Bet, Round, RoundCard, Transfer
+from floor.models import Alert, Bet, Round, RoundCard, Transfer
 from floor.tables import table_by_number
 from tests.conftest import Login
 
@@ -65,9 +65,10 @@ class Rig:
         self.tmp = tmp_path
         self.engine = make_engine(db_url)
         self.factory = sessionmaker(bind=self.engine, expire_on_commit=False)
-        self.dispatch = RoundsDispatch(self.factory, self.house)
+        self.dispatch = RoundsDispatch(self.factory, self.house, send=lambda device, command: self.runtime.send(device, command))
         self.feed: list[tuple[str, dict, str]] = []
         self.readers: list[DeviceReader] = []
+        self.bridges: list[FloorBridge] = []
         self.sims: list = []
         self.ends: list[PtyEnd] = []
         # the devices of this process, as `make run` registers them: the API reaches the readers
@@ -90,6 +91,7 @@ class Rig:
         bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
                              emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
                              dispatch=self.dispatch)
+        self.bridges.append(bridge)
         reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path), bridge,
                               backoff_initial=0.02, backoff_max=0.2).start()
         self.readers.append(reader)
@@ -102,12 +104,39 @@ class Rig:
         sim.start()
         return sim, reader
 
+    def line(self, kind: str, table_number: int, **config):
+        """A bare pty read by the real reader and bridge for that table: the test writes the bytes."""
+        name = f"{kind}-{table_number}"
+        end = PtyEnd(link=str(self.tmp / name))
+        self.ends.append(end)
+        bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
+                             emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
+                             dispatch=self.dispatch)
+        self.bridges.append(bridge)
+        reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path, **config),
+                              bridge, backoff_initial=0.02, backoff_max=0.2).start()
+        self.readers.append(reader)
+        self.runtime.manager.readers[name] = reader
+        wait(lambda: reader.health().connected, 10, f"{name} connected")
+        return end, reader
+
+    def alerts(self, table_id: int, kind: str | None = None) -> list[Alert]:
+        with self.session() as s:
+            q = select(Alert).where(Alert.table_id == table_id).order_by(Alert.id)
+            return list(s.execute(q if kind is None else q.where(Alert.kind == kind)).scalars())
+
+    def rounds_of(self, table_id: int) -> list[Round]:
+        with self.session() as s:
+            return list(s.execute(select(Round).where(Round.table_id == table_id).order_by(Round.number)).scalars())
+
     def close(self) -> None:
         self.app.extensions.pop("floor_devices", None)
         for sim in self.sims:
             sim.stop()
         for reader in self.readers:
             reader.stop()
+        for bridge in self.bridges:
+            bridge.close()
         for end in self.ends:
             end.close()
         self.engine.dispose()
@@ -173,6 +202,7 @@ class Rig:
         for reader in self.readers:
             h = reader.health()
             assert h.sink_errors == 0, f"{reader.name}: {h.last_error}"
+        assert all(b.failures == 0 for b in self.bridges)
 
 
 @pytest.fixture

@@ -9,12 +9,12 @@ from sqlalchemy.orm import Session
 
 from floor import ledger
 from floor.actors import Actor
-from tests.floor.rounds.helpers import CASHIER
+from tests.floor.rounds.helpers import CASHIER, HOUSE
 
 
 def test_transfers_move_both_balances_and_the_books_sum_to_zero(session):
-    ledger.credit(session, CASHIER, 1, 5_000)
-    ledger.debit(session, CASHIER, 1, 2_000)
+    ledger.credit(session, CASHIER, 1, 5_000, house=HOUSE)
+    ledger.debit(session, CASHIER, 1, 2_000, house=HOUSE)
     session.commit()
     assert ledger.player_balance(session, 1) == 3_000
     assert ledger.balance(session, ledger.cage_account(session)) == -3_000
@@ -23,10 +23,10 @@ def test_transfers_move_both_balances_and_the_books_sum_to_zero(session):
 
 
 def test_a_player_balance_never_goes_below_zero(session):
-    ledger.credit(session, CASHIER, 2, 1_000)
+    ledger.credit(session, CASHIER, 2, 1_000, house=HOUSE)
     session.commit()
     with pytest.raises(ledger.InsufficientBalance):
-        ledger.debit(session, CASHIER, 2, 1_001)
+        ledger.debit(session, CASHIER, 2, 1_001, house=HOUSE)
     session.rollback()
     # even a raw update around the service is stopped by the database's CHECK
     from sqlalchemy import update
@@ -41,7 +41,7 @@ def test_a_player_balance_never_goes_below_zero(session):
 
 def test_two_debits_racing_cannot_both_take_the_money(app, session):
     from floor.web.extensions import db
-    ledger.credit(session, CASHIER, 3, 10_000)
+    ledger.credit(session, CASHIER, 3, 10_000, house=HOUSE)
     session.commit()
     engine = db.engine
     results = []
@@ -51,7 +51,7 @@ def test_two_debits_racing_cannot_both_take_the_money(app, session):
         with Session(engine) as s:
             barrier.wait()
             try:
-                ledger.debit(s, Actor("t", "cashier", "t"), 3, 7_000)
+                ledger.debit(s, Actor("t", "cashier", "t"), 3, 7_000, house=HOUSE)
                 s.commit()
                 results.append("ok")
             except ledger.InsufficientBalance:

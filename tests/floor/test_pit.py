@@ -34,7 +34,7 @@ def _baccarat_coup(session, player_id=5, stakes=None, cards=BANKER_WINS):
     session.commit()
     ids = {}
     for spot, amount in (stakes or {"player": 1_000, "banker": 2_000}).items():
-        ids[spot] = bets.place(session, DEALER, table, spot=spot, amount=amount, player_id=player_id, at=at(2))[0].id
+        ids[spot] = bets.place(session, DEALER, table, spot=spot, amount=amount, player_id=player_id, at=at(2), house=HOUSE)[0].id
     session.commit()
     event(session, rounds.coup_start, table, at(5), raw=b"\x02S0\x03", device="shoe-10")
     for i, (target, card) in enumerate(cards):
@@ -115,8 +115,8 @@ def test_a_void_above_the_threshold_waits_for_a_second_pit_boss(session):
     table = tid(session, 12)
     fund(session, 2, 500_000)
     event(session, rounds.wheel_status, table, 2, 40, 0, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="black", amount=40_000, player_id=2, at=at(1))
-    bets.place(session, DEALER, table, spot="odd", amount=35_000, player_id=2, at=at(1))
+    bets.place(session, DEALER, table, spot="black", amount=40_000, player_id=2, at=at(1), house=HOUSE)
+    bets.place(session, DEALER, table, spot="odd", amount=35_000, player_id=2, at=at(1), house=HOUSE)
     session.commit()
     event(session, rounds.wheel_status, table, 4, 40, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_status, table, 4, 40, 4, at(6), house=HOUSE)      # fault flag: held
@@ -158,7 +158,7 @@ def test_below_the_threshold_one_pit_boss_voids_and_a_rejected_ruling_moves_noth
     table = tid(session, 12)
     fund(session, 3, 10_000)
     event(session, rounds.wheel_status, table, 2, 50, 0, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=3, at=at(1))
+    bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=3, at=at(1), house=HOUSE)
     session.commit()
     event(session, rounds.wheel_status, table, 4, 50, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_number, table, 50, 7, at(9))
@@ -205,7 +205,7 @@ def test_confirming_a_held_coup_settles_it_from_the_recorded_cards(session):
     session.commit()
     fund(session, 7, 10_000)
     r = rounds.open_betting(session, DEALER, table, at(1), house=HOUSE)
-    bets.place(session, DEALER, table, spot="banker", amount=1_000, player_id=7, at=at(2))
+    bets.place(session, DEALER, table, spot="banker", amount=1_000, player_id=7, at=at(2), house=HOUSE)
     session.commit()
     for kind in ("confirm", "correct"):                              # nothing to rule on while it runs
         with pytest.raises(InvalidState):
@@ -230,7 +230,7 @@ def test_confirming_a_held_coup_settles_it_from_the_recorded_cards(session):
 def test_a_blackjack_card_misread_is_corrected_by_its_place_in_the_deal(session):
     table = tid(session, 14)
     rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="bet", amount=1_000, seat=2, at=at(1))
+    bets.place(session, DEALER, table, spot="bet", amount=1_000, seat=2, at=at(1), house=HOUSE)
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()
@@ -280,7 +280,7 @@ def test_shift_figures_per_table(session):
     table = tid(session, 12)
     fund(session, 10, 10_000)
     event(session, rounds.wheel_status, table, 2, 60, 0, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="straight", numbers=[17], amount=500, player_id=10, at=at(1))
+    bets.place(session, DEALER, table, spot="straight", numbers=[17], amount=500, player_id=10, at=at(1), house=HOUSE)
     session.commit()
     event(session, rounds.wheel_status, table, 4, 60, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_number, table, 60, 17, at(9))

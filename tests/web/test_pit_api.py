@@ -30,12 +30,12 @@ def _held(session, stakes: dict[str, int], player_id: int) -> int:
     """A roulette round at table 12 held by a wheel fault, with the player's bets on it."""
     t = datetime.now(timezone.utc) - timedelta(minutes=5)
     table = table_by_number(session, 12).id
-    ledger.credit(session, CAGE, player_id, 500_000)
+    ledger.credit(session, CAGE, player_id, 500_000, house=HOUSE)
     session.commit()
     rounds.wheel_status(session, table, 2, 70, 0, t, house=HOUSE)
     session.commit()
     for spot, amount in stakes.items():
-        bets.place(session, DEVICE, table, spot=spot, amount=amount, player_id=player_id, at=t + timedelta(seconds=1))
+        bets.place(session, DEVICE, table, spot=spot, amount=amount, player_id=player_id, at=t + timedelta(seconds=1), house=HOUSE)
     session.commit()
     rounds.wheel_status(session, table, 4, 70, 0, t + timedelta(seconds=5), house=HOUSE)
     session.commit()

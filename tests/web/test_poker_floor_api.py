@@ -48,7 +48,7 @@ def test_add_call_seat_through_the_api_audited_and_live(app, client, login, sock
     assert (call["table"], call["seat"], call["expiry_action"]) == (1, 3, "end_of_list")
     board = board_client.get("/api/board").get_json()
     assert board["lists"][0]["entries"] == [{"place": 1, "name": "Karin H.", "called": True, "table": 1,
-                                             "estimated_wait_minutes": None}]
+                                             "estimated_wait_minutes": None, "estimated_wait_range": None}]
 
     r = login.post(f"/api/waitlists/entries/{entry['id']}/seat", json={"buy_in": 2_000})
     assert r.status_code == 400 and r.get_json()["field"] == "buy_in"

@@ -15,10 +15,13 @@ from floor.web.api import (
         floor,
         mustmove,
         pit,
+        pit_numbers,
         players,
+        ratings,
         rounds,
         seating,
         tables,
+        tournaments,
         waitlist,
     )
 from floor.web.extensions import api
@@ -28,5 +31,6 @@ def register(app: Flask) -> None:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
-                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit):
+                   floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
+                   pit_numbers):
         api.register_blueprint(module.blp)

@@ -8,8 +8,8 @@ from marshmallow import Schema, fields
 from floor import tables as tables_svc
 from floor.errors import NotAllowed
 from floor.rounds import bets as bets_svc
-from floor.web.api.schemas import Strict
-from floor.web.extensions import db
+from floor.web.api.schemas import Strict, cents
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow, current_identity
 
 blp = Blueprint("api_bets", __name__, url_prefix="/api", description="Bets on live rounds")
@@ -18,7 +18,7 @@ blp = Blueprint("api_bets", __name__, url_prefix="/api", description="Bets on li
 class BetCreateSchema(Strict):
     spot = fields.String(required=True, metadata={"description": "roulette kind (straight, split, red...), "
                                                   "baccarat spot, blackjack 'bet', Casino Hold'em 'ante'/'aa_bonus'"})
-    amount = fields.Integer(required=True, strict=True, metadata={"description": "cents"})
+    amount = cents(required=True)
     numbers = fields.List(fields.Integer(), load_default=None, allow_none=True)
     seat = fields.Integer(load_default=None, allow_none=True)
     player_id = fields.Integer(load_default=None, allow_none=True,
@@ -57,7 +57,7 @@ def place_bet(args, table_number: int):
     key = args["idempotency_key"] or request.headers.get("Idempotency-Key")
     bet, created = bets_svc.place(db.session, actor(), table.id, spot=args["spot"], amount=args["amount"],
                                   player_id=args["player_id"], seat=args["seat"], numbers=args["numbers"],
-                                  idempotency_key=key, source="dealer" if ident.role == "dealer" else "api")
+                                  idempotency_key=key, source="dealer" if ident.role == "dealer" else "api", house=house())
     db.session.commit()
     return bets_svc.bet_json(bet), 201 if created else 200
 

@@ -5,22 +5,49 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from floor import ledger, players
-from floor.web.api.schemas import Strict
-from floor.web.extensions import db
+from floor.web.api.schemas import Strict, cents
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_cashier", __name__, url_prefix="/api", description="Player balances and the ledger")
 
 
 class CashSchema(Strict):
-    amount = fields.Integer(required=True, strict=True, metadata={"description": "cents, positive"})
+    amount = cents(required=True)
     memo = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+
+
+class CashRequestSchema(Schema):
+    id = fields.Integer()
+    player_id = fields.Integer()
+    kind = fields.String(metadata={"description": "credit | debit"})
+    amount = fields.Integer(metadata={"description": "cents"})
+    memo = fields.String(allow_none=True)
+    requested_by = fields.Integer(allow_none=True)
+    requested_by_name = fields.String()
+    requested_at = fields.String(allow_none=True)
+    state = fields.String(metadata={"description": "pending | approved | rejected | withdrawn"})
+    decided_by = fields.Integer(allow_none=True)
+    decided_by_name = fields.String(allow_none=True)
+    decided_at = fields.String(allow_none=True)
+    reason = fields.String(allow_none=True)
 
 
 class AccountSchema(Schema):
     player_id = fields.Integer()
     balance = fields.Integer(metadata={"description": "cents"})
     transfers = fields.List(fields.Dict())
+    pending = fields.Nested(CashRequestSchema, allow_none=True,
+                            metadata={"description": "above the two-person threshold: the request waiting for a "
+                                                     "second pit boss (nothing moved yet)"})
+
+
+class CashDecisionSchema(Strict):
+    reason = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+
+
+class CashRejectSchema(Strict):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 
 class CheckSchema(Schema):
@@ -43,24 +70,57 @@ def account(player_id: int):
     return ledger.account_json(db.session, player_id)
 
 
+def _answer(out: dict):
+    db.session.commit()
+    return out, 202 if out["pending"] else 200
+
+
 @blp.route("/cashier/players/<int:player_id>/credit", methods=["POST"])
 @allow("cashier", "pit_boss")
 @blp.arguments(CashSchema)
 @blp.response(200, AccountSchema)
+@blp.alt_response(202, schema=AccountSchema, description="above the two-person threshold: waits for a second pit boss")
 def credit(args, player_id: int):
-    """Cash in: the balance goes up."""
-    out = ledger.credit(db.session, actor(), player_id, args["amount"], args["memo"])
-    db.session.commit()
-    return out
+    """Cash in: the balance goes up (above the two-person threshold, once a second pit boss approves)."""
+    return _answer(ledger.credit(db.session, actor(), player_id, args["amount"], args["memo"], house=house()))
 
 
 @blp.route("/cashier/players/<int:player_id>/debit", methods=["POST"])
 @allow("cashier", "pit_boss")
 @blp.arguments(CashSchema)
 @blp.response(200, AccountSchema)
+@blp.alt_response(202, schema=AccountSchema, description="above the two-person threshold: waits for a second pit boss")
 def debit(args, player_id: int):
     """Cash out: refused with 409 insufficient_balance when the balance is short."""
-    out = ledger.debit(db.session, actor(), player_id, args["amount"], args["memo"])
+    return _answer(ledger.debit(db.session, actor(), player_id, args["amount"], args["memo"], house=house()))
+
+
+@blp.route("/cashier/requests")
+@allow("cashier", "pit_boss", "admin")
+@blp.response(200, CashRequestSchema(many=True))
+def requests():
+    """Credits and debits waiting for a second pit boss."""
+    return ledger.cash_requests(db.session)
+
+
+@blp.route("/cashier/requests/<int:request_id>/approve", methods=["POST"])
+@allow("pit_boss", "admin")
+@blp.arguments(CashDecisionSchema)
+@blp.response(200, CashRequestSchema)
+def approve(args, request_id: int):
+    """A second, different pit boss approves: the money moves now (403 own_request for the one who asked)."""
+    out = ledger.approve_cash(db.session, actor(), request_id, args["reason"])
+    db.session.commit()
+    return out
+
+
+@blp.route("/cashier/requests/<int:request_id>/reject", methods=["POST"])
+@allow("cashier", "pit_boss", "admin")
+@blp.arguments(CashRejectSchema)
+@blp.response(200, CashRequestSchema)
+def reject(args, request_id: int):
+    """Turn a waiting request down (a pit boss), or withdraw one's own: nothing moves."""
+    out = ledger.reject_cash(db.session, actor(), request_id, args["reason"])
     db.session.commit()
     return out
 

@@ -11,7 +11,7 @@ from floor import tables as tables_svc
 from floor.gaming_day import end_of_gaming_day
 from floor.poker import conduct
 from floor.poker import table as poker_table
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -74,7 +74,7 @@ class WarningCreateSchema(Strict):
     ban_confirmed = fields.Boolean(load_default=False, metadata={"description": "the warning that bans was confirmed"})
 
 
-class WarningQuerySchema(Strict):
+class WarningQuerySchema(Query):
     player_id = fields.Integer(load_default=None)
 
 

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from floor import tables as tables_svc
 from floor.pit import showdown as disputes
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Query, Strict, cents
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
@@ -16,8 +16,7 @@ blp = Blueprint("api_disputes", __name__, url_prefix="/api/pit/poker",
 class SeatHandSchema(Strict):
     seat = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
     hole = fields.String(load_default="", metadata={"description": "hole cards, e.g. 'AS KD'"})
-    put_in = fields.Integer(required=True, validate=validate.Range(min=0),
-                            metadata={"description": "cents put into the pot over the whole hand"})
+    put_in = cents(minimum=0, required=True, metadata={"description": "cents put into the pot over the whole hand"})
     folded = fields.Boolean(load_default=False)
 
 
@@ -27,7 +26,7 @@ class ShowdownSchema(Strict):
     seats = fields.List(fields.Nested(SeatHandSchema), required=True, validate=validate.Length(min=2, max=12),
                         metadata={"description": "in order starting left of the button"})
     boards = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=2))
-    rake = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    rake = cents(minimum=0, load_default=0)
 
 
 class RulingSchema(ShowdownSchema):
@@ -35,7 +34,29 @@ class RulingSchema(ShowdownSchema):
     reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
 
 
-class RulingQuerySchema(Strict):
+class ShowdownOut(Schema):
+    variant = fields.String()
+    won = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "cents per seat"})
+    pots = fields.List(fields.Dict())
+    hands = fields.Dict()
+    rake = fields.Integer()
+    total_in = fields.Integer()
+
+
+class PokerRulingOut(Schema):
+    id = fields.Integer()
+    table_id = fields.Integer()
+    table_number = fields.Integer()
+    hand_ref = fields.String()
+    variant = fields.String()
+    inputs = fields.Dict()
+    result = fields.Dict()
+    reason = fields.String()
+    decided_by = fields.Integer(allow_none=True)
+    decided_at = fields.String()
+
+
+class RulingQuerySchema(Query):
     table_number = fields.Integer(load_default=None)
 
 
@@ -49,6 +70,7 @@ def _args(args):
 @blp.route("/showdown", methods=["POST"])
 @allow("pit_boss", "admin")
 @blp.arguments(ShowdownSchema)
+@blp.response(200, ShowdownOut)
 def showdown(args):
     """Who wins each pot, by the house rules, for a hand as entered (nothing is recorded)."""
     table, variant, seats = _args(args)
@@ -58,6 +80,7 @@ def showdown(args):
 @blp.route("/rulings", methods=["POST"])
 @allow("pit_boss", "admin")
 @blp.arguments(RulingSchema)
+@blp.response(201, PokerRulingOut)
 def record(args):
     """Record a ruling against a table and hand, with its reason."""
     table, variant, seats = _args(args)
@@ -70,6 +93,7 @@ def record(args):
 @blp.route("/rulings", methods=["GET"])
 @allow("pit_boss", "admin")
 @blp.arguments(RulingQuerySchema, location="query")
+@blp.response(200, PokerRulingOut(many=True))
 def list_rulings(args):
     table_id = None
     if args["table_number"] is not None:

@@ -12,7 +12,9 @@ from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.errors import BadInput
 from floor.poker import conduct
-from floor.web.api.schemas import Strict
+from floor.web.api.conduct import BanSchema, WarningSchema
+from floor.web.api.disputes import PokerRulingOut
+from floor.web.api.schemas import Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -24,7 +26,7 @@ RULE = ("pit_boss", "admin")                                 # rule, approve, li
 
 
 
-class RoundsQuery(Strict):
+class RoundsQuery(Query):
     table_number = fields.Integer(load_default=None)
     number = fields.Integer(load_default=None, metadata={"description": "the round's number at its table"})
     status = fields.String(load_default=None, validate=validate.OneOf(
@@ -110,7 +112,7 @@ class RulingOut(Schema):
     approval = fields.Dict(allow_none=True)
 
 
-class RulingsQuery(Strict):
+class RulingsQuery(Query):
     pending = fields.Boolean(load_default=False)
     limit = fields.Integer(load_default=30, validate=validate.Range(min=1, max=200))
 
@@ -123,7 +125,7 @@ class RejectIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
 
 
-class ShiftQuery(Strict):
+class ShiftQuery(Query):
     day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
     table_number = fields.Integer(load_default=None)
 
@@ -137,7 +139,7 @@ class ShiftSchema(Schema):
     to = fields.String()
 
 
-class ConductQuery(Strict):
+class ConductQuery(Query):
     days = fields.Integer(load_default=7, validate=validate.Range(min=1, max=366))
 
 
@@ -152,7 +154,22 @@ class LiftIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=300))
 
 
-class HandsQuery(Strict):
+class PokerHandOut(Schema):
+    id = fields.Integer()
+    table_id = fields.Integer()
+    number = fields.Integer()
+    started_at = fields.String()
+    button = fields.Integer(allow_none=True)
+    small = fields.Integer(allow_none=True)
+    big = fields.Integer(allow_none=True)
+    seats = fields.List(fields.Dict(), metadata={"description": "from the left of the button"})
+
+
+class LinkedRulingOut(PokerRulingOut):
+    hand = fields.Nested(PokerHandOut, allow_none=True)
+
+
+class HandsQuery(Query):
     table_number = fields.Integer(required=True)
 
 
@@ -253,6 +270,7 @@ def conduct_review(args):
 @blp.route("/conduct/warnings/<int:warning_id>/lift", methods=["POST"])
 @allow(*RULE)
 @blp.arguments(LiftIn)
+@blp.response(200, WarningSchema)
 def lift_warning(args, warning_id: int):
     """The pit boss lifts a warning on review, with a reason (audited)."""
     w = conduct.lift_warning(db.session, actor(), warning_id, args["reason"])
@@ -263,6 +281,7 @@ def lift_warning(args, warning_id: int):
 @blp.route("/conduct/bans/<int:ban_id>/lift", methods=["POST"])
 @allow(*RULE)
 @blp.arguments(LiftIn)
+@blp.response(200, BanSchema)
 def lift_ban(args, ban_id: int):
     """The pit boss lifts a ban on review, with a reason (audited)."""
     b = conduct.lift_ban(db.session, actor(), ban_id, args["reason"])
@@ -273,6 +292,7 @@ def lift_ban(args, ban_id: int):
 @blp.route("/poker/hands")
 @allow(*RULE)
 @blp.arguments(HandsQuery, location="query")
+@blp.response(200, PokerHandOut(many=True))
 def poker_hands(args):
     """A poker table's last hands from the dealer terminal, seats in order from the left of the
     button, to lay a disputed hand out in the showdown tool."""
@@ -282,6 +302,7 @@ def poker_hands(args):
 
 @blp.route("/poker/linked-rulings")
 @allow(*RULE)
+@blp.response(200, LinkedRulingOut(many=True))
 def poker_rulings():
     """Recent poker rulings with the dealer terminal's hand they name (when it exists)."""
     return pit.poker_rulings(db.session)

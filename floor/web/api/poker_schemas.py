@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, GameSchema, Query, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -45,7 +45,10 @@ class EntrySchema(Schema):
     closed_at = fields.String(allow_none=True)
     closed_reason = fields.String(allow_none=True)
     call = fields.Nested(CallSchema, allow_none=True)
-    estimated_wait_minutes = fields.Integer(allow_none=True)
+    estimated_wait_minutes = fields.Integer(allow_none=True, metadata={
+        "description": "likely wait (the median), from the seats that opened in the window; null: no basis"})
+    estimated_wait_range = fields.List(fields.Integer(), allow_none=True, metadata={
+        "description": "[low, high]: 8 in 10 such waits fall in it"})
 
 
 class ListSchema(Schema):
@@ -224,6 +227,7 @@ class BoardEntrySchema(Schema):
     called = fields.Boolean()
     table = fields.Integer(allow_none=True)
     estimated_wait_minutes = fields.Integer(allow_none=True)
+    estimated_wait_range = fields.List(fields.Integer(), allow_none=True)
 
 
 class BoardListSchema(Schema):
@@ -312,7 +316,7 @@ class BustArgs(Strict):
     buy_in = Cents(load_default=None, allow_none=True, strict=True)
 
 
-class BuyInQuery(Strict):
+class BuyInQuery(Query):
     player_id = fields.Integer(required=True)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from floor import pit, rounds
+from floor import rounds
 from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.web import device_commands
-from floor.web.api.schemas import EmptySchema, Strict
+from floor.web.api.schemas import EmptySchema, Strict, cents
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -59,7 +59,7 @@ class DecisionSchema(Strict):
     action = fields.String(required=True, validate=validate.OneOf(
         ["hit", "stand", "double", "split", "insurance", "no_insurance", "call", "fold"]))
     hand = fields.Integer(load_default=None, allow_none=True)
-    amount = fields.Integer(load_default=None, allow_none=True, metadata={"description": "cents (double, insurance)"})
+    amount = cents(load_default=None, allow_none=True, metadata={"description": "cents (double, insurance)"})
     player_id = fields.Integer(load_default=None, allow_none=True,
                                metadata={"description": "a remote player deciding for his own seat"})
 
@@ -203,8 +203,7 @@ def settle_held(args, round_id: int):
     """Settle a held round: roulette with the number, baccarat with the cards laid out again, or
     from the cards as recorded."""
     result = {k: v for k, v in args.items() if v is not None}
-    # a number or cards given correct the round: above the threshold that is a ruling for two pit bosses
-    pit.direct_guard(db.session, round_id, "a correction", house(), check_amount=bool(result))
+    # above the two-person threshold the domain refuses (409 two_person_rule): a ruling, two pit bosses
     rounds.settle_held(db.session, actor(), round_id, result, house=house())
     db.session.commit()
     return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
@@ -216,8 +215,7 @@ def settle_held(args, round_id: int):
 @blp.response(200, RoundSchema)
 def void(args, round_id: int):
     """Void a round: every bet is returned."""
-    pit.direct_guard(db.session, round_id, "a void", house())     # above the threshold: a ruling, two pit bosses
-    rounds.void_round(db.session, actor(), round_id, args["reason"])
+    rounds.void_round(db.session, actor(), round_id, args["reason"], house=house())
     db.session.commit()
     return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
 

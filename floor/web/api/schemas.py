@@ -1,18 +1,70 @@
 """Marshmallow schemas shared by the API modules (they also make the OpenAPI document)."""
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields
+import re
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from floor.web.error_schema import ErrorSchema  # noqa: F401  (the API modules take it from here)
+
+# Bounds checked before anything reaches the database: PostgreSQL INTEGER columns hold 32 bits, and a
+# text longer than its column or holding a NUL is an error there (SQLite would store it).
+INT_MAX = 2**31 - 1
+CENTS_MAX = 2**53 - 1   # the house's max_amount_cents is the real limit, checked in the domain
+TEXT_MAX = 200
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def no_control_characters(value: str) -> None:
+    if _CONTROL.search(value):
+        raise ValidationError("Control characters are not allowed.")
+
+
+def cents(*, minimum: int = 1, **kw) -> fields.Integer:
+    """An amount of money in a request: whole cents (a bool or a float is refused)."""
+    meta = {"description": "cents", **kw.pop("metadata", {})}
+    return fields.Integer(strict=True, validate=validate.Range(min=minimum, max=CENTS_MAX), metadata=meta, **kw)
+
+
+def _harden(field: fields.Field, strict: bool) -> None:
+    """Every integer strict and bounded, every text bounded and free of control characters, unless
+    the schema already says tighter."""
+    if isinstance(field, fields.Integer):
+        field.strict = field.strict or strict
+        if not any(isinstance(v, validate.Range) and v.max is not None for v in field.validators):
+            field.validators.append(validate.Range(min=-INT_MAX, max=INT_MAX))
+    elif isinstance(field, fields.String):
+        if not any(isinstance(v, validate.OneOf) or (isinstance(v, validate.Length) and v.max is not None)
+                   for v in field.validators):
+            field.validators.append(validate.Length(max=TEXT_MAX))
+        field.validators.append(no_control_characters)
+    elif isinstance(field, fields.List):
+        _harden(field.inner, strict)
+        if not any(isinstance(v, validate.Length) and v.max is not None for v in field.validators):
+            field.validators.append(validate.Length(max=100))
+    elif isinstance(field, fields.Dict):
+        for sub in (field.key_field, field.value_field):
+            if sub is not None:
+                _harden(sub, strict)
 
 
 class Strict(Schema):
+    """A request body: unknown fields refused by name, integers strict (``1.5`` or ``true`` is not
+    1), every number and text bounded."""
+
+    strict_integers = True
+
     class Meta:
         unknown = RAISE   # a misspelt field is an error naming it, not silently ignored
 
+    def on_bind_field(self, field_name: str, field_obj: fields.Field) -> None:
+        _harden(field_obj, self.strict_integers)
 
-class ErrorSchema(Schema):
-    error = fields.String(required=True)
-    message = fields.String(required=True)
-    field = fields.String()
+
+class Query(Strict):
+    """Query-string arguments: every value arrives as text, so integers are parsed (not strict)."""
+
+    strict_integers = False
 
 
 class GameSchema(Schema):
@@ -58,13 +110,13 @@ class PlayerSchema(Schema):
 
 
 class PlayerCreateSchema(Strict):
-    name = fields.String(required=True)
-    card_number = fields.String(required=True)
-    phone = fields.String(load_default=None, allow_none=True)
+    name = fields.String(required=True, validate=validate.Length(max=120))
+    card_number = fields.String(required=True, validate=validate.Length(max=40))
+    phone = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=40))
     same_name_confirmed = fields.Boolean(load_default=False)
 
 
-class PlayerQuerySchema(Strict):
+class PlayerQuerySchema(Query):
     q = fields.String(load_default="")
 
 

@@ -27,7 +27,7 @@ def at(seconds: float) -> datetime:
 
 
 def fund(session, player_id: int, amount: int) -> None:
-    ledger.credit(session, CASHIER, player_id, amount, "test deposit", at=T0)
+    ledger.credit(session, CASHIER, player_id, amount, "test deposit", at=T0, house=HOUSE)
     session.commit()
 
 

@@ -34,7 +34,7 @@ def test_a_coup_pays_each_spot_and_takes_the_commission(session):
     fund(session, 5, 20_000)
     r = _open(session, table)
     stakes = {"player": 1_000, "banker": 2_000, "tie": 1_000, "player_pair": 1_000, "banker_pair": 1_000}
-    ids = {spot: bets.place(session, DEALER, table, spot=spot, amount=amt, player_id=5, at=at(1))[0].id
+    ids = {spot: bets.place(session, DEALER, table, spot=spot, amount=amt, player_id=5, at=at(1), house=HOUSE)[0].id
            for spot, amt in stakes.items()}
     session.commit()
     event(session, rounds.coup_start, table, at(5))
@@ -62,7 +62,7 @@ def test_a_tie_pushes_player_and_banker(session):
     fund(session, 6, 10_000)
     _open(session, table)
     for spot in ("player", "banker", "tie"):
-        bets.place(session, DEALER, table, spot=spot, amount=1_000, player_id=6, at=at(1))
+        bets.place(session, DEALER, table, spot=spot, amount=1_000, player_id=6, at=at(1), house=HOUSE)
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()
@@ -78,7 +78,7 @@ def test_disagreements_hold_the_coup(session, trouble):
     rounds.new_shoe(session, DEALER, table, at(0), house=HOUSE)
     fund(session, 7, 10_000)
     r = _open(session, table)
-    bets.place(session, DEALER, table, spot="player", amount=1_000, player_id=7, at=at(1))
+    bets.place(session, DEALER, table, spot="player", amount=1_000, player_id=7, at=at(1), house=HOUSE)
     session.commit()
     event(session, rounds.coup_start, table, at(5))
     if trouble == "misdeal":

@@ -27,12 +27,12 @@ def test_split_double_blackjack_and_a_dealer_bust(session):
     fund(session, 6, 10_000)
     fund(session, 7, 10_000)
     r = rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    b1, _ = bets.place(session, DEALER, table, spot="bet", seat=1, amount=1_000, player_id=6, at=at(1))
-    b2, _ = bets.place(session, DEALER, table, spot="bet", seat=2, amount=2_000, source="dealer", at=at(1))
-    b3, _ = bets.place(session, DEALER, table, spot="bet", seat=3, amount=1_000, player_id=7, at=at(1))
+    b1, _ = bets.place(session, DEALER, table, spot="bet", seat=1, amount=1_000, player_id=6, at=at(1), house=HOUSE)
+    b2, _ = bets.place(session, DEALER, table, spot="bet", seat=2, amount=2_000, source="dealer", at=at(1), house=HOUSE)
+    b3, _ = bets.place(session, DEALER, table, spot="bet", seat=3, amount=1_000, player_id=7, at=at(1), house=HOUSE)
     session.commit()
     with pytest.raises(Conflict) as taken:
-        bets.place(session, DEALER, table, spot="bet", seat=1, amount=1_000, player_id=7, at=at(2))
+        bets.place(session, DEALER, table, spot="bet", seat=1, amount=1_000, player_id=7, at=at(2), house=HOUSE)
     assert taken.value.code == "seat_taken"
     session.rollback()
     rounds.close_betting(session, DEALER, table, at(5))
@@ -76,7 +76,7 @@ def test_insurance_pays_when_the_ace_hides_a_blackjack(session):
     table = tid(session, 14)
     fund(session, 8, 10_000)
     rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    b, _ = bets.place(session, DEALER, table, spot="bet", seat=4, amount=2_000, player_id=8, at=at(1))
+    b, _ = bets.place(session, DEALER, table, spot="bet", seat=4, amount=2_000, player_id=8, at=at(1), house=HOUSE)
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()
@@ -95,7 +95,7 @@ def test_a_silent_player_stands_when_the_timer_runs_out(session):
     table = tid(session, 14)
     fund(session, 9, 10_000)
     rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="bet", seat=2, amount=1_000, player_id=9, at=at(1))
+    bets.place(session, DEALER, table, spot="bet", seat=2, amount=1_000, player_id=9, at=at(1), house=HOUSE)
     session.commit()
     # the betting timer closes betting by itself
     from floor.rounds import jobs
@@ -122,14 +122,14 @@ def test_a_card_that_does_not_fit_holds_the_round(session):
     table = tid(session, 14)
     fund(session, 10, 10_000)
     rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="bet", seat=1, amount=1_000, player_id=10, at=at(1))
+    bets.place(session, DEALER, table, spot="bet", seat=1, amount=1_000, player_id=10, at=at(1), house=HOUSE)
     session.commit()
     rounds.close_betting(session, DEALER, table, at(5))
     session.commit()
     _scan(session, table, "TH", "9S", "8D", "8C", "2C")         # a card while seat 1 must decide
     r = rounds.last_round(session, table)
     assert r.status == "held"
-    rounds.void_round(session, DEALER, r.id, "misdealt card", at(40))
+    rounds.void_round(session, DEALER, r.id, "misdealt card", at(40), house=HOUSE)
     session.commit()
     assert ledger.player_balance(session, 10) == 10_000
     books_balance(session)

@@ -47,7 +47,7 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
             b = LAYOUT[idx]
             try:
                 bets.place(session, DEALER, table, spot=b.kind, numbers=list(b.numbers), amount=stake,
-                           player_id=player, at=at(t + 1))
+                           player_id=player, at=at(t + 1), house=HOUSE)
                 session.commit()
                 accepted.append((player, b, stake))
                 expected[player] -= stake
@@ -62,7 +62,7 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
         if fate == "void":
             rounds.device_fault(session, table, "sensor fault", at(t + 6))
             session.commit()
-            rounds.void_round(session, DEALER, rounds.last_round(session, table).id, "fault", at(t + 7))
+            rounds.void_round(session, DEALER, rounds.last_round(session, table).id, "fault", at(t + 7), house=HOUSE)
             session.commit()
             for player, _, stake in accepted:
                 expected[player] += stake

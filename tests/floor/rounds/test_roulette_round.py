@@ -39,18 +39,18 @@ def test_a_spin_settles_every_bet_kind_once(session):
     assert r.status == "betting"
     placed = []
     for kind, numbers, stake, _ in BETS:
-        b, created = bets.place(session, DEALER, table, spot=kind, numbers=numbers, amount=stake, player_id=1, at=at(1))
+        b, created = bets.place(session, DEALER, table, spot=kind, numbers=numbers, amount=stake, player_id=1, at=at(1), house=HOUSE)
         assert created
         placed.append(b.id)
     seat_bet, _ = bets.place(session, DEALER, table, spot="straight", numbers=[17], amount=500, seat=3, source="dealer",
-                             at=at(1))
+                             at=at(1), house=HOUSE)
     session.commit()
     assert ledger.player_balance(session, 1) == 50_000 - 16_000
 
     event(session, rounds.wheel_status, table, 3, 11, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_status, table, 4, 11, 0, at(9), house=HOUSE)
     with pytest.raises(Conflict) as late:
-        bets.place(session, DEALER, table, spot="red", amount=1_000, player_id=1, at=at(10))
+        bets.place(session, DEALER, table, spot="red", amount=1_000, player_id=1, at=at(10), house=HOUSE)
     assert late.value.code == "betting_closed"
     session.rollback()
 
@@ -87,7 +87,7 @@ def test_misspin_keeps_bets_locked_and_the_respin_settles(session):
     table = tid(session, 12)
     fund(session, 2, 10_000)
     event(session, rounds.wheel_status, table, 2, 20, 0, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=2, at=at(1))
+    bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=2, at=at(1), house=HOUSE)
     session.commit()
     event(session, rounds.wheel_status, table, 3, 20, 0, at(3), house=HOUSE)
     out = event(session, rounds.wheel_status, table, 3, 20, 2, at(4), house=HOUSE)   # ball turning the rotor's way
@@ -95,7 +95,7 @@ def test_misspin_keeps_bets_locked_and_the_respin_settles(session):
     r = rounds.active_round(session, table, lock=False)
     assert r.status == "locked"
     with pytest.raises(Conflict):
-        bets.place(session, DEALER, table, spot="black", amount=1_000, player_id=2, at=at(5))
+        bets.place(session, DEALER, table, spot="black", amount=1_000, player_id=2, at=at(5), house=HOUSE)
     session.rollback()
     event(session, rounds.wheel_status, table, 1, 20, 0, at(6), house=HOUSE)
     event(session, rounds.wheel_status, table, 2, 21, 0, at(7), house=HOUSE)    # the wheel asks for bets: they stay locked
@@ -115,7 +115,7 @@ def test_no_ball_for_five_seconds_voids_and_returns_every_bet(session):
     table = tid(session, 12)
     fund(session, 3, 10_000)
     event(session, rounds.wheel_status, table, 2, 30, 0, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="straight", numbers=[5], amount=1_000, player_id=3, at=at(1))
+    bets.place(session, DEALER, table, spot="straight", numbers=[5], amount=1_000, player_id=3, at=at(1), house=HOUSE)
     session.commit()
     event(session, rounds.wheel_status, table, 4, 30, 0, at(5), house=HOUSE)
     event(session, rounds.wheel_status, table, 4, 30, 1, at(6), house=HOUSE)
@@ -133,7 +133,7 @@ def test_trouble_holds_the_round_and_settles_nothing(session, trouble):
     table = tid(session, 12)
     fund(session, 4, 10_000)
     event(session, rounds.wheel_status, table, 2, 40, 0, at(0), house=HOUSE)
-    bets.place(session, DEALER, table, spot="red", amount=1_000, player_id=4, at=at(1))
+    bets.place(session, DEALER, table, spot="red", amount=1_000, player_id=4, at=at(1), house=HOUSE)
     session.commit()
     if trouble == "no_nmb":
         event(session, rounds.wheel_status, table, 5, 40, 0, at(9), winning=3, house=HOUSE)

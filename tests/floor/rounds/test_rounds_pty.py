@@ -36,7 +36,7 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
     engine = create_engine(sqlite_url, connect_args={"timeout": 30})
     with Session(engine) as s:
         table = table_by_number(s, 12).id
-        ledger.credit(s, CASHIER, 1, 10_000)
+        ledger.credit(s, CASHIER, 1, 10_000, house=HOUSE)
         s.commit()
     end = PtyEnd(link=str(tmp_path / "wheel-12"))
     sim = WheelSimulator(end, seed=3, speed=8.0)
@@ -53,8 +53,8 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
                 return r.id if r is not None and r.status == "betting" else None
         rid = _wait(betting)
         with Session(engine) as s:
-            bets.place(s, DEALER, table, spot="red", amount=1_000, player_id=1)
-            bets.place(s, DEALER, table, spot="straight", numbers=[7], amount=500, player_id=1)
+            bets.place(s, DEALER, table, spot="red", amount=1_000, player_id=1, house=HOUSE)
+            bets.place(s, DEALER, table, spot="straight", numbers=[7], amount=500, player_id=1, house=HOUSE)
             s.commit()
 
         def settled():

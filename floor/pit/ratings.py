@@ -1,0 +1,315 @@
+"""Player ratings, exact: per player and visit, what he played, staked, won or lost and what the
+house expected to win from him, from the settled bets and the ledger alone.
+
+- **Whose bet**: a bet funded by a player's balance is his; a seat bet (the chips on the table) is
+  the player identified at that seat when it was placed (``floor.pit.visits``). A seat bet with
+  nobody identified is nobody's and is not rated.
+- **Which bets**: the bets of settled rounds (a voided round staked nothing in the end).
+- **Visits**: a player's bets at one table, in time order, split where the seat visit changes or
+  where no bet came for more than ``rating_gap_minutes``. A visit starts when he was identified at
+  the seat (when that is within the gap of his first bet; else at his first bet) and ends when he
+  left (likewise; else when his last round's result came).
+- **Actual win/loss**: per bet, what the ledger moved between the bet's account and the table, the
+  stake, the payouts, the commission and any pit boss's correction together. ``won`` is the
+  player's result (the house's is its opposite).
+- **Theoretical win**: Σ stake x house edge of the bet's kind under the table's rules
+  (``floor.games.edges``), summed exactly and rounded once, half up, to the cent. Blackjack's and
+  Casino Hold'em's edges are per initial bet (the box, the ante), so the doubles, splits and calls
+  they lead to add stake but no theoretical win of their own.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from fractions import Fraction
+from functools import lru_cache
+
+from sqlalchemy import and_, case, func, or_, select, tuple_, type_coerce
+from sqlalchemy.types import NullType
+from sqlalchemy.orm import Session
+
+from floor.gaming_day import gaming_day_bounds
+from floor.games import blackjack, casino_holdem, roulette
+from floor.games.edges import house_edge, theo_cents
+from floor.models import Bet, Player, PlayerVisit, Round, Shoe, Table, Transfer
+from floor.rounds.payouts import baccarat_settings
+from floor.settings import HouseSettings
+
+# Bets whose edge is counted on the initial bet they follow from.
+FOLLOW_ON = {"blackjack": ("double", "split"), "casino_holdem": ("call",)}
+EDGE_BET = {"blackjack": {"bet": "main", "insurance": "insurance"}}
+
+
+@lru_cache(maxsize=256)
+def _edge(kind: str, spot: str, decks: int, commission_percent: int) -> Fraction:
+    if spot in FOLLOW_ON.get(kind, ()):
+        return Fraction(0)
+    if kind == "roulette":
+        return house_edge("roulette", spot, roulette.DEFAULT)
+    if kind == "baccarat":
+        return house_edge("baccarat", spot, baccarat_settings(HouseSettings(baccarat_commission_percent=commission_percent)),
+                          decks=decks)
+    if kind == "blackjack":
+        return house_edge("blackjack", EDGE_BET["blackjack"][spot], blackjack.DEFAULT, decks=decks)
+    return house_edge("casino_holdem", spot, casino_holdem.DEFAULT)
+
+
+def bet_edge(kind: str, spot: str, house: HouseSettings, decks: int | None = None) -> Fraction:
+    """The house edge of one bet: its game (``kind``), its spot, the table's rules (the house's
+    commission, the shoe's decks; the house's deck count when the round had no shoe)."""
+    if decks is None:
+        decks = house.baccarat_decks if kind == "baccarat" else house.blackjack_decks if kind == "blackjack" else 0
+    return _edge(kind, spot, decks, house.baccarat_commission_percent)
+
+
+@dataclass
+class Visit:
+    player_id: int
+    table_id: int
+    seat: int | None
+    started_at: datetime
+    ended_at: datetime
+    rounds: set = field(default_factory=set)
+    bets: int = 0
+    staked: int = 0
+    won: int = 0                                            # the player's result, from the ledger
+    by_bet: dict = field(default_factory=lambda: defaultdict(int))   # (game, spot, decks) -> stake
+    house: HouseSettings | None = None
+
+    @property
+    def theo(self) -> Fraction:
+        return _theo(self.by_bet, self.house)
+
+    def as_json(self) -> dict:
+        n = len(self.rounds)
+        return {"player_id": self.player_id, "table_id": self.table_id, "seat": self.seat,
+                "started_at": self.started_at.isoformat(), "ended_at": self.ended_at.isoformat(),
+                "minutes": round((self.ended_at - self.started_at).total_seconds() / 60, 1),
+                "rounds": n, "bets": self.bets, "staked": self.staked, "average_stake": self.staked // n if n else 0,
+                "won": self.won, "house_result": -self.won, "theo": theo_cents(self.theo)}
+
+
+def _raw(col, dialect: str):
+    """A timestamp column read as naive UTC without the ORM's type processing (50,000 of them
+    through it cost more than the whole query): PostgreSQL converts it, SQLite gives its stored text."""
+    if dialect == "postgresql":
+        return func.timezone("UTC", col)
+    return type_coerce(col, NullType())
+
+
+def _naive(value) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
+
+
+def _aware(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc)
+
+
+def _utc_naive(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int | None):
+    """One row per bet of a settled round placed in [start, end): who funded it, where, the stake,
+    the rules, when, and what the ledger moved between its account and the table (stake included)."""
+    in_period = (Round.status == "settled", Bet.placed_at >= start, Bet.placed_at < end)
+    # per bet, narrow and grouped on its own: what the ledger moved to (+) and from (-) its account
+    net = (select(Transfer.bet_id.label("bet_id"),
+                  func.sum(case((Transfer.to_account_id == Bet.account_id, Transfer.amount),
+                                (Transfer.from_account_id == Bet.account_id, -Transfer.amount),
+                                else_=0)).label("net"))
+           .join(Bet, Bet.id == Transfer.bet_id).join(Round, Round.id == Bet.round_id)
+           .where(*in_period).group_by(Transfer.bet_id).subquery())
+    dialect = session.get_bind().dialect.name
+    q = (select(Bet.player_id, Bet.table_id, Bet.seat, Bet.round_id, Round.kind, Bet.spot, Bet.amount,
+                _raw(Bet.placed_at, dialect), _raw(func.coalesce(Round.result_at, Round.ended_at), dialect),
+                Shoe.decks, func.coalesce(net.c.net, 0))
+         .join(Round, Round.id == Bet.round_id)
+         .outerjoin(Shoe, Shoe.id == Round.shoe_id)
+         .outerjoin(net, net.c.bet_id == Bet.id)
+         .where(*in_period))
+    if player_id is not None:
+        seats = select(PlayerVisit.table_id, PlayerVisit.seat).where(PlayerVisit.player_id == player_id)
+        q = q.where(or_(Bet.player_id == player_id,
+                        and_(Bet.player_id.is_(None), tuple_(Bet.table_id, Bet.seat).in_(seats))))
+    return session.execute(q).all()
+
+
+def _seat_visits(session: Session, start: datetime, end: datetime) -> dict[tuple, list]:
+    """(table, seat) -> its visits overlapping [start, end): (started, ended or None, id, player)."""
+    out: dict[tuple, list] = defaultdict(list)
+    for v in session.execute(select(PlayerVisit.table_id, PlayerVisit.seat, PlayerVisit.started_at,
+                                    PlayerVisit.ended_at, PlayerVisit.id, PlayerVisit.player_id)
+                             .where(PlayerVisit.started_at < end,
+                                    or_(PlayerVisit.ended_at.is_(None), PlayerVisit.ended_at > start))
+                             .order_by(PlayerVisit.started_at)):
+        out[(v.table_id, v.seat)].append((_utc_naive(v.started_at), _utc_naive(v.ended_at), v.id, v.player_id))
+    return out
+
+
+def visits(session: Session, start: datetime, end: datetime, house: HouseSettings,
+           player_id: int | None = None) -> list[Visit]:
+    """Every rated visit with a bet placed in [start, end), in time order."""
+    gap = timedelta(minutes=house.rating_gap_minutes)
+    seats = _seat_visits(session, start, end)
+    decks_of = {"baccarat": house.baccarat_decks, "blackjack": house.blackjack_decks}
+    by_place: dict[tuple, list] = defaultdict(list)
+    for pid, table_id, seat, round_id, kind, spot, amount, placed, done, decks, net in _bet_rows(
+            session, start, end, player_id):
+        placed = _naive(placed)
+        visit = None
+        if pid is None:                           # a seat bet: the player identified there then
+            for v in seats.get((table_id, seat), ()):
+                if v[0] <= placed and (v[1] is None or placed < v[1]):
+                    visit, pid = v, v[3]
+                    break
+            if pid is None:
+                continue
+        if player_id is not None and pid != player_id:
+            continue
+        by_place[(pid, table_id)].append((placed, _naive(done) or placed, visit, seat, round_id,
+                                          (kind, spot, decks or decks_of.get(kind, 0)), amount, int(net)))
+    out: list[Visit] = []
+    for (pid, table_id), rows in by_place.items():
+        rows.sort(key=lambda r: r[0])
+        cur: Visit | None = None
+        last_visit = None
+        for placed, done, visit, seat, round_id, bet, amount, net in rows:
+            if cur is None or visit is not last_visit or placed - cur.ended_at > gap:
+                if cur is not None:
+                    _finish(cur, last_visit, gap)
+                    out.append(cur)
+                begin = visit[0] if visit is not None and placed - visit[0] <= gap else placed
+                if cur is not None and cur.ended_at > begin:
+                    begin = placed
+                cur = Visit(pid, table_id, seat, begin, placed, house=house)   # naive UTC until done
+                last_visit = visit
+            cur.rounds.add(round_id)
+            cur.bets += 1
+            cur.staked += amount
+            cur.won += net
+            cur.by_bet[bet] += amount
+            if done > cur.ended_at:
+                cur.ended_at = done
+        _finish(cur, last_visit, gap)
+        out.append(cur)
+    for v in out:
+        v.started_at, v.ended_at = _aware(v.started_at), _aware(v.ended_at)
+    out.sort(key=lambda v: (v.started_at, v.player_id))
+    return out
+
+
+def _finish(v: Visit, visit, gap: timedelta) -> None:
+    left = visit[1] if visit is not None else None
+    if left is not None and v.ended_at <= left <= v.ended_at + gap:
+        v.ended_at = left
+
+
+def day_visits(session: Session, day: date, house: HouseSettings, player_id: int | None = None) -> list[Visit]:
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    return visits(session, start, end, house, player_id)
+
+
+def _names(session: Session, ids) -> dict[int, tuple[str, str]]:
+    ids = sorted(set(ids))
+    if not ids:
+        return {}
+    return {i: (n, c) for i, n, c in session.execute(select(Player.id, Player.name, Player.card_number)
+                                                     .where(Player.id.in_(ids)))}
+
+
+def _tables(session: Session) -> dict[int, tuple[int, str, str]]:
+    return {i: (n, name, k) for i, n, name, k in session.execute(select(Table.id, Table.number, Table.name, Table.kind))}
+
+
+def visits_json(session: Session, vs: list[Visit]) -> list[dict]:
+    names, tables = _names(session, (v.player_id for v in vs)), _tables(session)
+    out = []
+    for v in vs:
+        n, card = names.get(v.player_id, ("", ""))
+        number, tname, kind = tables[v.table_id]
+        out.append({**v.as_json(), "player": n, "card_number": card, "table_number": number, "table_name": tname,
+                    "game": kind})
+    return out
+
+
+def _theo(by_bet: dict, house: HouseSettings) -> Fraction:
+    return sum((bet_edge(kind, spot, house, decks) * stake for (kind, spot, decks), stake in by_bet.items()),
+               Fraction(0))
+
+
+def players_of_day(session: Session, day: date, house: HouseSettings, limit: int | None = None) -> dict:
+    """Every rated player of the gaming day, the highest theoretical win first ("top players")."""
+    vs = day_visits(session, day, house)
+    per: dict[int, dict] = {}
+    stakes: dict[int, dict] = defaultdict(lambda: defaultdict(int))
+    for v in vs:
+        p = per.setdefault(v.player_id, {"player_id": v.player_id, "visits": 0, "seconds": 0.0, "rounds": 0,
+                                         "bets": 0, "staked": 0, "won": 0, "tables": set()})
+        p["visits"] += 1
+        p["seconds"] += (v.ended_at - v.started_at).total_seconds()
+        p["rounds"] += len(v.rounds)
+        p["bets"] += v.bets
+        p["staked"] += v.staked
+        p["won"] += v.won
+        p["tables"].add(v.table_id)
+        for bet, stake in v.by_bet.items():
+            stakes[v.player_id][bet] += stake
+    names, tables = _names(session, per), _tables(session)
+    rows, all_stakes = [], defaultdict(int)
+    for pid, p in per.items():
+        for bet, stake in stakes[pid].items():
+            all_stakes[bet] += stake
+        seconds = p.pop("seconds")
+        rows.append({**p, "player": names[pid][0], "card_number": names[pid][1], "minutes": round(seconds / 60, 1),
+                     "tables": sorted(tables[t][0] for t in p["tables"]), "house_result": -p["won"],
+                     "average_stake": p["staked"] // p["rounds"] if p["rounds"] else 0,
+                     "theo": theo_cents(_theo(stakes[pid], house))})
+    rows.sort(key=lambda r: (-r["theo"], -r["staked"], r["player"]))
+    total = {"players": len(rows), "staked": sum(r["staked"] for r in rows), "won": sum(r["won"] for r in rows),
+             "theo": theo_cents(_theo(all_stakes, house))}
+    return {"day": day.isoformat(), "currency": house.currency, "players": rows[:limit] if limit else rows,
+            "totals": total}
+
+
+def player_history(session: Session, player_id: int, since: datetime, until: datetime,
+                   house: HouseSettings) -> dict:
+    """A player's visits in [since, until), newest first, and their totals (the theoretical win
+    summed exactly, rounded once)."""
+    vs = visits(session, since, until, house, player_id)
+    rows = list(reversed(visits_json(session, vs)))
+    totals = {k: sum(r[k] for r in rows) for k in ("rounds", "bets", "staked", "won")}
+    totals.update(visits=len(rows), minutes=round(sum(r["minutes"] for r in rows), 1),
+                  theo=theo_cents(sum((v.theo for v in vs), Fraction(0))))
+    return {"since": since.isoformat(), "visits": rows, "totals": totals}
+
+
+COLUMNS = [("player", "Player"), ("card_number", "Card"), ("table_number", "Table"), ("game", "Game"),
+           ("seat", "Seat"), ("started_at", "Started"), ("ended_at", "Ended"), ("minutes", "Minutes"),
+           ("rounds", "Rounds"), ("bets", "Bets"), ("staked", "Staked"), ("average_stake", "Average stake"),
+           ("won", "Player won"), ("theo", "Theoretical win")]
+MONEY = {"staked", "average_stake", "won", "theo"}
+
+
+def _cell(key: str, value) -> str:
+    if value is None:
+        return ""
+    if key in MONEY:
+        sign = "-" if value < 0 else ""
+        return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
+    return str(value)
+
+
+def to_csv(rows: list[dict]) -> str:
+    """One row per visit; money in the house currency with two decimals."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([label for _, label in COLUMNS])
+    for r in rows:
+        w.writerow([_cell(k, r.get(k)) for k, _ in COLUMNS])
+    return buf.getvalue()

@@ -1,0 +1,179 @@
+"""The start (the seat draw) and the clock: levels advance by a timer at the end of each step, the
+floor pauses and resumes with a reason. The clock is never a ticking counter: the start, the pauses
+and now give the running seconds (floor.games.tournament.running_seconds), so every process reads the
+same clock and a restart loses nothing."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from floor import audit, timers
+from floor.actors import Actor
+from floor.errors import BadInput, InvalidState
+from floor.games import tournament as rules
+from floor.models import Tournament, TournamentPause
+from floor.tournaments import core
+
+JOB = "tournaments.clock"
+
+
+def timer_key(t: Tournament) -> str:
+    return f"tournament:{t.id}:clock"
+
+
+def pauses(session: Session, t: Tournament) -> list[TournamentPause]:
+    return list(session.execute(select(TournamentPause).where(TournamentPause.tournament_id == t.id)
+                                .order_by(TournamentPause.id)).scalars())
+
+
+def open_pause(session: Session, t: Tournament) -> TournamentPause | None:
+    return next((p for p in pauses(session, t) if p.resumed_at is None), None)
+
+
+def elapsed(session: Session, t: Tournament, now: datetime) -> int:
+    if t.started_at is None:
+        return 0
+    return rules.running_seconds(t.started_at, now, [(p.paused_at, p.resumed_at) for p in pauses(session, t)])
+
+
+def reading(session: Session, t: Tournament, now: datetime) -> rules.ClockReading:
+    return rules.clock(core.structure(t), elapsed(session, t, now))
+
+
+def _schedule(session: Session, t: Tournament, now: datetime) -> None:
+    """The next timer: the end of the step in play (nothing while paused or past the schedule)."""
+    r = reading(session, t, now)
+    if open_pause(session, t) is not None or r.beyond_schedule or t.status != "running":
+        timers.cancel_timer(session, timer_key(t))
+        return
+    timers.set_timer(session, timer_key(t), JOB, now + timedelta(seconds=r.seconds_left), t.id)
+
+
+def start(session: Session, actor: Actor, tournament_id: int, now: datetime | None = None) -> Tournament:
+    """Draw the seats of everyone registered over as few tables as they need (those that break last),
+    draw each table's button, and start the clock."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "registering")
+    players = core.entries(session, t, "registered")
+    if len(players) < 2:
+        raise InvalidState("{name} needs two players to start", code="too_few_players", name=t.name)
+    given = core.tables(session, t)
+    needed = -(-len(players) // t.seats_per_table)
+    if needed > len(given):
+        raise InvalidState("{count} players need {tables} tables", code="too_few_tables",
+                           count=len(players), tables=needed)
+    used = given[len(given) - needed:]   # the tables that break last
+    draw = core.new_draw(t, "seat-draw")
+    seats = rules.draw_seats(draw, [e.id for e in players],
+                             {tt.table.number: range(1, t.seats_per_table + 1) for tt in used})
+    by_number = {tt.table.number: tt for tt in used}
+    by_id = {e.id: e for e in players}
+    stack = core.structure(t).starting_stack
+    for s in seats.seats:
+        e = by_id[s.player]
+        e.status, e.table, e.seat, e.chips = "seated", by_number[s.table].table, s.seat, stack
+    for b in seats.buttons:
+        by_number[b.table].button_seat = b.button_seat
+        by_number[b.table].opened_at = now
+    core.record_draw(session, t, "seat_draw", draw, {
+        "seats": [{"entry_id": s.player, "table": s.table, "seat": s.seat} for s in seats.seats],
+        "buttons": [{"table": b.table, "seat": b.button_seat, "cards": [[seat, str(c)] for seat, c in b.cards]}
+                    for b in seats.buttons]}, now)
+    t.status, t.started_at, t.step_index = "running", now, 0
+    session.flush()
+    _schedule(session, t, now)
+    audit.record(session, actor, "tournament.start", f"tournament:{t.id}",
+                 after={"players": len(players), "tables": [tt.table.number for tt in used], "seed": draw.seed_hex})
+    core.publish(session, t, "tournament.clock")
+    core.publish(session, t, "tournament.seats")
+    return t
+
+
+def pause(session: Session, actor: Actor, tournament_id: int, reason: str, now: datetime | None = None) -> Tournament:
+    now = core.now_or(now)
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadInput("a pause needs a reason", field="reason")
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "running")
+    if open_pause(session, t) is not None:
+        raise InvalidState("the clock of {name} is already paused", code="clock_paused", name=t.name)
+    session.add(TournamentPause(tournament_id=t.id, paused_at=now, reason=reason.strip()[:200], by_name=actor.name))
+    session.flush()
+    _schedule(session, t, now)
+    audit.record(session, actor, "tournament.pause", f"tournament:{t.id}", after={"reason": reason.strip()})
+    core.publish(session, t, "tournament.clock")
+    return t
+
+
+def resume(session: Session, actor: Actor, tournament_id: int, now: datetime | None = None) -> Tournament:
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "running")
+    p = open_pause(session, t)
+    if p is None:
+        raise InvalidState("the clock of {name} is running", code="clock_running", name=t.name)
+    p.resumed_at = now
+    session.flush()
+    _schedule(session, t, now)
+    audit.record(session, actor, "tournament.resume", f"tournament:{t.id}",
+                 after={"paused_seconds": int((now - p.paused_at).total_seconds())})
+    core.publish(session, t, "tournament.clock")
+    return t
+
+
+def tick(session: Session, tournament_id: int, now: datetime | None = None) -> bool:
+    """The timer at the end of a step: announce the new step and set the next timer. A late or
+    repeated timer finds the step already announced (or the clock paused) and only reschedules."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    if t.status != "running":
+        return False
+    r = reading(session, t, now)
+    if not r.late_registration_open and core.place_late_busts(session, t):
+        core.publish(session, t, "tournament.entries")
+    changed = r.step_index != t.step_index
+    if changed:
+        before = t.step_index
+        t.step_index = r.step_index
+        audit.record(session, Actor.system("tournament clock"), "tournament.level", f"tournament:{t.id}",
+                     before={"step": before}, after={"step": r.step_index, "level": r.level_number})
+        core.publish(session, t, "tournament.clock")
+    _schedule(session, t, now)
+    return changed
+
+
+def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> dict:
+    """What the TV board and the tablets show: level, blinds, antes, time left, next level and break,
+    players left, average stack, prize pool and payouts, the pause and its reason."""
+    r = reading(session, t, now)
+    level = r.level
+    p = open_pause(session, t)
+    left = core.entries(session, t, *core.IN_PLAY)
+    chips = sum(e.chips for e in left if e.status == "seated")
+    seated = sum(1 for e in left if e.status == "seated")
+    pays = core.payouts(session, t, payout_unit)
+    return {
+        "tournament_id": t.id, "name": t.name, "status": t.status,
+        "started": t.started_at is not None,
+        "step_index": r.step_index, "on_break": isinstance(r.step, rules.Break),
+        "break_note": r.step.note if isinstance(r.step, rules.Break) else None,
+        "level": r.level_number,
+        "small_blind": level.small_blind if level else None, "big_blind": level.big_blind if level else None,
+        "ante": level.ante if level else 0, "big_blind_ante": level.big_blind_ante if level else False,
+        "seconds_left": r.seconds_left, "beyond_schedule": r.beyond_schedule,
+        "next_level": r.next_level_number,
+        "next_small_blind": r.next_level.small_blind if r.next_level else None,
+        "next_big_blind": r.next_level.big_blind if r.next_level else None,
+        "next_ante": r.next_level.ante if r.next_level else None,
+        "seconds_to_next_break": r.seconds_to_next_break,
+        "late_registration_open": t.status == "registering" or (t.status == "running" and r.late_registration_open),
+        "seconds_to_late_registration_end": r.seconds_to_late_registration_end if t.status == "running" else None,
+        "paused": p is not None, "pause_reason": p.reason if p else None,
+        "players_left": len(left), "entries": core.entries_count(session, t),
+        "average_stack": chips // seated if seated else 0,
+        "prize_pool": core.prize_pool(session, t), "payouts": list(pays),
+        "as_of": now,
+    }

@@ -1,0 +1,16 @@
+"""Timer jobs of the tournaments (run by the scheduler with their own session; the runner commits)."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from floor.jobs import job
+from floor.settings import HouseSettings
+from floor.tournaments import clock
+
+
+@job(clock.JOB)
+def clock_job(session: Session, settings: HouseSettings, tournament_id: int, now: datetime | None = None) -> None:
+    """The end of a level or a break: the clock moves on and the next timer is set."""
+    clock.tick(session, tournament_id, now)

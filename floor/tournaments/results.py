@@ -1,0 +1,99 @@
+"""What the floor, the board and the results page read: the tournament as JSON, the seats, the
+standings with payouts and bounties, and the results as CSV."""
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from floor import ledger
+from floor.models import Table, Tournament, TournamentDraw, TournamentEntry, TournamentMove
+from floor.settings import HouseSettings
+from floor.tournaments import balancing, clock, core, deals
+
+
+def listing(session: Session) -> list[Tournament]:
+    return list(session.execute(select(Tournament).order_by(Tournament.id.desc())).scalars())
+
+
+def entry_json(e: TournamentEntry) -> dict:
+    return {"id": e.id, "player_id": e.player_id, "player_name": e.player.name, "number": e.number,
+            "status": e.status, "table": e.table.number if e.table and e.seat else None, "seat": e.seat,
+            "chips": e.chips, "bounty": e.bounty, "place": e.place, "prize": e.prize,
+            "bounties_won": e.bounties_won, "registered_at": e.registered_at}
+
+
+def move_json(session: Session, m: TournamentMove) -> dict:
+    e = session.get(TournamentEntry, m.entry_id)
+    return {"id": m.id, "entry_id": m.entry_id, "player_name": e.player.name, "reason": m.reason,
+            "from_table": session.get(Table, m.from_table_id).number, "from_seat": m.from_seat,
+            "to_table": session.get(Table, m.to_table_id).number, "to_seat": m.to_seat, "at": m.at,
+            "done": m.done_at is not None}
+
+
+def tournament_json(session: Session, settings: HouseSettings, t: Tournament, now: datetime | None = None) -> dict:
+    now = core.now_or(now)
+    deal = deals.open_deal(session, t) or deals.paid_deal(session, t)
+    return {
+        "id": t.id, "name": t.name, "status": t.status, "game_id": t.game_id, "game": t.game.name,
+        "scheduled_at": t.scheduled_at, "started_at": t.started_at, "finished_at": t.finished_at,
+        "buy_in": t.buy_in, "fee": t.fee, "bounty_kind": t.bounty_kind, "bounty": t.bounty,
+        "starting_stack": t.structure["starting_stack"],
+        "late_registration_levels": t.structure["late_registration_levels"],
+        "max_reentries": t.max_reentries, "max_entries": t.max_entries, "seats_per_table": t.seats_per_table,
+        "final_table_size": t.final_table_size, "guarantee": t.guarantee, "tie_rule": t.tie_rule,
+        "structure": t.structure, "payout_table": t.payout_table,
+        "tables": [{"table": tt.table.number, "break_rank": tt.break_rank, "button_seat": tt.button_seat,
+                    "in_play": tt.opened_at is not None and tt.broken_at is None,
+                    "broken": tt.broken_at is not None} for tt in core.tables(session, t)],
+        "clock": clock.state(session, t, now, settings.tournament_payout_unit),
+        "entries": [entry_json(e) for e in core.entries(session, t)],
+        "moves": [move_json(session, m) for m in balancing.pending_moves(session, t)],
+        "deal": deal_json(deal) if deal else None,
+    }
+
+
+def deal_json(d) -> dict:
+    return {"id": d.id, "method": d.method, "save": d.save, "status": d.status, "entry_ids": d.entry_ids,
+            "stacks": d.stacks, "prizes": d.prizes, "amounts": d.amounts, "agreed": d.agreed}
+
+
+def standings(session: Session, t: Tournament) -> list[dict]:
+    """Players still in by chips, then everyone placed (best first), then those out during late
+    registration, not placed until it closes."""
+    rows = [entry_json(e) for e in core.entries(session, t) if e.status != "refunded"]
+
+    def key(r):
+        group = 1 if r["place"] is not None else 2 if r["status"] == "out" else 0
+        return group, r["place"] or 0, -r["chips"], r["id"]
+    return sorted(rows, key=key)
+
+
+def money(session: Session, t: Tournament) -> dict:
+    """Where the money stands: paid in, paid out, and what each account holds (fees are the house's)."""
+    n = core.entries_count(session, t)
+    accounts = {k: ledger.balance(session, core.account(session, t, k)) for k in ("prize_pool", "bounties", "fees", "overlay")}
+    return {"entries": n, "collected": n * t.buy_in, "fees": n * t.fee, "bounty_stakes": n * t.bounty,
+            "prize_pool": core.prize_pool(session, t), "accounts": accounts}
+
+
+def draws(session: Session, t: Tournament) -> list[dict]:
+    return [{"id": d.id, "kind": d.kind, "label": d.label, "seed_hex": d.seed_hex, "algorithm": d.algorithm,
+             "result": d.result, "at": d.at}
+            for d in session.execute(select(TournamentDraw).where(TournamentDraw.tournament_id == t.id)
+                                     .order_by(TournamentDraw.id)).scalars()]
+
+
+CSV_COLUMNS = ("place", "player", "entry", "prize_cents", "bounties_cents", "status")
+
+
+def results_csv(session: Session, t: Tournament) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(CSV_COLUMNS)
+    for r in standings(session, t):
+        w.writerow([r["place"] or "", r["player_name"], r["number"], r["prize"], r["bounties_won"], r["status"]])
+    return out.getvalue()

@@ -1,0 +1,95 @@
+"""The pit's numbers over the API: game pace live and for a gaming day (wheel integrity joins here)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from floor import pit
+from floor import tables as tables_svc
+from floor.errors import InvalidState
+from floor.pit import game_pace, wheel_watch
+from floor.web.api.schemas import Strict
+from floor.web.extensions import db, house
+from floor.web.policy import allow
+
+blp = Blueprint("api_pit_numbers", __name__, url_prefix="/api/pit",
+                description="The pit's numbers: game pace, wheel integrity")
+
+VIEW = ("pit_boss", "admin", "floor_manager", "cashier")
+
+
+class PaceRow(Schema):
+    table_id = fields.Integer()
+    table = fields.Integer()
+    name = fields.String()
+    game = fields.String()
+    rate = fields.Float(metadata={"description": "rounds an hour over the last window"})
+    rounds = fields.Integer()
+    window_minutes = fields.Integer()
+    target_min = fields.Integer()
+    target_max = fields.Integer()
+    status = fields.String(metadata={"description": "idle | below | on_target | above"})
+    below_since = fields.String(allow_none=True)
+
+
+class DayQuery(Strict):
+    day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
+
+
+class PaceDay(Schema):
+    day = fields.String()
+    window_minutes = fields.Integer()
+    tables = fields.List(fields.Dict(), metadata={"description": "per table, with the rate through the day (series)"})
+    games = fields.List(fields.Dict())
+    dealers = fields.List(fields.Dict())
+
+
+@blp.route("/pace")
+@allow(*VIEW)
+@blp.response(200, PaceRow(many=True))
+def live_pace():
+    """Every open live-game table's pace now against the house target for its game."""
+    return game_pace.live(db.session, house(), datetime.now(timezone.utc))
+
+
+@blp.route("/pace/day")
+@allow(*VIEW)
+@blp.arguments(DayQuery, location="query")
+@blp.response(200, PaceDay)
+def day_pace(args):
+    """A gaming day's pace per table, game and dealer."""
+    now = datetime.now(timezone.utc)
+    return game_pace.day(db.session, args["day"] or pit.today(house(), now), house(), now)
+
+
+class WheelOut(Schema):
+    table_id = fields.Integer()
+    table = fields.Integer()
+    name = fields.String()
+    window_spins = fields.Integer()
+    spins = fields.Integer(metadata={"description": "spins counted (the last window_spins at most)"})
+    counts = fields.List(fields.Integer(), metadata={"description": "hits per pocket 0..36 over those spins"})
+    wheel_order = fields.List(fields.Integer())
+    sections = fields.List(fields.Dict())
+    last = fields.List(fields.Dict(), metadata={"description": "the last spins: number, rotor direction and rpm"})
+    directions_alternate = fields.Boolean()
+    window = fields.Integer(metadata={"description": "the last completed window (1, 2, ...; 0: none yet)"})
+    report = fields.Dict(allow_none=True, metadata={"description": "that window's bias tests"})
+
+
+def wheel_view(table_number: int) -> dict:
+    table = tables_svc.table_by_number(db.session, table_number)
+    if table.kind != "roulette":
+        raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
+    return wheel_watch.wheel(db.session, table.id, house())
+
+
+@blp.route("/wheels/<int:table_number>")
+@allow(*VIEW)
+@blp.response(200, WheelOut)
+def wheel(table_number: int):
+    """A roulette wheel's integrity figures: pocket and section frequencies, the rotor's direction
+    and speed over the last spins, the last completed window's bias tests."""
+    return wheel_view(table_number)

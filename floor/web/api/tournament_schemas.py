@@ -1,0 +1,309 @@
+"""Schemas of the tournament API, field by field (they also make the OpenAPI document)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from floor.models import BOUNTY_KINDS
+from floor.web.api.schemas import Strict
+
+Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
+Reason = lambda: fields.String(required=True, validate=validate.Length(min=1, max=200))  # noqa: E731
+
+
+# --- input ---------------------------------------------------------------------------------------
+
+class PayoutRowIn(Strict):
+    min_entries = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    max_entries = fields.Integer(load_default=None, allow_none=True, strict=True)
+    percents = fields.List(fields.String(), required=True, metadata={"description": "per place, e.g. \"27.5\""})
+
+
+class TournamentIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    game_id = fields.Integer(required=True, strict=True)
+    scheduled_at = fields.AwareDateTime(load_default=None, allow_none=True)
+    buy_in = Cents(required=True, strict=True, validate=validate.Range(min=1, max=100_000_000))
+    fee = Cents(load_default=0, strict=True, validate=validate.Range(min=0, max=100_000_000))
+    bounty_kind = fields.String(load_default="none", validate=validate.OneOf(BOUNTY_KINDS))
+    bounty = Cents(load_default=0, strict=True, validate=validate.Range(min=0, max=100_000_000))
+    mystery_envelopes = fields.List(Cents(strict=True, validate=validate.Range(min=1, max=100_000_000)),
+                                    load_default=list)
+    structure = fields.Raw(load_default="daily_turbo",
+                           metadata={"description": "a template name (daily_turbo, weekly_deep_stack) or the "
+                                                    "structure as data"})
+    max_reentries = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=20))
+    max_entries = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=10_000))
+    seats_per_table = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=2, max=12))
+    final_table_size = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                      validate=validate.Range(min=2, max=12))
+    guarantee = Cents(load_default=0, strict=True, validate=validate.Range(min=0, max=10_000_000_000))
+    payout_table = fields.List(fields.Nested(PayoutRowIn), load_default=None, allow_none=True)
+    table_numbers = fields.List(fields.Integer(strict=True), load_default=list,
+                                metadata={"description": "the tables given, first to break first"})
+
+
+class TemplateIn(Strict):
+    template_name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    tournament = fields.Nested(TournamentIn, required=True)
+
+
+class FromTemplateIn(Strict):
+    scheduled_at = fields.AwareDateTime(load_default=None, allow_none=True)
+    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=120))
+
+
+class TablesIn(Strict):
+    table_numbers = fields.List(fields.Integer(strict=True), required=True)
+
+
+class RegisterIn(Strict):
+    player_id = fields.Integer(required=True, strict=True)
+    paid_with = fields.String(load_default="cash", validate=validate.OneOf(("cash", "balance")))
+
+
+class ReasonIn(Strict):
+    reason = Reason()
+
+
+class BustIn(Strict):
+    entry_id = fields.Integer(required=True, strict=True)
+    chips_at_start = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+
+
+class BustsIn(Strict):
+    busts = fields.List(fields.Nested(BustIn), required=True, validate=validate.Length(min=1, max=12))
+    winners = fields.List(fields.Integer(strict=True), load_default=list,
+                          metadata={"description": "entry ids that won the pot, in seat order from the button's left"})
+    button_seat = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=12))
+
+
+class StackIn(Strict):
+    entry_id = fields.Integer(required=True, strict=True)
+    chips = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+
+
+class ChipsIn(Strict):
+    stacks = fields.List(fields.Nested(StackIn), required=True, validate=validate.Length(min=1))
+
+
+class DealIn(Strict):
+    method = fields.String(required=True, validate=validate.OneOf(("icm", "chip_chop")))
+    save = Cents(load_default=0, strict=True, validate=validate.Range(min=0))
+    stacks = fields.List(fields.Nested(StackIn), required=True, validate=validate.Length(min=2))
+
+
+class AgreeIn(Strict):
+    entry_id = fields.Integer(required=True, strict=True)
+
+
+class CancelIn(Strict):
+    reason = Reason()
+    stacks = fields.List(fields.Nested(StackIn), load_default=list)
+
+
+# --- output --------------------------------------------------------------------------------------
+
+class EntryOut(Schema):
+    id = fields.Integer()
+    player_id = fields.Integer()
+    player_name = fields.String()
+    number = fields.Integer(metadata={"description": "1: first entry, 2: first re-entry..."})
+    status = fields.String(metadata={"description": "registered | alternate | seated | out | finished | refunded"})
+    table = fields.Integer(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    chips = fields.Integer()
+    bounty = Cents()
+    place = fields.Integer(allow_none=True)
+    prize = Cents()
+    bounties_won = Cents()
+    registered_at = fields.DateTime()
+
+
+class ReceiptOut(Schema):
+    tournament_id = fields.Integer()
+    tournament = fields.String()
+    entry_id = fields.Integer()
+    player_id = fields.Integer()
+    player_name = fields.String()
+    entry_number = fields.Integer()
+    status = fields.String()
+    table = fields.Integer(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    buy_in = Cents()
+    fee = Cents()
+    bounty = Cents()
+    total = Cents()
+    paid_with = fields.String()
+    registered_at = fields.DateTime()
+    draw = fields.Dict(allow_none=True, metadata={"description": "label, seed_hex and algorithm of the seat draw"})
+
+
+class ClockOut(Schema):
+    tournament_id = fields.Integer()
+    name = fields.String()
+    status = fields.String()
+    started = fields.Boolean()
+    step_index = fields.Integer()
+    on_break = fields.Boolean()
+    break_note = fields.String(allow_none=True)
+    level = fields.Integer(allow_none=True)
+    small_blind = fields.Integer(allow_none=True)
+    big_blind = fields.Integer(allow_none=True)
+    ante = fields.Integer()
+    big_blind_ante = fields.Boolean()
+    seconds_left = fields.Integer()
+    beyond_schedule = fields.Boolean()
+    next_level = fields.Integer(allow_none=True)
+    next_small_blind = fields.Integer(allow_none=True)
+    next_big_blind = fields.Integer(allow_none=True)
+    next_ante = fields.Integer(allow_none=True)
+    seconds_to_next_break = fields.Integer(allow_none=True)
+    late_registration_open = fields.Boolean()
+    seconds_to_late_registration_end = fields.Integer(allow_none=True)
+    paused = fields.Boolean()
+    pause_reason = fields.String(allow_none=True)
+    players_left = fields.Integer()
+    entries = fields.Integer()
+    average_stack = fields.Integer()
+    prize_pool = Cents()
+    payouts = fields.List(Cents())
+    as_of = fields.DateTime()
+
+
+class MoveOut(Schema):
+    id = fields.Integer()
+    entry_id = fields.Integer()
+    player_name = fields.String()
+    reason = fields.String(metadata={"description": "balance | break | final_table"})
+    from_table = fields.Integer()
+    from_seat = fields.Integer()
+    to_table = fields.Integer()
+    to_seat = fields.Integer()
+    at = fields.DateTime()
+    done = fields.Boolean()
+
+
+class DealOut(Schema):
+    id = fields.Integer()
+    method = fields.String()
+    save = Cents()
+    status = fields.String(metadata={"description": "offered | paid | withdrawn"})
+    entry_ids = fields.List(fields.Integer())
+    stacks = fields.List(fields.Integer())
+    prizes = fields.List(Cents())
+    amounts = fields.List(Cents(), metadata={"description": "in the order of entry_ids"})
+    agreed = fields.List(fields.Integer())
+
+
+class TournamentTableOut(Schema):
+    table = fields.Integer()
+    break_rank = fields.Integer()
+    button_seat = fields.Integer(allow_none=True)
+    in_play = fields.Boolean()
+    broken = fields.Boolean()
+
+
+class TournamentOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    status = fields.String(metadata={"description": "registering | running | finished | cancelled"})
+    game_id = fields.Integer()
+    game = fields.String()
+    scheduled_at = fields.DateTime(allow_none=True)
+    started_at = fields.DateTime(allow_none=True)
+    finished_at = fields.DateTime(allow_none=True)
+    buy_in = Cents()
+    fee = Cents()
+    bounty_kind = fields.String()
+    bounty = Cents()
+    starting_stack = fields.Integer()
+    late_registration_levels = fields.Integer()
+    max_reentries = fields.Integer()
+    max_entries = fields.Integer()
+    seats_per_table = fields.Integer()
+    final_table_size = fields.Integer()
+    guarantee = Cents()
+    tie_rule = fields.String()
+    structure = fields.Dict()
+    payout_table = fields.List(fields.Dict())
+    tables = fields.List(fields.Nested(TournamentTableOut))
+    clock = fields.Nested(ClockOut)
+    entries = fields.List(fields.Nested(EntryOut))
+    moves = fields.List(fields.Nested(MoveOut), metadata={"description": "moves the floor has yet to make"})
+    deal = fields.Nested(DealOut, allow_none=True)
+
+
+class TournamentBriefOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    status = fields.String()
+    scheduled_at = fields.DateTime(allow_none=True)
+    buy_in = Cents()
+    fee = Cents()
+    bounty = Cents()
+
+
+class TemplateOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    settings = fields.Dict()
+    created_by_name = fields.String()
+
+
+class EliminationOut(Schema):
+    entry_id = fields.Integer()
+    place = fields.Integer(allow_none=True, metadata={"description": "none while late registration is open: "
+                                                                     "given when it closes"})
+    chips_at_start = fields.Integer()
+    prize = Cents()
+    bounty_paid = Cents()
+
+
+class BustOut(Schema):
+    hand = fields.Integer()
+    eliminations = fields.List(fields.Nested(EliminationOut))
+    moves = fields.List(fields.Nested(MoveOut))
+    finished = fields.Boolean()
+
+
+class ShareOut(Schema):
+    entry_id = fields.Integer()
+    refund = Cents()
+    bounty = Cents()
+    next_prize = Cents()
+    equal_share = Cents()
+    chip_share = Cents()
+    total = Cents()
+
+
+class CancelOut(Schema):
+    rule = fields.String()
+    refunded = fields.List(fields.Integer())
+    shares = fields.List(fields.Nested(ShareOut))
+    fund_short = fields.Boolean()
+
+
+class DrawOut(Schema):
+    id = fields.Integer()
+    kind = fields.String()
+    label = fields.String()
+    seed_hex = fields.String()
+    algorithm = fields.String()
+    result = fields.Dict()
+    at = fields.DateTime()
+
+
+class MoneyOut(Schema):
+    entries = fields.Integer()
+    collected = Cents()
+    fees = Cents()
+    bounty_stakes = Cents()
+    prize_pool = Cents()
+    accounts = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class ResultsOut(Schema):
+    tournament = fields.Nested(TournamentBriefOut)
+    standings = fields.List(fields.Nested(EntryOut))
+    money = fields.Nested(MoneyOut)
+    draws = fields.List(fields.Nested(DrawOut))

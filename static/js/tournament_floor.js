@@ -1,0 +1,221 @@
+// The tournament tablet (floor, cage, pit): pick a tournament; register players (receipt with the
+// seat); start, pause and resume the clock; record players out on a hand with their chips at the start
+// of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
+// cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
+import { api, connect, el, toast } from "./live.js";
+import { _, money, number, onLanguage, term } from "./i18n.js";
+
+const MANAGE = ["floor_manager", "admin"];
+const REGISTER = ["floor_manager", "cashier", "admin"];
+
+function button(label, onclick, cls = "btn") {
+  return el("button", { class: cls, type: "button", onclick }, label);
+}
+
+function field(label, input) {
+  return el("label", { class: "tn-field" }, el("span", {}, label), input);
+}
+
+function playerSelect(players, id = "tn-player") {
+  return el("select", { id, class: "tn-input" }, players.map(p => el("option", { value: p.id }, `${p.name} · ${p.card}`)));
+}
+
+async function act(fn, okText) {
+  try { const out = await fn(); if (okText) toast(okText, "ok"); return out; } catch (e) { toast(e.message, "error"); return null; }
+}
+
+function clockCard(t, role, reload) {
+  const c = t.clock;
+  const level = c.on_break ? _("Break") : c.level ? _("Level {n}", { n: c.level }) : _("Registration");
+  const blinds = c.big_blind ? `${number(c.small_blind)} / ${number(c.big_blind)}${c.ante ? " · " + number(c.ante) : ""}` : "—";
+  const manage = MANAGE.includes(role);
+  const controls = [];
+  if (manage && t.status === "registering") {
+    controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary"));
+  }
+  if (manage && t.status === "running") {
+    controls.push(c.paused
+      ? button(_("Resume the clock"), () => act(() => api("POST", `/api/tournaments/${t.id}/resume`)).then(reload), "btn primary")
+      : button(_("Pause the clock"), () => {
+          const reason = window.prompt(_("Why is the clock paused?"));
+          if (reason) act(() => api("POST", `/api/tournaments/${t.id}/pause`, { reason })).then(reload);
+        }));
+  }
+  return el("section", { class: "card tn-clock", "data-status": t.status },
+    el("h2", {}, t.name, " ", el("span", { class: "tn-status" }, term(t.status))),
+    el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: c.pause_reason })) : null),
+    el("p", {}, _("{left} players left of {entries} entries · prize pool {pool}",
+                  { left: c.players_left, entries: c.entries, pool: money(c.prize_pool) })),
+    el("p", { class: "tn-payouts" }, c.payouts.map((p, i) => el("span", { class: "tn-pay" }, `${i + 1}. ${money(p)}`))),
+    el("div", { class: "tn-row" }, ...controls,
+      el("a", { class: "btn ghost", href: `/tournaments/${t.id}/clock` }, _("Clock on the board")),
+      el("a", { class: "btn ghost", href: `/tournaments/${t.id}/results` }, _("Results"))));
+}
+
+// The last receipt stays on screen across redraws (live updates redraw the whole page).
+let lastReceipt = null;
+
+function receiptView(r) {
+  if (!r) return [];
+  return [el("strong", {}, r.player_name), " · ",
+    r.seat ? _("table {table}, seat {seat}", { table: r.table, seat: r.seat }) : term(r.status), " · ", money(r.total),
+    r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null];
+}
+
+function registerCard(t, data, reload) {
+  const sel = playerSelect(data.players);
+  const paid = el("select", { id: "tn-paid", class: "tn-input" },
+    el("option", { value: "cash" }, _("cash at the desk")), el("option", { value: "balance" }, _("from his balance")));
+  const receipt = el("div", { id: "tn-receipt", class: "tn-receipt", "aria-live": "polite" },
+    ...(lastReceipt && lastReceipt.tournament_id === t.id ? receiptView(lastReceipt) : []));
+  const go = async () => {
+    const r = await act(() => api("POST", `/api/tournaments/${t.id}/entries`, { player_id: Number(sel.value), paid_with: paid.value }));
+    if (!r) return;
+    lastReceipt = r;
+    reload();
+  };
+  return el("section", { class: "card tn-register" }, el("h3", {}, _("Register")),
+    el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid"), paid),
+      button(_("Register and print the receipt"), go, "btn primary")), receipt);
+}
+
+function entriesCard(t, role, reload) {
+  const playing = t.entries.filter(e => e.status === "seated");
+  const canBust = MANAGE.includes(role) && t.status === "running";
+  const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
+    .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
+      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("out") }) : ""),
+      el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : ""),
+      el("td", {}, term(e.status)),
+      el("td", { class: "num" }, e.table ?? ""), el("td", { class: "num" }, e.seat ?? ""),
+      el("td", { class: "num" }, canBust && e.status === "seated"
+        ? el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": e.id, value: e.chips, inputmode: "numeric" }) : (e.status === "seated" ? number(e.chips) : "")),
+      el("td", { class: "num" }, e.place ?? ""), el("td", { class: "num" }, e.prize ? money(e.prize) : ""),
+      el("td", { class: "num" }, e.bounties_won ? money(e.bounties_won) : "")));
+  const table = el("table", { class: "tn-entries" },
+    el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, _("Player")), el("th", {}, _("Status")), el("th", {}, _("Table")),
+      el("th", {}, _("Seat")), el("th", {}, _("Chips")), el("th", {}, _("Place")), el("th", {}, _("Prize")), el("th", {}, _("Bounties")))),
+    el("tbody", {}, rows));
+  const parts = [el("h3", {}, _("Players")), table];
+  if (canBust) {
+    const winner = el("select", { id: "tn-winner", class: "tn-input" }, playing.map(e => el("option", { value: e.id }, `${e.player_name} · ${e.table}/${e.seat}`)));
+    const go = async () => {
+      const out = [...document.querySelectorAll(".tn-out:checked")].map(x => Number(x.value));
+      if (!out.length) { toast(_("Tick the players out"), "error"); return; }
+      const chips = id => Number(document.querySelector(`.tn-chips[data-entry="${id}"]`).value);
+      const r = await act(() => api("POST", `/api/tournaments/${t.id}/busts`, {
+        busts: out.map(id => ({ entry_id: id, chips_at_start: chips(id) })), winners: [Number(winner.value)] }));
+      if (r) {
+        toast(r.eliminations.map(x => _("place {place}", { place: x.place })).join(", "), "ok");
+        reload();
+      }
+    };
+    parts.push(el("div", { class: "tn-row tn-bust" }, field(_("Pot won by"), winner),
+      button(_("Record the players out on this hand"), go, "btn danger")));
+  }
+  return el("section", { class: "card tn-players" }, ...parts);
+}
+
+function movesCard(t, role, reload) {
+  if (!t.moves.length) return null;
+  return el("section", { class: "card tn-moves", "aria-live": "polite" }, el("h3", {}, _("Moves to make")),
+    el("ul", {}, t.moves.map(m => el("li", { "data-move": m.id },
+      el("strong", {}, m.player_name), " ",
+      _("table {ft} seat {fs} → table {tt} seat {ts}", { ft: m.from_table, fs: m.from_seat, tt: m.to_table, ts: m.to_seat }),
+      " · ", term(m.reason), " ",
+      MANAGE.includes(role) ? button(_("Done"), () => act(() => api("POST", `/api/tournaments/${t.id}/moves/${m.id}/done`)).then(reload), "btn small") : null))));
+}
+
+function dealCard(t, role, reload) {
+  if (!MANAGE.includes(role) || t.status !== "running") return null;
+  const seated = t.entries.filter(e => e.status === "seated");
+  if (seated.length > t.clock.payouts.length || t.clock.late_registration_open) return null;
+  const name = id => (t.entries.find(e => e.id === id) || {}).player_name;
+  const parts = [el("h3", {}, _("Deal"))];
+  if (t.deal && t.deal.status === "offered") {
+    const d = t.deal;
+    parts.push(el("table", { class: "tn-deal" }, el("tbody", {}, d.entry_ids.map((id, i) => el("tr", { "data-entry": id },
+      el("td", {}, name(id)), el("td", { class: "num" }, number(d.stacks[i])), el("td", { class: "num tn-amount" }, money(d.amounts[i])),
+      el("td", {}, d.agreed.includes(id) ? _("agreed")
+        : button(_("Agrees"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/agree`, { entry_id: id })).then(reload), "btn small")))))),
+      d.save ? el("p", {}, _("{save} kept back for the winner", { save: money(d.save) })) : null,
+      button(_("Withdraw the offer"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/withdraw`, { reason: "declined" })).then(reload), "btn ghost"));
+  } else {
+    const method = el("select", { id: "tn-deal-method", class: "tn-input" },
+      el("option", { value: "icm" }, term("icm")), el("option", { value: "chip_chop" }, term("chip_chop")));
+    const go = () => act(() => api("POST", `/api/tournaments/${t.id}/deals`, { method: method.value, save: 0,
+      stacks: seated.map(e => ({ entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`).value) })) })).then(reload);
+    parts.push(el("p", {}, _("Everyone left is in the money: the chips entered above make the deal.")),
+      el("div", { class: "tn-row" }, field(_("Method"), method), button(_("Compute the deal"), go, "btn primary")));
+  }
+  return el("section", { class: "card tn-deal-card" }, ...parts);
+}
+
+function cancelCard(t, role, reload) {
+  if (!MANAGE.includes(role) || !["registering", "running"].includes(t.status)) return null;
+  const go = () => {
+    const reason = window.prompt(_("Why is the tournament cancelled?"));
+    if (!reason) return;
+    const stacks = t.entries.filter(e => e.status === "seated").map(e => ({
+      entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
+    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks }), _("Cancelled and settled")).then(reload);
+  };
+  return el("section", { class: "card tn-cancel" }, button(_("Cancel the tournament"), go, "btn danger ghost"));
+}
+
+function templatesCard(data, role, choose) {
+  if (!MANAGE.includes(role)) return null;
+  const box = el("div", { class: "tn-row" });
+  const card = el("section", { class: "card tn-templates", hidden: true }, el("h3", {}, _("From a template")), box);
+  api("GET", "/api/tournaments/templates").then(list => { card.hidden = !list.length; box.replaceChildren(...list.map(tpl =>
+    button(_("New: {name}", { name: tpl.name }), async () => {
+      const t = await act(() => api("POST", `/api/tournaments/templates/${tpl.id}/create`, {}));
+      if (t) choose(t.id);
+    }, "btn"))); }).catch(() => {});
+  return card;
+}
+
+export function start(root) {
+  const data = JSON.parse(document.getElementById("tn-data").textContent);
+  let current = data.detail;
+  const choose = async id => { current = await api("GET", `/api/tournaments/${id}`); draw(); };
+  const reload = async () => {
+    data.tournaments = await api("GET", "/api/tournaments");
+    if (current) current = await api("GET", `/api/tournaments/${current.id}`);
+    draw();
+  };
+  // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
+  const keyOf = x => x.id || `${x.className}:${x.dataset.entry || x.value}`;
+  function draw() {
+    const kept = new Map([...root.querySelectorAll("select, input")].map(x => [keyOf(x), x.type === "checkbox" ? x.checked : x.value]));
+    render();
+    for (const x of root.querySelectorAll("select, input")) {
+      if (!kept.has(keyOf(x))) continue;
+      if (x.type === "checkbox") x.checked = kept.get(keyOf(x));
+      else if (x.tagName !== "SELECT" || [...x.options].some(o => o.value === kept.get(keyOf(x)))) x.value = kept.get(keyOf(x));
+    }
+  }
+  function render() {
+    const tabs = el("nav", { class: "tn-tabs" }, data.tournaments.map(t =>
+      button(`${t.name} · ${term(t.status)}`, () => choose(t.id), `btn${current && current.id === t.id ? " primary" : ""}`)));
+    const body = current ? [clockCard(current, data.role, reload),
+      REGISTER.includes(data.role) && (current.status === "registering" || current.clock.late_registration_open)
+        ? registerCard(current, data, reload) : null,
+      movesCard(current, data.role, reload), entriesCard(current, data.role, reload),
+      dealCard(current, data.role, reload), cancelCard(current, data.role, reload)]
+      : [el("p", {}, _("No tournament yet."))];
+    root.replaceChildren(tabs, templatesCard(data, data.role, choose) || "", ...body.filter(Boolean));
+  }
+  draw();
+  onLanguage(draw);
+  const socket = connect();
+  let pending = null;
+  const later = msg => {
+    if (msg && current && msg.tournament_id !== current.id && msg.tournament_id !== undefined) return;
+    clearTimeout(pending);
+    pending = setTimeout(reload, 80);
+  };
+  for (const ev of ["tournament.changed", "tournament.entries", "tournament.clock", "tournament.bust",
+                    "tournament.moves", "tournament.deal", "tournament.seats"]) socket.on(ev, later);
+  return socket;
+}

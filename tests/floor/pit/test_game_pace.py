@@ -1,0 +1,82 @@
+"""Game pace with a controlled clock: rounds at set times, the live rate against the house target,
+the alert after the set time below it (once per slow spell), and the day's figures per table, game,
+dealer and clock hour, on both databases."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import insert, select
+
+from floor import alerts, pit
+from floor.models import Alert, Round, Staff
+from floor.pit import game_pace
+from tests.floor.rounds.helpers import HOUSE, PIT, T0, tid
+
+M = timedelta(minutes=1)
+
+
+def _rounds(session, table_id, kind, times, dealer=None, first=1):
+    session.execute(insert(Round.__table__), [
+        {"table_id": table_id, "number": first + i, "kind": kind, "status": "settled", "opened_at": t - M,
+         "result_at": t, "ended_at": t, "result": {}, "device": {}, "steps": 0, "version": 3, "dealer_id": dealer}
+        for i, t in enumerate(times)])
+    session.commit()
+
+
+def test_a_table_below_its_target_for_long_enough_raises_one_alert(session):
+    wheel = tid(session, 12)
+    # an hour at 40 spins an hour, then 50 minutes at 20 (the house wants 30 to 40)
+    fast = [T0 + i * 90 * timedelta(seconds=1) for i in range(40)]
+    slow = [T0 + 60 * M + i * 3 * M for i in range(1, 17)]
+    _rounds(session, wheel, "roulette", fast + slow)
+
+    rows = {r["table"]: r for r in game_pace.live(session, HOUSE, T0 + 60 * M)}
+    assert (rows[12]["rate"], rows[12]["status"], rows[12]["target_min"]) == (40.0, "on_target", 30)
+    assert rows[10]["status"] == "idle" and rows[10]["rounds"] == 0       # no round: a break, not slow
+
+    # 15 minutes into the slow spell the rolling rate is below 30, but not yet for 20 minutes
+    assert game_pace.check(session, HOUSE, T0 + 75 * M) == []
+    now = T0 + 110 * M
+    row = {r["table"]: r for r in game_pace.live(session, HOUSE, now)}[12]
+    assert row["status"] == "below" and row["rate"] == 20.0
+    raised = game_pace.check(session, HOUSE, now)
+    session.commit()
+    assert [a.table_id for a in raised] == [wheel]
+    a = raised[0]
+    assert a.kind == "pace_below_target" and a.at == now
+    assert a.data["target_min"] == 30 and a.data["rate"] == 20.0
+    assert "below its target of 30" in a.message
+    # checked again, and again after the pit boss acknowledged it: the same slow spell, no new alert
+    assert game_pace.check(session, HOUSE, now + M) == []
+    alerts.acknowledge(session, PIT, a.id)
+    session.commit()
+    assert game_pace.check(session, HOUSE, now + 2 * M) == []
+    assert session.execute(select(Alert.id).where(Alert.kind == "pace_below_target")).all() == [(a.id,)]
+    # the table speeds up: on target again
+    quick = [now + i * 80 * timedelta(seconds=1) for i in range(1, 30)]
+    _rounds(session, wheel, "roulette", quick, first=100)
+    assert {r["table"]: r for r in game_pace.live(session, HOUSE, quick[-1])}[12]["status"] != "below"
+
+
+def test_the_days_pace_per_table_game_and_dealer(session):
+    wheel, bacc = tid(session, 12), tid(session, 10)
+    dan = session.execute(select(Staff.id).where(Staff.username == "dealer")).scalar_one()
+    dora = session.execute(select(Staff.id).where(Staff.username == "dealer2")).scalar_one()
+    # Dan deals roulette for an hour at 36 an hour, Dora the next hour at 30; baccarat: 60 coups in an hour
+    _rounds(session, wheel, "roulette", [T0 + i * 100 * timedelta(seconds=1) for i in range(37)], dealer=dan)
+    _rounds(session, wheel, "roulette", [T0 + 62 * M + i * 2 * M for i in range(31)], dealer=dora, first=100)
+    _rounds(session, bacc, "baccarat", [T0 + i * M for i in range(61)], dealer=dan)
+    fig = game_pace.day(session, pit.today(HOUSE, T0), HOUSE, T0 + 4 * 60 * M)
+    tables = {t["table"]: t for t in fig["tables"]}
+    assert tables[12]["rounds"] == 68 and tables[12]["hours"] == 2.0 and tables[12]["rate"] == 33.0
+    assert tables[10]["rate"] == 60.0 and tables[10]["status"] == "on_target"
+    assert tables[14]["rounds"] == 0 and tables[14]["status"] == "idle"
+    assert tables[12]["series"] and all(r >= 0 for _, r in tables[12]["series"])
+    # 20:00 UTC is 22:00 in Zurich (summer time)
+    assert [(h["hour"], h["rounds"]) for h in tables[10]["by_hour"]] == [(22, 60), (23, 1)]
+    dealers = {(d["dealer"], d["game"]): d for d in fig["dealers"]}
+    assert dealers[("Dan Dealer", "roulette")]["rate"] == 36.0
+    assert dealers[("Dora Dealer", "roulette")]["rate"] == 30.0
+    assert dealers[("Dan Dealer", "baccarat")]["rounds"] == 61
+    games = {g["game"]: g for g in fig["games"]}
+    assert games["roulette"]["rounds"] == 68 and games["baccarat"]["target_min"] == 45

@@ -1,0 +1,145 @@
+"""Places on one hand with equal chips, each bounty kind, the guarantee's overlay, the winner, cancellation."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from floor import ledger
+from floor.errors import BadInput, InvalidState
+from floor.games import tournament as rules
+from floor.models import TournamentDraw
+from floor.tournaments import cancellation, clock, core, deals, eliminations, registration
+from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
+
+CLOSED = T0 + timedelta(minutes=101)   # the turbo's late registration is over
+
+
+def _running(session, count, **values):
+    m = manager(session)
+    t = tournament(session, **values)
+    for p in players(session, count):
+        registration.register(session, m, HOUSE, t.id, p, "cash", T0)
+    clock.start(session, m, t.id, T0)
+    return m, t
+
+
+def test_equal_chips_on_one_hand_go_by_seat_order_from_the_button(session):
+    m, t = _running(session, 6, table_numbers=tables(session, (41,)))
+    tt = core.tables(session, t)[0]
+    seated = sorted(core.entries(session, t, "seated"), key=lambda e: e.seat)
+    button = seated[0].seat
+    a, b, w = seated[1], seated[2], seated[3]     # a sits nearer the button's left than b
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": b.id, "chips_at_start": 5_000},
+                                                {"entry_id": a.id, "chips_at_start": 5_000}], [w.id],
+                      button_seat=button, now=CLOSED)
+    assert (a.place, b.place) == (5, 6)
+    assert tt.button_seat is not None
+
+
+def test_progressive_bounty_half_in_cash_half_onto_the_winners_head(session):
+    m, t = _running(session, 4, table_numbers=tables(session, (41,)), bounty_kind="progressive", bounty=2_001)
+    a, b, c, d = core.entries(session, t, "seated")
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=CLOSED)
+    assert (b.bounties_won, b.bounty) == (1_001, 3_001)      # the odd cent paid now
+    assert ledger.player_balance(session, b.player_id) == 1_001
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": b.id, "chips_at_start": 100}], [c.id, d.id], now=CLOSED)
+    awards = rules.progressive_awards(3_001, [c.id, d.id], cash_percent=50)
+    assert [c.bounties_won, d.bounties_won] == [x.cash for x in awards]
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [d.id], now=CLOSED)
+    assert t.status == "finished" and d.place == 1
+    assert ledger.balance(session, core.account(session, t, "bounties")) == 0
+    assert sum(e.bounties_won for e in (a, b, c, d)) == 4 * 2_001
+    assert ledger.check(session).ok
+
+
+def test_mystery_envelopes_are_drawn_in_the_money_from_a_recorded_seed(session):
+    m, t = _running(session, 4, table_numbers=tables(session, (41,)), bounty_kind="mystery", bounty=1_000,
+                    mystery_envelopes=[2_000, 1_000, 500, 500])
+    a, b, c, d = core.entries(session, t, "seated")
+    # 4 entries pay two places: the first knock-out (4th place) wins nothing
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=CLOSED)
+    assert b.bounties_won == 0
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [b.id], now=CLOSED)
+    drawn = session.query(TournamentDraw).filter_by(tournament_id=t.id, kind="mystery").one()
+    again = rules.draw_mystery_bounty(rules.Draw(drawn.seed_hex, drawn.label), [2_000, 1_000, 500, 500], [b.id])
+    assert b.bounties_won == again.amount == drawn.result["amount"]
+    assert t.mystery_envelopes == list(again.envelopes_left)
+
+
+def test_the_house_covers_the_guarantee_before_the_first_prize(session):
+    m, t = _running(session, 3, table_numbers=tables(session, (41,)), guarantee=100_000)
+    a, b, c = core.entries(session, t, "seated")
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=CLOSED)
+    assert a.prize == 0   # three entries pay two places
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": b.id, "chips_at_start": 100}], [c.id], now=CLOSED)
+    assert (c.prize, b.prize) == rules.payouts(100_000, 3, rules.STANDARD_PAYOUTS, unit=100)   # first, second
+    assert ledger.balance(session, core.account(session, t, "overlay")) == -(100_000 - 30_000)
+    assert ledger.balance(session, core.account(session, t, "prize_pool")) == 0
+    assert ledger.check(session).ok
+
+
+def test_bad_busts_are_refused_and_change_nothing(session):
+    m, t = _running(session, 4, table_numbers=tables(session, (41,)), bounty_kind="knockout", bounty=1_000)
+    a, b, c, d = core.entries(session, t, "seated")
+    for busts, winners, field in (
+        ([], [b.id], "busts"),
+        ([{"entry_id": a.id, "chips_at_start": 0}], [b.id], "chips_at_start"),
+        ([{"entry_id": a.id, "chips_at_start": 10}, {"entry_id": a.id, "chips_at_start": 10}], [b.id], "busts"),
+        ([{"entry_id": a.id, "chips_at_start": 10}], [a.id], "winners"),
+        ([{"entry_id": a.id, "chips_at_start": 10}], [], "winners"),
+    ):
+        with pytest.raises(BadInput) as exc:
+            eliminations.bust(session, m, HOUSE, t.id, busts, winners, now=CLOSED)
+        assert exc.value.field == field
+    assert all(e.status == "seated" for e in (a, b, c, d))
+
+
+def test_a_deal_before_the_money_is_refused_and_a_save_leaves_play_going(session):
+    m, t = _running(session, 4, table_numbers=tables(session, (41,)))
+    a, b, c, d = core.entries(session, t, "seated")
+    with pytest.raises(InvalidState) as exc:
+        deals.offer(session, m, HOUSE, t.id, "icm", {e.id: 1_000 for e in (a, b, c, d)}, now=CLOSED)
+    assert exc.value.code == "deal_before_money"
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=CLOSED)
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": b.id, "chips_at_start": 100}], [c.id], now=CLOSED)
+    pays = core.payouts(session, t, 100)
+    d_ = deals.offer(session, m, HOUSE, t.id, "chip_chop", {c.id: 30_000, d.id: 50_000}, save=1_000, now=CLOSED)
+    assert d_.amounts == list(rules.deal([30_000, 50_000], list(pays), method="chip_chop", save=1_000).amounts)
+    for e in (c, d):
+        deals.agree(session, m, HOUSE, t.id, d_.id, e.id, now=CLOSED)
+    assert t.status == "running"
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [d.id], now=CLOSED)
+    assert t.status == "finished" and d.prize == d_.amounts[1] + 1_000 and c.prize == d_.amounts[0]
+    assert ledger.balance(session, core.account(session, t, "prize_pool")) == 0
+
+
+def test_cancelled_before_the_start_everyone_gets_everything_back(session):
+    m = manager(session)
+    t = tournament(session, bounty_kind="knockout", bounty=1_000)
+    ids = players(session, 3)
+    ledger.credit(session, m, ids[0], 50_000, house=HOUSE)
+    registration.register(session, m, HOUSE, t.id, ids[0], "balance", T0)
+    registration.register(session, m, HOUSE, t.id, ids[1], "cash", T0)
+    out = cancellation.cancel(session, m, HOUSE, t.id, "not enough players", now=T0)
+    assert out["rule"] == "refund" and len(out["refunded"]) == 2
+    assert ledger.player_balance(session, ids[0]) == 50_000
+    for kind in ("prize_pool", "fees", "bounties"):
+        assert ledger.balance(session, core.account(session, t, kind)) == 0
+    assert t.status == "cancelled"
+
+
+def test_cancelled_while_running_the_players_left_share_by_the_house_rule(session):
+    m, t = _running(session, 5, table_numbers=tables(session, (41,)), bounty_kind="knockout", bounty=1_000)
+    a, b, c, d, e = core.entries(session, t, "seated")
+    eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=CLOSED)
+    stacks = {b.id: 40_000, c.id: 30_000, d.id: 20_000, e.id: 10_000}
+    expected = cancellation.plan(session, HOUSE, t, stacks)
+    out = cancellation.cancel(session, m, HOUSE, t.id, "fire alarm", stacks, now=CLOSED)
+    assert out["rule"] == "fees_and_bounty_back"
+    assert [s["total"] for s in out["shares"]] == [s.total for s in expected.shares]
+    assert ledger.balance(session, core.account(session, t, "prize_pool")) == 0
+    assert ledger.balance(session, core.account(session, t, "bounties")) == 0
+    assert ledger.balance(session, core.account(session, t, "fees")) == 5 * 1_500 - 4 * 1_500
+    assert a.prize == 0 and t.status == "cancelled"
+    assert ledger.check(session).ok

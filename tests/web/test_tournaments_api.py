@@ -1,0 +1,163 @@
+"""Tournaments through HTTP and Socket.IO: set-up, registration by the cage, the start, the clock on the
+board, busts from the floor and from a dealer terminal, a deal, results and CSV; who may do what; bad input."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from floor import ledger
+from floor.models import AuditRecord
+from tests.conftest import Login, app_session
+from tests.floor.tournaments.helpers import players, tables
+
+BASE = {"name": "Friday Turbo", "game_id": 1, "buy_in": 10_000, "fee": 1_500, "structure": "daily_turbo",
+        "seats_per_table": 10, "final_table_size": 9, "table_numbers": [41, 42]}
+
+
+def _events(sc, name):
+    return [m["args"][0] for m in sc.get_received("/live") if m["name"] == name]
+
+
+@pytest.fixture
+def floor_ready(app):
+    with app_session(app) as s:
+        tables(s, (41, 42))
+        ids = players(s, 12)
+    return ids
+
+
+def _create(login, **values):
+    r = login.post("/api/tournaments", json=BASE | values)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_register_start_bust_deal_and_results(app, client, login, socket_client, floor_ready):
+    ids = floor_ready
+    login("manager")
+    t = _create(login, bounty_kind="knockout", bounty=1_000)
+    board = app.test_client()
+    Login(board)("display")
+    board_sc = socket_client(board)
+    board_sc.get_received("/live")
+
+    cage = app.test_client()
+    cashier = Login(cage)
+    cashier("cashier")
+    for p in ids[:11]:
+        r = cashier.post(f"/api/tournaments/{t['id']}/entries", json={"player_id": p, "paid_with": "cash"})
+        assert r.status_code == 201, r.get_json()
+    receipt = r.get_json()
+    assert (receipt["status"], receipt["total"], receipt["seat"]) == ("registered", 12_500, None)
+    assert _events(board_sc, "tournament.entries")
+    again = cashier.post(f"/api/tournaments/{t['id']}/entries", json={"player_id": ids[0]})
+    assert again.status_code == 409 and again.get_json()["error"] == "already_registered"
+
+    r = login.post(f"/api/tournaments/{t['id']}/start")
+    assert r.status_code == 200, r.get_json()
+    detail = r.get_json()
+    seated = [e for e in detail["entries"] if e["status"] == "seated"]
+    assert len(seated) == 11 and {e["table"] for e in seated} == {41, 42}
+    assert detail["clock"]["level"] == 1 and detail["clock"]["big_blind"] == 200
+    r = board.get(f"/api/tournaments/{t['id']}/clock")
+    assert r.status_code == 200 and r.get_json()["players_left"] == 11 and r.get_json()["prize_pool"] == 110_000
+    assert _events(board_sc, "tournament.clock")
+
+    r = login.post(f"/api/tournaments/{t['id']}/pause", json={"reason": "dinner break announced"})
+    assert r.get_json()["paused"] and r.get_json()["pause_reason"] == "dinner break announced"
+    assert login.post(f"/api/tournaments/{t['id']}/pause", json={"reason": "again"}).status_code == 409
+    assert login.post(f"/api/tournaments/{t['id']}/resume").get_json()["paused"] is False
+
+    # the dealer of table 41 records a bust at his table, not at another's
+    at41 = [e for e in seated if e["table"] == 41]
+    at42 = [e for e in seated if e["table"] == 42]
+    dealer = app.test_client()
+    d = Login(dealer)
+    d.dealer(41)
+    r = d.post(f"/api/tournaments/{t['id']}/tables/42/busts",
+               json={"busts": [{"entry_id": at42[0]["id"], "chips_at_start": 500}], "winners": [at42[1]["id"]]})
+    assert r.status_code == 403
+    r = d.post(f"/api/tournaments/{t['id']}/tables/41/busts",
+               json={"busts": [{"entry_id": at42[0]["id"], "chips_at_start": 500}], "winners": [at41[1]["id"]]})
+    assert r.status_code == 403 and r.get_json()["error"] == "wrong_table"
+    r = d.post(f"/api/tournaments/{t['id']}/tables/41/busts",
+               json={"busts": [{"entry_id": at41[0]["id"], "chips_at_start": 500}], "winners": [at41[1]["id"]]})
+    assert r.status_code == 201, r.get_json()
+    out = r.get_json()
+    # late registration is open: his place is given when it closes
+    assert out["eliminations"][0]["place"] is None and out["eliminations"][0]["bounty_paid"] == 1_000
+    with app_session(app) as s:
+        assert ledger.player_balance(s, at41[1]["player_id"]) == 1_000
+        assert s.query(AuditRecord).filter_by(action="tournament.bust").one().actor == "Dan Dealer"
+
+    r = client.get(f"/api/tournaments/{t['id']}/results")
+    assert r.status_code == 200
+    res = r.get_json()
+    assert res["standings"][-1]["status"] == "out" and res["money"]["accounts"]["fees"] == 11 * 1_500
+    assert {d["kind"] for d in res["draws"]} >= {"seat_draw"}
+    r = client.get(f"/api/tournaments/{t['id']}/results.csv")
+    rows = list(csv.reader(io.StringIO(r.get_data(as_text=True))))
+    assert rows[0][:2] == ["place", "player"] and rows[-1][5] == "out" and len(rows) == 12
+
+
+def test_a_template_is_two_taps(app, client, login, floor_ready):
+    login("manager")
+    r = login.post("/api/tournaments/templates", json={"template_name": "Weekly", "tournament": BASE})
+    assert r.status_code == 201, r.get_json()
+    r = login.post(f"/api/tournaments/templates/{r.get_json()['id']}/create",
+                   json={"scheduled_at": "2026-12-04T19:00:00+01:00"})
+    assert r.status_code == 201 and r.get_json()["name"] == "Friday Turbo"
+    assert [x["table"] for x in r.get_json()["tables"]] == [41, 42]
+
+
+@pytest.mark.parametrize("role, status", [("cashier", 403), ("pitboss", 403), ("display", 403), ("manager", 201)])
+def test_only_the_floor_sets_up_a_tournament(app, client, login, floor_ready, role, status):
+    login(role)
+    assert login.post("/api/tournaments", json=BASE).status_code == status
+
+
+def test_the_pit_reads_but_does_not_register_or_start(app, client, login, floor_ready):
+    login("manager")
+    t = _create(login)
+    pit = app.test_client()
+    pb = Login(pit)
+    pb("pitboss")
+    assert pit.get(f"/api/tournaments/{t['id']}").status_code == 200
+    assert pb.post(f"/api/tournaments/{t['id']}/entries", json={"player_id": floor_ready[0]}).status_code == 403
+    assert pb.post(f"/api/tournaments/{t['id']}/start").status_code == 403
+    cage = app.test_client()
+    c = Login(cage)
+    c("cashier")
+    assert c.post(f"/api/tournaments/{t['id']}/start").status_code == 403
+    assert c.post(f"/api/tournaments/{t['id']}/cancel", json={"reason": "x"}).status_code == 403
+
+
+@pytest.mark.parametrize("body, field", [
+    (BASE | {"buy_in": -1}, "buy_in"), (BASE | {"buy_in": "100"}, "buy_in"), (BASE | {"bounty_kind": "gold"}, "bounty_kind"),
+    (BASE | {"seats_per_table": 40}, "seats_per_table"), (BASE | {"table_numbers": [99]}, "table_numbers"),
+    (BASE | {"structure": {"name": "x"}}, "steps"), (BASE | {"color": "red"}, "color"),
+    (BASE | {"payout_table": [{"min_entries": 2, "percents": ["60", "30"]}]}, "payout_table"),
+    (BASE | {"game_id": 3}, "game_id"),
+])
+def test_bad_set_up_is_a_400_naming_the_field(app, client, login, floor_ready, body, field):
+    login("manager")
+    r = login.post("/api/tournaments", json=body)
+    assert r.status_code in (400, 404), r.get_json()
+    assert field in (r.get_json().get("field") or ""), r.get_json()
+
+
+def test_bad_registration_and_busts(app, client, login, floor_ready):
+    login("manager")
+    t = _create(login)
+    url = f"/api/tournaments/{t['id']}"
+    assert login.post(f"{url}/entries", json={"player_id": 999_999}).status_code == 404
+    assert login.post(f"{url}/entries", json={"player_id": floor_ready[0], "paid_with": "iou"}).status_code == 400
+    r = login.post(f"{url}/entries", json={"player_id": floor_ready[0], "paid_with": "balance"})
+    assert r.status_code == 409 and r.get_json()["error"] == "insufficient_balance"
+    assert login.post(f"{url}/start").status_code == 409       # nobody registered
+    assert login.post(f"{url}/busts", json={"busts": [], "winners": []}).status_code == 400
+    r = login.post(f"{url}/busts", json={"busts": [{"entry_id": 1, "chips_at_start": 10}]})
+    assert r.status_code == 409 and r.get_json()["error"] == "tournament_registering"
+    assert login.post("/api/tournaments/999/start").status_code == 404
