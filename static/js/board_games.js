@@ -9,14 +9,17 @@ const root = document.getElementById("board-games");
 // Bead letters as each language's baccarat players read them.
 const letter = w => ({ player: _("P"), banker: _("B"), tie: _("T") }[w]);
 
+// A number and how often it came, kept together on one line.
+const counted = h => el("span", { class: "counted" }, ball(h.number), el("span", { class: "count" }, `×${h.count}`));
+
 function roulettePanel(t) {
   return el("article", { class: "bg-panel roulette", "data-table": t.number },
     el("h2", {}, _("{name} · table {table}", { name: t.name, table: t.number })),
     t.last.length ? el("h3", {}, ngettext("Last number", "Last {n} numbers", t.last.length)) : null,
     el("div", { class: "last-numbers" }, t.last.length ? t.last.map(n => ball(n.number)) : el("span", { class: "empty" }, _("No spins yet"))),
     el("div", { class: "hotcold" },
-      el("div", {}, el("h3", {}, _("Hot")), el("div", { class: "row hot" }, t.hot.filter(h => h.count).flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)]))),
-      el("div", {}, el("h3", {}, _("Cold")), el("div", { class: "row cold" }, t.cold.flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)])))),
+      el("div", {}, el("h3", {}, _("Hot")), el("div", { class: "row hot" }, t.hot.filter(h => h.count).map(counted))),
+      el("div", {}, el("h3", {}, _("Cold")), el("div", { class: "row cold" }, t.cold.map(counted)))),
     // The hot and cold numbers count a longer run than the numbers shown: say which.
     el("p", { class: "empty" }, ngettext("Hot and cold over the last spin", "Hot and cold over the last {n} spins", t.spins)));
 }
