@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify, timers
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, Term
+from floor.errors import BadInput, Conflict, InvalidState, Msg, Term
 from floor.games import baccarat
 from floor.games.base import GameInputError
 from floor.games.cards import Card
@@ -89,7 +89,8 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
         raise InvalidState("table {table} plays {kind}: its rounds take no cards", code="wrong_game",
                            table=table.number, kind=Term(table.kind))
     else:
-        stray(session, actor, table_id, "card_no_round", f"Card {c} at table {table.number} ({table.kind}): no card game",
+        stray(session, actor, table_id, "card_no_round", Msg("Card {card} at table {table} ({kind}): no card game", card=str(c), table=table.number,
+                  kind=Term(table.kind)),
               at, {"card": str(c)})
         out = Outcome(None, None)
     core.frame(session, device, table_id, raw, summary, at, out.round_id)
@@ -112,13 +113,15 @@ def _baccarat_card(session, actor, table, r, c, source, target, at, house) -> Ou
             hold(session, actor, r, f"card {c} dealt while the shoe reports itself locked", at, {"card": str(c)})
         else:
             stray(session, actor, table.id, "card_no_round",
-                  f"Table {table.number}: card {c} dealt while the shoe reports itself locked; not settled", at,
+                  Msg("Table {table}: card {card} dealt while the shoe reports itself locked; not settled",
+                      table=table.number, card=str(c)), at,
                   {"card": str(c)})
         return Outcome(r.id if r else None, r.status if r else None)
     if shoe is not None and _shoe_copies(session, shoe.id, c) >= shoe.decks:
         _record(session, r, table.id, c, source, target, at, False, f"more than {shoe.decks} copies in the shoe", shoe_id)
         stray(session, actor, table.id, "impossible_card",
-              f"Table {table.number}: card {c} beyond the {shoe.decks} decks of the shoe; not settled", at,
+              Msg("Table {table}: card {card} beyond the {decks} decks of the shoe; not settled", table=table.number,
+                  card=str(c), decks=shoe.decks), at,
               {"card": str(c)}, r)
         if r is not None and r.status == "dealing":
             hold(session, actor, r, f"card {c} beyond the shoe's {shoe.decks} decks", at)
@@ -131,7 +134,8 @@ def _baccarat_card(session, actor, table, r, c, source, target, at, house) -> Ou
     if r is None or r.status != "dealing":
         _record(session, None, table.id, c, source, target, at, False, "no round dealing", shoe_id)
         stray(session, actor, table.id, "card_no_round",
-              f"Table {table.number}: card {c} with no round dealing; not settled", at, {"card": str(c)})
+              Msg("Table {table}: card {card} with no round dealing; not settled", table=table.number, card=str(c)),
+              at, {"card": str(c)})
         return Outcome(r.id if r else None, r.status if r else None)
     cards = [Card.parse(x.card) for x in accepted(session, r.id)]
     expected = baccarat.next_target(cards)
@@ -192,7 +196,8 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
                   and (last.result_at is None or (at - last.result_at).total_seconds() < 30))
         if not repeat:
             stray(session, actor, table_id, "result_without_no_more_bets",
-                  f"Shoe at table {table.number}: result {winner} with no coup dealing; not settled", at, shown, r)
+                  Msg("Shoe at table {table}: result {outcome} with no coup dealing; not settled", table=table.number,
+                      outcome=Term(winner)), at, shown, r)
             if r is not None and r.status == "betting":
                 hold(session, actor, r, "the shoe gave a result before no more bets", at, shown)
         core.frame(session, device, table_id, raw, f"G {winner}", at, (r or last).id if (r or last) else None)
@@ -309,7 +314,8 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
     if r is None or r.status != "dealing":
         _record(session, None, table.id, c, source, None, at, False, "no round dealing")
         stray(session, actor, table.id, "card_no_round",
-              f"Table {table.number}: card {c} with no round dealing; not settled", at, {"card": str(c)})
+              Msg("Table {table}: card {card} with no round dealing; not settled", table=table.number, card=str(c)),
+              at, {"card": str(c)})
         return Outcome(r.id if r else None, r.status if r else None)
     decks = house.blackjack_decks if table.kind == "blackjack" else 1
     copies = sum(1 for x in accepted(session, r.id) if x.card == str(c))

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from floor import timers
 from floor.actors import Actor
+from floor.errors import Msg
 from floor.models import Round, RoundEvent
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, get_table, hold, last_round, stray
@@ -93,10 +94,11 @@ def _step(session: Session, table_id: int, event, at: datetime, actor: Actor, ho
         elif isinstance(o, engine.Hold):
             hold(session, actor, r, o.reason, at, o.data)
         elif isinstance(o, engine.Stray):
-            what = f"number {o.number}" if o.bare else f"result {o.number} for spin {o.spin}"
-            stray(session, actor, table_id, STRAY,
-                  f"Wheel at table {table.number}: {what} with no round locked; not settled", at,
-                  {"spin": o.spin, "number": o.number})
+            message = (Msg("Wheel at table {table}: number {number} with no round locked; not settled",
+                           table=table.number, number=o.number) if o.bare else
+                       Msg("Wheel at table {table}: result {number} for spin {spin} with no round locked; not settled",
+                           table=table.number, number=o.number, spin=o.spin))
+            stray(session, actor, table_id, STRAY, message, at, {"spin": o.spin, "number": o.number})
         elif isinstance(o, engine.Result):
             timers.cancel_timer(session, f"round:{r.id}:noball")
             res = core.record_result(session, actor, r, {"number": o.number, "spin": o.spin}, at)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,8 @@ round_st = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(1200)   # 25 examples of up to four rounds: about a minute, longer on a loaded machine
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(plays=st.lists(round_st, min_size=1, max_size=4))
 def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(session, plays):
