@@ -210,7 +210,8 @@ async function act(method, path, body, done) {
     render();
     if (done) document.getElementById("pk").dataset.last = done;   // routine: no toast over the table
   } catch (e) {
-    toast(e.message, "error");
+    toast(e.message, e.status === 409 ? "warning" : "error");
+    await refresh();      // what the terminal offers next is what the table is now
   }
 }
 
