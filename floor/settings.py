@@ -22,6 +22,7 @@ class HouseSettings:
     region: str = "CH"
     board_languages: str = ""
     board_language_seconds: int = 15
+    board_page_seconds: int = 10              # a list longer than its column shows in pages, each this long
 
     # Waiting lists (004; practice of every card room)
     call_response_minutes: int = 5

@@ -39,7 +39,8 @@ def board():
     house = current_app.config["HOUSE"]
     langs = [x.strip() for x in house.board_languages.split(",") if x.strip() in i18n.LANGUAGES]
     return render_template("board.html", board=waitlist.board_view(db.session, house),
-                           board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0)
+                           board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0,
+                           page_seconds=house.board_page_seconds)
 
 
 @bp.route("/tournaments")

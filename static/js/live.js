@@ -8,7 +8,8 @@ export const csrfToken = document.querySelector('meta[name="csrf-token"]')?.cont
 // it started are out. Its handler calls api() in the same task as the tap; the requests its code
 // sends as each answer arrives (a refresh, the next step) keep it disabled too.
 let tapped = null;
-function holdFor(button) {
+export const lastTapped = () => tapped;
+export function holdFor(button) {
   tapped = button;
   setTimeout(() => { if (tapped === button) tapped = null; }, 0);
 }

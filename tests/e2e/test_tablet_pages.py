@@ -27,6 +27,13 @@ READY = {
     "/tournaments/1/results": ".tr-standings tbody tr",
     "/tournaments/1/entries/2/receipt": ".tr-receipt .tr-seat",
     "/dealer/2": "#td .tn-entries tbody tr",
+    "/pit/shift": "#shift-table tbody tr",
+    "/pit/conduct": "#bans-table tbody tr",
+    "/pit/rounds/1": "#timeline-table tbody tr",
+    "/login": "form.login-card",
+    "/pit/ratings": "main table",
+    "/pit/wheels": "main",
+    "/dealer/1/login": "form.login-card",
 }
 # (user, path, device): each page on the device it is used on.
 PAGES = [
@@ -37,6 +44,9 @@ PAGES = [
     ("manager", "/tournaments", IPAD), ("manager", "/tournaments", IPAD_PORTRAIT),
     ("display", "/tournaments/1/clock", TV), ("manager", "/tournaments/1/results", IPAD),
     ("cashier", "/tournaments/1/entries/2/receipt", IPAD), ("pitboss", "/dealer/2", DEALER),
+    ("pitboss", "/pit/shift", IPAD), ("pitboss", "/pit/conduct", IPAD), ("pitboss", "/pit/rounds/1", IPAD),
+    (None, "/login", IPAD), (None, "/dealer/1/login", DEALER),
+    ("pitboss", "/pit/ratings", IPAD), ("pitboss", "/pit/wheels", IPAD),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];
@@ -94,6 +104,8 @@ def _page(browser, server, user, device):
     ctx = browser.new_context(**device, base_url=server.url)
     page = ctx.new_page()
     page.set_default_timeout(20_000)
+    if user is None:
+        return ctx, page
     if user == "dealer":
         page.goto("/dealer/1/login")
         page.fill("input[name=username]", "dealer")
@@ -172,3 +184,28 @@ def test_empty_alerts_and_rulings_say_so(browser, server):
     _open(page, "/pit/showdown")
     assert page.locator("#rulings").inner_text().strip() == "No ruling yet."
     ctx.close()
+
+
+SHEETS = [
+    ("seat", "article.fl-table[data-table='1'] .fl-seat.taken[data-seat='4']", "#fl-sheet[open]"),
+    ("register", "#fl-register", "#fl-sheet[open] input[name=card_number]"),
+    ("add", ".fl-list[data-game='1'] [data-action=add-player]", "#fl-sheet[open] .search-results button"),
+    ("confirm", ".fl-list[data-game='1'] li.fl-entry [data-action=remove]", "dialog.confirm-dialog[open]"),
+]
+
+
+@pytest.mark.parametrize("name,opener,ready", SHEETS, ids=[s[0] for s in SHEETS])
+def test_sheets_have_44_px_targets_and_no_serious_violation(browser, server, name, opener, ready):
+    ctx, page = _page(browser, server, "manager", IPAD)
+    _open(page, "/floor")
+    page.locator(opener).first.tap()
+    page.wait_for_selector(ready)
+    scope = "dialog[open]"
+    small = page.evaluate(SMALL_TARGETS.replace("document.querySelectorAll(", f"document.querySelector('{scope}').querySelectorAll("))
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(f"() => axe.run(document.querySelector('{scope}'), {{ resultTypes: ['violations'] }})")
+    shot(page, f"sheet-{name}")
+    ctx.close()
+    assert not small, f"{name}: targets under 44x44 px: {small[:8]}"
+    bad = [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{name}: {bad}"
