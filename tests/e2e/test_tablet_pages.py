@@ -33,6 +33,8 @@ READY = {
     "/login": "form.login-card",
     "/pit/ratings": "main table",
     "/pit/wheels": "main",
+    "/pit/rotation": "#rotation-tables tbody tr",
+    "/dealer/12": "#seat-players #seated li",
     "/dealer/1/login": "form.login-card",
 }
 # (user, path, device): each page on the device it is used on.
@@ -47,6 +49,7 @@ PAGES = [
     ("pitboss", "/pit/shift", IPAD), ("pitboss", "/pit/conduct", IPAD), ("pitboss", "/pit/rounds/1", IPAD),
     (None, "/login", IPAD), (None, "/dealer/1/login", DEALER),
     ("pitboss", "/pit/ratings", IPAD), ("pitboss", "/pit/wheels", IPAD),
+    ("pitboss", "/pit/rotation", IPAD), ("pitboss", "/dealer/12", DEALER),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];
