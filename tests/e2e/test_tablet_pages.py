@@ -34,6 +34,7 @@ READY = {
     "/pit/ratings": "main table",
     "/pit/wheels": "main",
     "/pit/rotation": "#rotation-tables tbody tr",
+    "/pit/players/1": "#player-ratings",
     "/dealer/12": "#seat-players #seated li",
     "/dealer/1/login": "form.login-card",
 }
@@ -49,7 +50,7 @@ PAGES = [
     ("pitboss", "/pit/shift", IPAD), ("pitboss", "/pit/conduct", IPAD), ("pitboss", "/pit/rounds/1", IPAD),
     (None, "/login", IPAD), (None, "/dealer/1/login", DEALER),
     ("pitboss", "/pit/ratings", IPAD), ("pitboss", "/pit/wheels", IPAD),
-    ("pitboss", "/pit/rotation", IPAD), ("pitboss", "/dealer/12", DEALER),
+    ("pitboss", "/pit/rotation", IPAD), ("pitboss", "/dealer/12", DEALER), ("pitboss", "/pit/players/1", IPAD),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];
