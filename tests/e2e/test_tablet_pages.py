@@ -107,7 +107,7 @@ def server(sqlite_template, tmp_path_factory):
 def _page(browser, server, user, device):
     ctx = browser.new_context(**device, base_url=server.url)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     if user is None:
         return ctx, page
     if user == "dealer":
