@@ -77,7 +77,7 @@ class Visit:
     staked: int = 0
     won: int = 0                                            # the player's result, from the ledger
     by_bet: dict = field(default_factory=lambda: defaultdict(int))   # (game, spot, decks) -> stake
-    house: HouseSettings | None = None
+    house: HouseSettings = field(kw_only=True, repr=False)   # the table rules the edges come from
 
     @property
     def theo(self) -> Fraction:
