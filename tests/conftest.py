@@ -14,12 +14,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 DEMO_PASSWORD = "floorman-demo"
+
+# Property tests prove rules, not speed: no per-example deadline (a loaded CI machine makes an example
+# slow, not wrong; speed is measured by `make bench`).
+hypothesis_settings.register_profile("floor", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("floor")
 _counter = itertools.count()
 
 
