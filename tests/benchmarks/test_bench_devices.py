@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 
+import pytest
 import socketio
 
 from devices.simulate.base import PtyEnd
@@ -185,6 +186,7 @@ def _reader_up(url: str, token: str, names: set[str]) -> bool:
     return got.ok and names <= {d["name"] for d in got.json() if d.get("connected")}
 
 
+@pytest.mark.timeout(1800)   # a hang guard: three runs of paced spins take some ten minutes
 def test_frame_to_event_latency(sqlite_url, tmp_path, app):
     token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
     # Through Floorman: reader thread -> bridge (live feed; the database work on the table's worker)
