@@ -50,8 +50,8 @@ class Burst:
         self.shoe.confirm()   # the game confirmed to the shoe, as GP 00 does
 
     def start(self) -> None:
-        for player in PLAYERS:
-            self._call("post", f"/api/cashier/players/{player}/credit", {"amount": 100_000_000})
+        for player in PLAYERS:   # at the cashier's own limit: more would wait for a second pit boss
+            self._call("post", f"/api/cashier/players/{player}/credit", {"amount": 1_000_000})
         self._new_shoe()
         self.began = time.monotonic()
         for t in self.threads:
