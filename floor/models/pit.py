@@ -2,9 +2,9 @@
 
 A ruling confirms a round, voids it, or corrects a mis-read card or number (and re-settles). Its
 ``amount`` is the money the ruling moves (what the two-person rule compares with the house
-threshold): for a round not settled yet, the stakes returned (void) or the gross paid by the
-corrected result, at least the stakes (correction); for a settled round, what the compensating
-transfers move between the tray and the players. Above ``HouseSettings.dispute_two_person_cents``
+threshold): for a round not settled yet, the stakes returned (void), or the stakes and what the
+result returns together (a held round confirmed or corrected: floor.rounds.twoperson); for a settled
+round, what the compensating transfers move between the tray and the players. Above ``HouseSettings.dispute_two_person_cents``
 the ruling waits (``needs_approval``) until a second, different pit boss approves it: nothing moves
 until then. Its state is derived: applied when no approval is needed or the approval row says so,
 pending without an approval row, rejected or withdrawn otherwise.

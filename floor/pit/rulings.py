@@ -9,9 +9,11 @@
   corrected result pays and what the ledger already gave it is paid (tray to player) or taken back
   (player to tray), commission likewise — new transfers, never an edited row.
 
-Two-person rule: a void or correction moving more than ``house.dispute_two_person_cents`` waits
-for a second, different pit boss (or admin) to approve it; until then nothing moves and the round
-stays as it is. One ruling may wait per round at a time.
+Two-person rule: a ruling moving more than ``house.dispute_two_person_cents`` (a void, a
+correction, the confirmation of a held round: stakes and returns together) waits for a second,
+different pit boss (or admin) to approve it; until then nothing moves and the round stays as it is.
+The rounds refuse the move itself without that approval (floor.rounds.twoperson), whatever the
+route. One ruling may wait per round at a time.
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from floor import audit, ledger, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, NotFound
 from floor.games import baccarat, roulette
+from floor.games.base import GameInputError
 from floor.models import Bet, Player, Round, Table
 from floor.rounds.core import active_round, get_table
 from floor.settings import HouseSettings
@@ -46,7 +47,11 @@ def _normalise(table: Table, spot: str, numbers, seat: int | None) -> tuple[str,
         raise BadInput("no spot {spot!r} at {kind} (one of {spots})", field="spot", spot=spot, kind=table.kind,
                        spots=", ".join(kinds))
     if table.kind == "roulette":
-        return spot, list(roulette.bet(spot, numbers).numbers)
+        try:
+            return spot, list(roulette.bet(spot, numbers).numbers)
+        except GameInputError as exc:   # a layout no chip can cover: the numbers are at fault
+            exc.field = exc.field or "numbers"
+            raise
     if numbers:
         raise BadInput("{kind} bets cover no numbers", field="numbers", kind=table.kind)
     if table.kind in ("blackjack", "casino_holdem"):

@@ -20,4 +20,4 @@ class BoundedInt(IntegerConverter):
 
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = BoundedInt
-    app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY_BYTES)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES

@@ -30,7 +30,7 @@ def _arrange(sqlite_url: str) -> None:
         t14 = table_by_number(s, 14).id
         rounds.open_betting(s, DEALER, t14, now, house=HouseSettings())
         for seat in (1, 2, 3):
-            bets.place(s, DEALER, t14, spot="bet", amount=1_000, seat=seat, source="dealer", at=now, house=HouseSettings())
+            bets.place(s, DEALER, t14, spot="bet", amount=1_000, seat=seat, source="dealer", at=now, house=HOUSE)
         rounds.close_betting(s, DEALER, t14, now)
         for pid in (3, 5):
             waitlist.add(s, m, 1, pid, now - timedelta(minutes=20))

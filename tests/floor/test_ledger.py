@@ -73,7 +73,7 @@ def test_the_check_finds_a_balance_that_no_transfer_explains(session):
     from sqlalchemy import update
 
     from floor.models import Account
-    ledger.credit(session, CASHIER, 4, 2_000)
+    ledger.credit(session, CASHIER, 4, 2_000, house=HOUSE)
     session.commit()
     # someone edits two balances behind the ledger's back: the total still sums to zero
     session.execute(update(Account).where(Account.key == "player:4").values(balance=Account.balance + 500))
@@ -98,7 +98,7 @@ def test_the_check_holds_while_transfers_commit_beside_it(app, session):
         try:
             with Session(engine) as s:
                 while not stop.is_set() and len(moved) < 150:
-                    ledger.credit(s, Actor("t", "cashier", "t"), 1, 100)
+                    ledger.credit(s, Actor("t", "cashier", "t"), 1, 100, house=HOUSE)
                     s.commit()
                     moved.append(1)
         except Exception as e:  # shown by the assertion below, not lost in the thread

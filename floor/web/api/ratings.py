@@ -40,16 +40,16 @@ class VisitOut(Schema):
     end_reason = fields.String(allow_none=True)
 
 
-class PickQuery(Query):   # query strings: integers arrive as text
+class PickQuery(Query):
     q = fields.String(load_default="", validate=validate.Length(max=60))
 
 
-class DayQuery(Query):   # query strings: integers arrive as text
+class DayQuery(Query):
     day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=1000))
 
 
-class HistoryQuery(Query):   # query strings: integers arrive as text
+class HistoryQuery(Query):
     days = fields.Integer(load_default=30, validate=validate.Range(min=1, max=366))
 
 
