@@ -60,7 +60,7 @@ def page_as(browser, live_server):
         ctx = browser.new_context(**device, base_url=live_server.url)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(20_000)   # a loaded two-core CI machine, not a slow page
+        page.set_default_timeout(60_000)   # a hang guard: every wait is on a DOM state, and a loaded two-core machine can be slow to reach it
         if table is not None:
             page.goto(f"/dealer/{table}/login")
             page.fill("input[name=username]", username)

@@ -51,7 +51,7 @@ def crowded(sqlite_template, tmp_path_factory):
 def _board(browser, server, device):
     ctx = browser.new_context(**device, base_url=server.url)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     page.goto("/login")
     page.fill("input[name=username]", "display")
     page.fill("input[name=password]", "floorman-demo")

@@ -25,7 +25,7 @@ def _page(browser, base_url: str, username: str, table: int | None = None, pin: 
           viewport: dict | None = None):
     ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, base_url=base_url)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     if table is not None:
         page.goto(f"/dealer/{table}/login")
         page.fill("input[name=username]", username)

@@ -95,7 +95,7 @@ def server(sqlite_template, tmp_path_factory):
 def _context(browser, server, lang, viewport=(1280, 800)):
     ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, base_url=server.url)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     page.goto(f"/login?lang={lang}")          # pins this terminal to the language
     return ctx, page
 
@@ -155,7 +155,7 @@ def test_every_page_speaks_the_language(browser, server, lang, tmp_path_factory)
 def test_the_board_alternates_languages_without_a_reload(browser, server):
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=server.url)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     page.goto("/login?lang=de")
     _login(page, "display")
     page.wait_for_selector("#board-lists article.board-list")

@@ -33,6 +33,9 @@ READY = {
     "/login": "form.login-card",
     "/pit/ratings": "main table",
     "/pit/wheels": "main",
+    "/pit/rotation": "#rotation-tables tbody tr",
+    "/pit/players/1": "#player-ratings",
+    "/dealer/12": "#seat-players #seated li",
     "/dealer/1/login": "form.login-card",
 }
 # (user, path, device): each page on the device it is used on.
@@ -47,6 +50,7 @@ PAGES = [
     ("pitboss", "/pit/shift", IPAD), ("pitboss", "/pit/conduct", IPAD), ("pitboss", "/pit/rounds/1", IPAD),
     (None, "/login", IPAD), (None, "/dealer/1/login", DEALER),
     ("pitboss", "/pit/ratings", IPAD), ("pitboss", "/pit/wheels", IPAD),
+    ("pitboss", "/pit/rotation", IPAD), ("pitboss", "/dealer/12", DEALER), ("pitboss", "/pit/players/1", IPAD),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];
@@ -103,7 +107,7 @@ def server(sqlite_template, tmp_path_factory):
 def _page(browser, server, user, device):
     ctx = browser.new_context(**device, base_url=server.url)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     if user is None:
         return ctx, page
     if user == "dealer":
