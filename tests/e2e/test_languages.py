@@ -60,7 +60,7 @@ def server(sqlite_template, tmp_path_factory):
     db = tmp / "floor.db"
     shutil.copyfile(sqlite_template, db)
     srv = Server(f"sqlite:///{db}", tmp / "instance", FLOOR_HOUSE_BOARD_LANGUAGES='"de,fr"',
-                 FLOOR_HOUSE_BOARD_LANGUAGE_SECONDS="2").wait()
+                 FLOOR_HOUSE_BOARD_LANGUAGE_SECONDS="4").wait()
     # Something on every page beyond the demo floor's seated players: a waiting list, a round, a warning.
     s = requests.Session()
     token = browser_login(s, srv.url, "manager")
@@ -116,6 +116,8 @@ def _check(page, path, lang, shots):
     if urlparse(page.url).path != path:
         page.goto(path)
     page.wait_for_selector(READY[path])
+    if path == "/board":     # the board takes the house's languages in turn: wait for this one's turn
+        page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
     assert page.evaluate("document.documentElement.lang") == lang
     text = page.evaluate(SEEN_BY)
     left = sorted({m.group(1) for m in WORDS.finditer(text)})
@@ -160,7 +162,7 @@ def test_the_board_alternates_languages_without_a_reload(browser, server):
     title = page.locator(".board-lists-panel h1")
     assert title.inner_text() == "Wartelisten"
     page.evaluate("window.__marker = 7")
-    # The house shows the board in German then French, two seconds each: the page switches itself.
+    # The house shows the board in German then French, four seconds each: the page switches itself.
     page.wait_for_function("document.querySelector('.board-lists-panel h1').textContent === \"Listes d'attente\"")
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert "en attente" in page.locator("#board-lists footer").first.inner_text()
