@@ -6,7 +6,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, request, send_from_directory
+from flask import Flask, abort, request, send_from_directory
 from sqlalchemy import event
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -30,6 +30,8 @@ from floor.web import (
 from floor.web.extensions import api, csrf, db, limiter, migrate, socketio
 
 ROOT = Path(__file__).resolve().parent
+# The front-end files served under /vendor/, by the npm package folder that holds them.
+VENDOR = {"socket.io.min.js": "socket.io-client/dist", "chart.umd.min.js": "chart.js/dist"}
 
 
 def _sqlite_pragmas(engine) -> None:
@@ -117,11 +119,12 @@ def create_app(config: dict | str | None = None) -> Flask:
     api_pkg.register(app)
     errors.register(app)
 
-    @app.route("/vendor/socket.io.min.js")
-    def vendor():
-        # socket.io-client comes from npm (package-lock.json), never copied into the repository.
-        return send_from_directory(ROOT / "node_modules" / "socket.io-client" / "dist", "socket.io.min.js",
-                                   max_age=3600)
+    @app.route("/vendor/<name>")
+    def vendor(name: str):
+        # Front-end packages come from npm (package-lock.json), never copied into the repository.
+        if name not in VENDOR:
+            abort(404)
+        return send_from_directory(ROOT / "node_modules" / VENDOR[name], name, max_age=3600)
 
     @app.route("/favicon.ico")
     def favicon():

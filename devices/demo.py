@@ -14,7 +14,10 @@ terminal calls (floor.rounds, floor.rounds.bets), and with his hands on the simu
   or fold for them anyway).
 
 Bets are seat bets funded by the chips on the table, as the dealer terminal enters them, so the
-ledger shows every settlement. At start, rounds left open by an earlier run of the demo are voided
+ledger shows every settlement. The floor lives as well: at start the demo's dealers are clocked in
+and sent to the tables, and demo players are identified at seats by their player cards; the seat
+bets go mostly to those seats (so ratings build up); now and then a player leaves and another sits
+down, and a dealer due for his break is relieved as the rotation plans it (``floor.dealers``). At start, rounds left open by an earlier run of the demo are voided
 (the pit boss's move: the simulators start afresh, so those rounds can never finish).
 """
 from __future__ import annotations
@@ -30,12 +33,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from devices.simulate.scanner import total, wants_hit
-from floor import rounds
+from floor import dealers, rounds
 from floor.actors import Actor
 from floor.errors import Conflict, FloorError, InvalidState
 from floor.games import roulette
 from floor.games.cards import Card
-from floor.models import Round, RoundCard, Table
+from floor.models import Player, PlayerVisit, Round, RoundCard, Staff, Table
+from floor.pit import visits
 from floor.rounds import bets
 from floor.settings import HouseSettings
 
@@ -45,7 +49,8 @@ ENDED = ("settled", "voided", "held")
 
 class DemoDealer:
     # seconds at speed 1: betting, a player's thought, a pause after a round, a coup's longest wait
-    TIMINGS = {"betting": 8.0, "think": 1.5, "between": 3.0, "stuck": 90.0}
+    TIMINGS = {"betting": 8.0, "think": 1.5, "between": 3.0, "stuck": 90.0, "life": 30.0}
+    SEATED = 3   # players identified at each table at start
 
     def __init__(self, session_factory: Callable[[], Session], house: HouseSettings, sims: dict[int, object], *,
                  speed: float = 1.0, confirm_shoe: Callable[[int], object] | None = None,
@@ -64,6 +69,7 @@ class DemoDealer:
         self._shoe: dict[int, int] = {}      # baccarat: the shoe confirmed to the simulator, per table
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._life_at: dict[int, float] = {}   # when each table's floor life last moved
 
     # --- running ----------------------------------------------------------------------------
 
@@ -72,6 +78,7 @@ class DemoDealer:
             tables = {t.number: t for t in s.execute(select(Table).where(Table.number.in_(list(self.sims))))
                       .scalars()}
             self._void_leftovers(s, tables)
+            self._staff_and_seat(s, tables)
         for number, table in sorted(tables.items()):
             play = {"roulette": self._roulette, "baccarat": self._baccarat, "blackjack": self._cards,
                     "casino_holdem": self._cards}.get(table.kind)
@@ -98,6 +105,7 @@ class DemoDealer:
         while not self._stop.is_set():
             try:
                 play(actor, table_id, number)
+                self._life(table_id, number)
             except Exception:   # a dealer carries on: log it, take a breath, look at the table again
                 log.exception("demo dealer at table %s", number)
                 self.wait(self.timings["between"])
@@ -110,6 +118,69 @@ class DemoDealer:
                 rounds.void_round(s, pit, r.id, "the demo floor restarted mid-round", house=self.house)
                 log.info("demo: voided round %s left open at table %s", r.number, table.number)
         s.commit()
+
+    # --- the floor's life: dealers on the rotation, players at the seats ----------------------
+
+    def _staff_and_seat(self, s: Session, tables: dict[int, Table]) -> None:
+        pit, now = Actor("Demo Pit Boss", "pit_boss", "demo"), datetime.now(timezone.utc)
+        staff = list(s.execute(select(Staff.id).where(Staff.role == "dealer", Staff.active.is_(True))
+                               .order_by(Staff.id)).scalars())
+        free = [d for d in staff if dealers.current_table(s, d) is None]
+        for table in sorted((t for t in tables.values() if t.status == "open"), key=lambda t: t.number):
+            if dealers.current_dealer(s, table.id) is None and free:
+                dealers.take_table(s, pit, free.pop(0), table.id, now, how="relief")
+        for d in free:
+            if not dealers.is_clocked_in(s, d):
+                dealers.clock_in(s, pit, d, now)
+        s.commit()
+        for table in tables.values():
+            while table.kind in visits.LIVE_GAMES and len(visits.seated(s, table.id)) < min(self.SEATED, table.seat_count):
+                if not self._sit_down(s, table, now):
+                    break
+        s.commit()
+
+    def _sit_down(self, s: Session, table: Table, now: datetime) -> bool:
+        """A demo player nobody has seated yet shows his card at a free seat."""
+        busy = set(s.execute(select(PlayerVisit.player_id).where(PlayerVisit.ended_at.is_(None))).scalars())
+        cards = [c for i, c in s.execute(select(Player.id, Player.card_number).order_by(Player.id).limit(24))
+                 if i not in busy]
+        taken = {v["seat"] for v in visits.seated(s, table.id)}
+        seats = [n for n in range(1, table.seat_count + 1) if n not in taken]
+        if not cards or not seats:
+            return False
+        visits.identify(s, Actor("Demo Dealer", "dealer", f"demo-table-{table.number}", table_id=table.id), table.id,
+                        self.rng.choice(seats), card_number=self.rng.choice(cards), at=now)
+        return True
+
+    def _life(self, table_id: int, number: int) -> None:
+        """Every so often: relieve a dealer due for his break, and let a player go and another come."""
+        last = self._life_at.get(number, 0.0)
+        if time.monotonic() - last < self.timings["life"] / self.speed:
+            return
+        self._life_at[number] = time.monotonic()
+        now = datetime.now(timezone.utc)
+        with self.factory() as s:
+            try:
+                row = dealers.table_dealer(s, table_id, self.house, now)
+                if row.get("incoming_id") and row.get("relief_at") and datetime.fromisoformat(row["relief_at"]) <= now:
+                    dealers.take_table(s, Actor("Demo Pit Boss", "pit_boss", "demo"), row["incoming_id"], table_id, now)
+                table = s.get(Table, table_id)
+                seated = visits.seated(s, table_id)
+                if seated and self.rng.random() < 0.2:
+                    visits.leave(s, Actor("Demo Dealer", "dealer", f"demo-table-{number}", table_id=table_id),
+                                 table_id, self.rng.choice(seated)["seat"], at=now)
+                    self._sit_down(s, table, now)
+                s.commit()
+            except FloorError as exc:   # another table's dealer moved the same person just now
+                s.rollback()
+                log.info("demo floor at table %s: %s", number, exc)
+
+    def _seat(self, s: Session, table: Table) -> int:
+        """Where the next seat bet goes: mostly a seat with a player identified at it."""
+        seated = [v["seat"] for v in visits.seated(s, table.id)]
+        if seated and self.rng.random() < 0.85:
+            return self.rng.choice(seated)
+        return self.rng.randint(1, table.seat_count)
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -182,7 +253,7 @@ class DemoDealer:
             for _ in range(self.rng.randint(2, 4)):
                 b = self.rng.choice(layout if self.rng.random() < 0.5 else
                                     [x for x in layout if x.kind in ("red", "black", "odd", "even", "dozen", "column")])
-                self._place(s, actor, table, b.kind, self.rng.randint(1, table.seat_count), list(b.numbers))
+                self._place(s, actor, table, b.kind, self._seat(s, table), list(b.numbers))
             s.commit()
 
     # --- baccarat: the paced shoe -----------------------------------------------------------
@@ -219,7 +290,7 @@ class DemoDealer:
             table = s.get(Table, table_id)
             for _ in range(self.rng.randint(2, 4)):
                 spot = self.rng.choice(("player", "banker", "player", "banker", "tie", "player_pair", "banker_pair"))
-                self._place(s, actor, table, spot, self.rng.randint(1, table.seat_count))
+                self._place(s, actor, table, spot, self._seat(s, table))
             s.commit()
         self.wait(self.timings["betting"])
         sim.deal_coup()   # the first card out of the shoe: its S frame closes betting
@@ -254,7 +325,7 @@ class DemoDealer:
             self.wait(self.timings["think"])
             with self.factory() as s:
                 table = s.get(Table, table_id)
-                seats = self.rng.sample(range(1, table.seat_count + 1), self.rng.randint(1, 3))
+                seats = {self._seat(s, table) for _ in range(self.rng.randint(1, 3))}
                 for seat in sorted(seats):
                     if table.kind == "blackjack":
                         self._place(s, actor, table, "bet", seat)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 log = logging.getLogger(__name__)
 
-Emitter = Callable[[str, dict, str], None]   # (event, payload, room)
+Emitter = Callable[[str, dict, "str | list[str]"], None]   # (event, payload, room or rooms)
 _emitter: Emitter | None = None
 _KEY = "floor_outbox"
 
@@ -30,9 +30,10 @@ def emit(event_name: str, payload: dict[str, Any], room: str) -> None:
 
 
 def publish(session: Session, event_name: str, payload: dict[str, Any], *rooms: str) -> None:
-    outbox = session.info.setdefault(_KEY, [])
-    for room in rooms or ("floor",):
-        outbox.append((event_name, payload, room))
+    """One update for several rooms goes out as one emit, so a client in two of them (a pit boss
+    watching a table is also in the floor's room) gets it once."""
+    rooms = rooms or ("floor",)
+    session.info.setdefault(_KEY, []).append((event_name, payload, rooms[0] if len(rooms) == 1 else list(rooms)))
 
 
 def table_room(table_id: int) -> str:

@@ -22,6 +22,7 @@ class HouseSettings:
     region: str = "CH"
     board_languages: str = ""
     board_language_seconds: int = 15
+    board_page_seconds: int = 10              # a list longer than its column shows in pages, each this long
 
     # Waiting lists (004; practice of every card room)
     call_response_minutes: int = 5
@@ -79,6 +80,7 @@ class HouseSettings:
     tournament_progressive_cash_percent: int = 50    # of a progressive bounty, paid in cash
     tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
     tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
+    tournament_bubble_policy: str = "none"           # none | pause: on the bubble with late registration open
     # The pit's numbers: a player's visit ends after this long without a bet
     rating_gap_minutes: int = 30
     # Game pace: the house's target range of rounds an hour per game, the rolling window the live
@@ -102,6 +104,11 @@ class HouseSettings:
     wheel_rotor_rpm_max: int = 35
     wheel_ball_rpm_min: int = 60
     wheel_ball_rpm_max: int = 120
+    # Dealer rotation: minutes at a table, minutes of break, and the tables it runs through in order
+    # ("10,12,14"; empty: every open live-game table)
+    rotation_on_minutes: int = 60
+    rotation_off_minutes: int = 20
+    rotation_tables: str = ""
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":

@@ -22,5 +22,5 @@ from floor.pit.rulings import (  # noqa: F401
                                rulings_for_round,
                                state,
 )
-from floor.pit.shift import figures, to_csv, today  # noqa: F401
+from floor.pit.shift import figures, hourly, to_csv, today  # noqa: F401
 from floor.pit.timeline import find_round, recent_rounds, timeline  # noqa: F401

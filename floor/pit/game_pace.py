@@ -21,6 +21,7 @@ from floor.actors import Actor
 from floor.errors import Msg
 from floor.gaming_day import gaming_day_bounds
 from floor.games import pace
+from floor.pit import shift
 from floor.models import Alert, Round, Staff, Table
 from floor.settings import HouseSettings
 
@@ -156,7 +157,7 @@ def day(session: Session, day_: date, house: HouseSettings, now: datetime, step_
         if ts:
             first = ts[0].replace(minute=ts[0].minute // step_minutes * step_minutes, second=0, microsecond=0) + step
             series = [(at.isoformat(), round(r, 1))
-                      for at, r in pace.rate_series(ts, window, step, first, max(ts[-1], first))]
+                      for at, r in pace.rate_series(ts, window, step, first, max(ts[-1], first + step))]
             for at in ts:
                 by_hour[at.astimezone(zone).hour] += 1
         for (dealer, run), (n, h) in zip(runs, counted):
@@ -166,7 +167,7 @@ def day(session: Session, day_: date, house: HouseSettings, now: datetime, step_
                 into[key][2] += h
         per_table.append({"table_id": t.id, "table": t.number, "name": t.name, "game": t.kind, "rounds": len(ts),
                           "hours": round(hours, 2), "rate": round(rate, 1), "target_min": lo, "target_max": hi,
-                          "status": _status(rate, lo, hi, len(ts)), "series": series,
+                          "status": _status(rate, lo, hi, sum(n for n, _ in counted)), "series": series,
                           "by_hour": [{"hour": h, "rounds": n} for h, n in sorted(by_hour.items())]})
     names = dict(session.execute(select(Staff.id, Staff.name).where(
         Staff.id.in_([d for d, _ in per_dealer if d is not None]))).all()) if per_dealer else {}
@@ -174,9 +175,13 @@ def day(session: Session, day_: date, house: HouseSettings, now: datetime, step_
     def row(rounds: int, n: int, h: float, lo: int, hi: int) -> dict:
         rate = n / h if h else 0.0
         return {"rounds": rounds, "hours": round(h, 2), "rate": round(rate, 1), "target_min": lo, "target_max": hi,
-                "status": _status(rate, lo, hi, rounds)}
+                "status": _status(rate, lo, hi, n)}
     games = [{"game": g, **row(*v, *tg[g])} for g, v in sorted(per_game.items())]
     dealers = [{"dealer_id": d, "dealer": names.get(d), "game": g, **row(*v, *tg[g])}
                for (d, g), v in sorted(per_dealer.items(), key=lambda kv: (names.get(kv[0][0]) or "", kv[0][1]))]
+    money = shift.per_dealer(session, day_, house)
+    for d in dealers:
+        results = money.get((d["dealer_id"], d["game"]), {})
+        d.update(drop=results.get("drop", 0), win_loss=results.get("win_loss", 0))
     return {"day": day_.isoformat(), "window_minutes": house.pace_window_minutes, "tables": per_table,
             "games": games, "dealers": dealers}

@@ -9,6 +9,10 @@ For the rounds opened in the gaming day at each live-game table:
 - corrections: what rulings moved to (positive) or from (negative) the players;
 - device faults: device alerts at the table during the gaming day (faults, losses, unplugs, and
   frames no round could take).
+
+And per tournament with money moving in the gaming day: entries paid, fees (the house's revenue, net
+of refunds), buy-ins collected for the prize pool, prizes paid, the overlay the house added for a
+guarantee. The prize pool and the bounties are the players' money, never the house's result.
 """
 from __future__ import annotations
 
@@ -16,12 +20,13 @@ import csv
 import io
 from collections import defaultdict
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from floor.gaming_day import gaming_day, gaming_day_bounds
-from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Transfer
+from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Tournament, Transfer
 from floor.settings import HouseSettings
 
 DEVICE_ALERTS = ("device_fault", "device_lost", "device_disconnected", "impossible_card", "card_no_round",
@@ -54,7 +59,46 @@ def figures(session: Session, day: date, house: HouseSettings, table_number: int
         for k, n in r["faults_by_kind"].items():
             totals["faults_by_kind"][k] = totals["faults_by_kind"].get(k, 0) + n
     return {"day": day.isoformat(), "from": start.isoformat(), "to": end.isoformat(), "currency": house.currency,
-            "tables": rows, "totals": totals}
+            "tables": rows, "totals": totals, "tournaments": _tournaments(session, start, end)}
+
+
+def _tournaments(session: Session, start: datetime, end: datetime) -> list[dict]:
+    """Each tournament's money of the day, from its ledger accounts (``fees:t<id>``, ``prize_pool:t<id>``,
+    ``overlay:t<id>``)."""
+    src, dst = aliased(Account), aliased(Account)
+    moves = session.execute(
+        select(src.key, src.kind, dst.key, dst.kind, Transfer.kind, Transfer.amount)
+        .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
+        .where(Transfer.at >= start, Transfer.at < end,
+               (src.kind.in_(("fees", "prize_pool", "overlay"))) | (dst.kind.in_(("fees", "prize_pool", "overlay"))))).all()
+    out: dict[int, dict] = {}
+
+    def row(key: str) -> dict:
+        tid = int(key.split(":t", 1)[1])
+        return out.setdefault(tid, {"tournament_id": tid, "entries": 0, "fees": 0, "collected": 0, "prizes": 0,
+                                    "overlay": 0})
+    for src_key, src_kind, dst_key, dst_kind, kind, amount in moves:
+        if dst_kind == "fees":
+            row(dst_key)["fees"] += amount
+        if src_kind == "fees":
+            row(src_key)["fees"] -= amount          # a refund or a cancellation gives a fee back
+        if dst_kind == "prize_pool" and kind == "buy_in":
+            r = row(dst_key)
+            r["collected"] += amount
+            r["entries"] += 1
+        if src_kind == "prize_pool" and kind == "refund":
+            r = row(src_key)
+            r["collected"] -= amount
+            r["entries"] -= 1
+        if src_kind == "prize_pool" and kind == "prize":
+            row(src_key)["prizes"] += amount
+        if src_kind == "overlay":
+            row(src_key)["overlay"] += amount
+    names = dict(session.execute(select(Tournament.id, Tournament.name).where(Tournament.id.in_(list(out)))).all())
+    for tid, r in out.items():
+        r["name"] = names.get(tid, "")
+        r["house"] = r["fees"] - r["overlay"]
+    return [out[k] for k in sorted(out)]
 
 
 def _table(session: Session, t: Table, start: datetime, end: datetime) -> dict:
@@ -123,3 +167,56 @@ def to_csv(fig: dict) -> str:
     tot = fig["totals"]
     w.writerow([fig["day"], "Total", "", ""] + [_cell(k, tot[k]) for k, _ in COLUMNS[3:]])
     return buf.getvalue()
+
+
+def _house_moves(session: Session, start: datetime, end: datetime, *columns):
+    """(columns..., amount, from kind, to kind) of every transfer of the rounds opened in [start, end)."""
+    src, dst = aliased(Account), aliased(Account)
+    return session.execute(
+        select(*columns, Transfer.amount, Transfer.kind, src.kind, dst.kind)
+        .join(Transfer, Transfer.round_id == Round.id)
+        .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
+        .where(Round.opened_at >= start, Round.opened_at < end, Round.kind != "poker"))
+
+
+def _house_delta(amount: int, k_from: str, k_to: str) -> int:
+    if k_to in HOUSE_KINDS and k_from not in HOUSE_KINDS:
+        return amount
+    if k_from in HOUSE_KINDS and k_to not in HOUSE_KINDS:
+        return -amount
+    return 0
+
+
+def per_dealer(session: Session, day: date, house: HouseSettings) -> dict[tuple, dict]:
+    """Per dealer and game (``rounds.dealer_id``, None for rounds with no dealer recorded): the
+    rounds he dealt in the gaming day, their drop and the house's win/loss, from the ledger."""
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    out: dict[tuple, dict] = defaultdict(lambda: {"rounds": set(), "drop": 0, "win_loss": 0})
+    for dealer, game, round_id, amount, kind, k_from, k_to in _house_moves(session, start, end, Round.dealer_id,
+                                                                          Round.kind, Round.id):
+        row = out[(dealer, game)]
+        row["rounds"].add(round_id)
+        if kind == "stake":
+            row["drop"] += amount
+        row["win_loss"] += _house_delta(amount, k_from, k_to)
+    return {d: {**r, "rounds": len(r["rounds"])} for d, r in out.items()}
+
+
+def hourly(session: Session, day: date, house: HouseSettings) -> dict:
+    """The house's win/loss per live-game table and clock hour (house time) of the gaming day, by
+    the hour each round opened, from the ledger as in the figures (for the charts)."""
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    zone = ZoneInfo(house.timezone)
+    tables = {t.id: t for t in session.execute(select(Table).where(Table.kind != "poker")).scalars()}
+    out: dict[tuple[int, int], int] = defaultdict(int)
+    for table_id, opened, amount, _kind, k_from, k_to in _house_moves(session, start, end, Round.table_id,
+                                                                       Round.opened_at):
+        if table_id in tables:
+            out[(table_id, opened.astimezone(zone).hour)] += _house_delta(amount, k_from, k_to)
+    # the day's hours in order from the rollover
+    first = int(house.gaming_day_rollover.split(":")[0])
+    hours = sorted({h for _, h in out}, key=lambda h: (h - first) % 24)
+    return {"day": day.isoformat(), "currency": house.currency, "hours": hours,
+            "tables": [{"table": tables[t].number, "name": tables[t].name, "game": tables[t].kind,
+                        "win_loss": [out.get((t, h), 0) for h in hours]}
+                       for t in sorted({t for t, _ in out}, key=lambda t: tables[t].number)]}

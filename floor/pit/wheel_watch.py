@@ -20,7 +20,7 @@ raised before.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -159,9 +159,9 @@ def check(session: Session, house: HouseSettings, now: datetime) -> list[Alert]:
     return raised
 
 
-def wheel(session: Session, table_id: int, house: HouseSettings) -> dict:
-    """What the pit looks at for one wheel: the last spins, the pocket and section frequencies of
-    the current (partial) window and of the last completed one with its test figures."""
+def wheel(session: Session, table_id: int, house: HouseSettings, now: datetime) -> dict:
+    """What the pit looks at for one wheel: the last spins, the spins of the last hour, the pocket
+    and section frequencies of the current (partial) window and the last completed one's tests."""
     t = session.get(Table, table_id)
     n = house.wheel_window_spins
     recent = spins(session, table_id, last=n)
@@ -173,7 +173,9 @@ def wheel(session: Session, table_id: int, house: HouseSettings) -> dict:
         hits = sum(counts[p] for p in pockets)
         sections.append({"name": name, "pockets": sorted(pockets), "hits": hits,
                          "expected": round(len(recent) * len(pockets) / wheel_stats.POCKETS, 1)})
+    hour = [s["at"] for s in recent if s["at"] is not None and now - timedelta(hours=1) <= s["at"] <= now]
     return {"table_id": table_id, "table": t.number, "name": t.name, "window_spins": n, "spins": len(recent),
+            "spins_last_hour": len(hour),
             "counts": counts, "wheel_order": list(wheel_stats.WHEEL_ORDER), "sections": sections,
             "last": [{**s, "at": s["at"].isoformat() if s["at"] else None} for s in recent[-20:]],
             "directions_alternate": not wheel_stats.direction_breaks([s["direction"] for s in recent[-50:]

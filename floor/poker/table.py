@@ -290,7 +290,8 @@ def terminal(session: Session, table: Table, house: HouseSettings, now: datetime
             "third": plan.positions.third, "dead_button": plan.dead_button, "dead_small": plan.dead_small,
             "heads_up": plan.heads_up, "new_game": plan.new_game, "first_to_act": plan.first_to_act,
             "dealt": plan.dealt, "postings": [_posting_json(p) for p in plan.postings],
-            "misses": [{"seat": m.seat, "blind": m.blind, "ticket": m.ticket} for m in plan.misses]},
+            "misses": [{"seat": m.seat, "blind": m.blind, "ticket": m.ticket} for m in plan.misses],
+            "forfeits": _forfeits(plan, st, house)},
         "next_hand_error": plan_error,
         "tickets": [ticket_json(t, name, voided) for t, name in recent],
         "now": now.isoformat(),
@@ -363,9 +364,38 @@ def new_hand(session: Session, actor: Actor, table: Table, house: HouseSettings,
         "waiting": [s.seat for s in plan.seats if s.status == "waiting"],
         "postings": blinds.describe(plan), "misses": [f"seat {m.seat} {m.blind}" for m in plan.misses]})
     for seat_number in ticketed:
-        _forfeit_if_due(session, actor, table, st.seats[seat_number], house, now)
+        if not _forfeit_if_due(session, actor, table, st.seats[seat_number], house, now):
+            _warn_if_next_forfeits(session, actor, table, st.seats[seat_number], house)
     _changed(session, table, "hand", hand=number)
     return hand
+
+
+def _forfeits(plan, st, house: HouseSettings) -> list[dict]:
+    """The seats the next hand would free: its tickets bring them to the forfeit count (the terminal
+    asks before dealing it)."""
+    more: dict[int, int] = {}
+    for m in plan.misses:
+        if m.ticket:
+            more[m.seat] = more.get(m.seat, 0) + 1
+    out = []
+    for seat, n in sorted(more.items()):
+        info = st.seats[seat]
+        if info.tickets < house.missed_blind_tickets_to_forfeit <= info.tickets + n:
+            out.append({"seat": seat, "player": info.assignment.player.name, "tickets": info.tickets + n})
+    return out
+
+
+def _warn_if_next_forfeits(session: Session, actor: Actor, table: Table, info: SeatInfo, house: HouseSettings) -> None:
+    """One ticket short of the forfeit count: the floor is told while the player can still come back."""
+    count = ticket_count(session, table.id, info.stay)
+    if count != house.missed_blind_tickets_to_forfeit - 1 or info.assignment.left_at is not None:
+        return
+    alerts.raise_alert(session, actor, "seat_at_risk",
+                       Msg("Table {table} seat {seat}: {player} has {count} missed-blind tickets; the next one costs "
+                           "the seat", table=table.number, seat=info.seat, player=info.assignment.player.name,
+                           count=count), severity="warning", table_id=table.id,
+                       data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
+                             "tickets": count})
 
 
 def _forfeit_if_due(session: Session, actor: Actor, table: Table, info: SeatInfo, house: HouseSettings,
@@ -520,7 +550,8 @@ def issue_ticket(session: Session, actor: Actor, table: Table, seat_number: int,
     session.add(t)
     session.flush()
     audit.record(session, actor, "poker.ticket", f"table:{table.id}", after=ticket_json(t))
-    _forfeit_if_due(session, actor, table, info, house, now)
+    if not _forfeit_if_due(session, actor, table, info, house, now):
+        _warn_if_next_forfeits(session, actor, table, info, house)
     _changed(session, table, "ticket", seat=seat_number)
     return t
 

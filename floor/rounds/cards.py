@@ -23,13 +23,13 @@ from sqlalchemy.orm import Session
 from floor import audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg, Term
-from floor.games import baccarat
 from floor.games.base import GameInputError
 from floor.games.cards import Card
 from floor.models import Bet, Round, RoundCard, RoundEvent, Shoe
 from floor.rounds import bets as bets_svc
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold, last_round, stray
+from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow, NotExpected
 from floor.settings import HouseSettings
 
@@ -82,7 +82,7 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     r = active_round(session, table_id)
     summary = f"card {c} from {source}" + (f" to {target}{index or ''}" if target else "")
     if table.kind == "baccarat":
-        out = _baccarat_card(session, actor, table, r, c, source, target, at, house)
+        out = _baccarat_card(session, actor, table, r, c, source, target, at, index)
     elif table.kind in ("blackjack", "casino_holdem"):
         out = _flow_card(session, actor, table, r, c, source, at, house)
     elif source == "dealer":   # typed at a terminal: the person is told, no device alert
@@ -99,85 +99,62 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
 
 # --- baccarat ------------------------------------------------------------------------------------
 
-def _shoe_copies(session: Session, shoe_id: int, card: Card) -> int:
-    return session.execute(select(func.count(RoundCard.id)).where(
-        RoundCard.shoe_id == shoe_id, RoundCard.card == str(card), RoundCard.accepted.is_(True))).scalar_one()
+def _coup_state(session: Session, table_id: int, r: Round | None) -> coup_engine.CoupState:
+    """The baccarat engine's view of the table: the round dealing, its cards, the shoe."""
+    shoe = current_shoe(session, table_id)
+    counts = {} if shoe is None else dict(session.execute(
+        select(RoundCard.card, func.count(RoundCard.id)).where(RoundCard.shoe_id == shoe.id, RoundCard.accepted.is_(True))
+        .group_by(RoundCard.card)).all())
+    last = None
+    if r is None:
+        lr = last_round(session, table_id)
+        if lr is not None:
+            last = {"result": lr.result, "status": lr.status, "at": lr.result_at}
+    return coup_engine.CoupState(
+        status=r.status if r is not None else None,
+        cards=tuple(Card.parse(x.card) for x in accepted(session, r.id)) if r is not None else (),
+        from_shoe=bool((r.device or {}).get("shoe")) if r is not None else False,
+        decks=shoe.decks if shoe is not None else None, counts=counts, locked=_shoe_locked(session, table_id),
+        last=last, table=get_table(session, table_id).number)
 
 
-def _baccarat_card(session, actor, table, r, c, source, target, at, house) -> Outcome:
+def _apply_coup(session: Session, actor: Actor, table, r: Round | None, outcomes: list, at: datetime,
+                source: str | None = None) -> Outcome:
+    """The baccarat engine's outcomes as rows."""
     shoe = current_shoe(session, table.id)
     shoe_id = shoe.id if shoe else None
-    if source == "shoe" and _shoe_locked(session, table.id):
-        _record(session, r, table.id, c, source, target, at, False, "the shoe reports itself locked", shoe_id)
-        if r is not None:
-            hold(session, actor, r, f"card {c} dealt while the shoe reports itself locked", at, {"card": str(c)})
-        else:
-            stray(session, actor, table.id, "card_no_round",
-                  Msg("Table {table}: card {card} dealt while the shoe reports itself locked; not settled",
-                      table=table.number, card=str(c)), at,
-                  {"card": str(c)})
-        return Outcome(r.id if r else None, r.status if r else None)
-    if shoe is not None and _shoe_copies(session, shoe.id, c) >= shoe.decks:
-        _record(session, r, table.id, c, source, target, at, False, f"more than {shoe.decks} copies in the shoe", shoe_id)
-        stray(session, actor, table.id, "impossible_card",
-              Msg("Table {table}: card {card} beyond the {decks} decks of the shoe; not settled", table=table.number,
-                  card=str(c), decks=shoe.decks), at,
-              {"card": str(c)}, r)
-        if r is not None and r.status == "dealing":
-            hold(session, actor, r, f"card {c} beyond the shoe's {shoe.decks} decks", at)
-        return Outcome(r.id if r else None, r.status if r else None)
-    if target == "burn":
-        _record(session, None, table.id, c, source, "burn", at, True, None, shoe_id)
-        return Outcome(r.id if r else None, r.status if r else None)
-    if r is not None and r.status == "betting" and source == "shoe":
-        r = None   # a card out of the shoe while bets are still open: no dealing round
-    if r is None or r.status != "dealing":
-        _record(session, None, table.id, c, source, target, at, False, "no round dealing", shoe_id)
-        stray(session, actor, table.id, "card_no_round",
-              Msg("Table {table}: card {card} with no round dealing; not settled", table=table.number, card=str(c)),
-              at, {"card": str(c)})
-        return Outcome(r.id if r else None, r.status if r else None)
-    cards = [Card.parse(x.card) for x in accepted(session, r.id)]
-    expected = baccarat.next_target(cards)
-    if expected is None or (target is not None and target != expected):
-        _record(session, r, table.id, c, source, target, at, False,
-                f"misdeal: the tableau wants {expected or 'no card'}, the shoe dealt to {target}", shoe_id)
-        hold(session, actor, r, f"misdeal: card {c} to {target}, the tableau wants {expected or 'no more cards'}", at)
-        return Outcome(r.id, r.status)
-    rc = _record(session, r, table.id, c, source, expected, at, True, None, shoe_id)
-    cards.append(c)
-    dev = dict(r.device or {})
-    if source == "shoe":
-        dev["shoe"] = True
-    r.device = dev
-    session.flush()
-    _card_event(session, r, rc)
-    if baccarat.next_target(cards) is not None:
-        return Outcome(r.id, r.status)
-    if dev.get("shoe"):
-        shown = dev.get("shoe_result")
-        if shown is not None:   # the shoe's G came first (it should not): compare now
-            return _compare(session, actor, r, cards, shown, at)
-        return Outcome(r.id, r.status).note("coup complete: waiting for the shoe's result")
-    return _baccarat_result(session, actor, r, cards, at)
+    out = Outcome(r.id if r else None, r.status if r else None)
+    for o in outcomes:
+        if isinstance(o, coup_engine.Accept) and o.target == "burn":
+            _record(session, None, table.id, o.card, source, "burn", at, True, None, shoe_id)
+        elif isinstance(o, coup_engine.Accept):
+            rc = _record(session, r, table.id, o.card, source, o.target, at, True, None, shoe_id)
+            if source == "shoe":
+                r.device = {**(r.device or {}), "shoe": True}
+            session.flush()
+            _card_event(session, r, rc)
+        elif isinstance(o, coup_engine.Repeat):
+            out.note(f"card {o.card} again for the same place: a repeat")
+        elif isinstance(o, coup_engine.Refuse):
+            _record(session, r if o.in_round else None, table.id, o.card, source, o.target, at, False, o.reason,
+                    shoe_id)
+        elif isinstance(o, coup_engine.Hold):
+            hold(session, actor, r, o.reason, at, o.data)
+        elif isinstance(o, coup_engine.Stray):
+            stray(session, actor, table.id, o.kind, o.message, at, o.data,
+                  r if o.in_round else None)
+        elif isinstance(o, coup_engine.Waiting):
+            out.note(o.note)
+        elif isinstance(o, coup_engine.Result):
+            out.settle = core.record_result(session, actor, r, o.result, at).settle
+    if r is not None:
+        out.status = r.status
+    return out
 
 
-def _baccarat_result(session, actor, r: Round, cards: list[Card], at: datetime) -> Outcome:
-    coup = baccarat.play(cards)
-    return core.record_result(session, actor, r, {
-        "cards": [str(c) for c in cards], "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
-        "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,
-        "player_pair": coup.player_pair, "banker_pair": coup.banker_pair, "natural": coup.natural}, at)
-
-
-def _compare(session, actor, r: Round, cards, shown: dict, at) -> Outcome:
-    coup = baccarat.play(cards)
-    mine = {"winner": coup.winner, "player_pair": coup.player_pair, "banker_pair": coup.banker_pair}
-    if mine != shown:
-        hold(session, actor, r, f"the shoe says {shown['winner']}, the cards say {coup.winner}", at,
-             {"shoe": shown, "host": mine})
-        return Outcome(r.id, r.status)
-    return _baccarat_result(session, actor, r, cards, at)
+def _baccarat_card(session, actor, table, r, c, source, target, at, index=None) -> Outcome:
+    _, outcomes = coup_engine.step(_coup_state(session, table.id, r), coup_engine.Dealt(c, source, target, index), at)
+    return _apply_coup(session, actor, table, r, outcomes, at, source)
 
 
 def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool, banker_pair: bool,
@@ -187,35 +164,13 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
     actor = Actor.device(device or "shoe", table_id)
     table = get_table(session, table_id)
     r = active_round(session, table_id)
-    shown = {"winner": winner, "player_pair": bool(player_pair), "banker_pair": bool(banker_pair)}
-    out = Outcome(r.id if r else None, r.status if r else None)
-    if r is None or r.status not in ("dealing", "result"):
-        last = last_round(session, table_id)
-        repeat = (r is None and last is not None and last.result is not None and last.status in ("settled", "result")
-                  and {k: last.result.get(k) for k in shown} == shown
-                  and (last.result_at is None or (at - last.result_at).total_seconds() < 30))
-        if not repeat:
-            stray(session, actor, table_id, "result_without_no_more_bets",
-                  Msg("Shoe at table {table}: result {outcome} with no coup dealing; not settled", table=table.number,
-                      outcome=Term(winner)), at, shown, r)
-            if r is not None and r.status == "betting":
-                hold(session, actor, r, "the shoe gave a result before no more bets", at, shown)
-        core.frame(session, device, table_id, raw, f"G {winner}", at, (r or last).id if (r or last) else None)
-        return out
-    if r.status == "result":   # the same G again
-        core.frame(session, device, table_id, raw, f"G {winner} (repeat)", at, r.id)
-        return out
-    if winner not in ("player", "banker", "tie"):
-        hold(session, actor, r, f"the shoe reports {winner}", at, shown)
-        core.frame(session, device, table_id, raw, f"G {winner}", at, r.id)
-        return Outcome(r.id, r.status)
-    cards = [Card.parse(x.card) for x in accepted(session, r.id)]
-    if len(cards) < 4 or baccarat.next_target(cards) is not None:
-        hold(session, actor, r, "the shoe gave a result before the coup was complete", at, shown)
-        out = Outcome(r.id, r.status)
-    else:
-        out = _compare(session, actor, r, cards, shown, at)
-    core.frame(session, device, table_id, raw, f"G {winner}", at, r.id)
+    repeat = r is not None and r.status == "result"
+    _, outcomes = coup_engine.step(_coup_state(session, table_id, r),
+                                   coup_engine.ShoeSays(winner, bool(player_pair), bool(banker_pair)), at)
+    out = _apply_coup(session, actor, table, r, outcomes, at)
+    filed = r or last_round(session, table_id)
+    core.frame(session, device, table_id, raw, f"G {winner}" + (" (repeat)" if repeat else ""), at,
+               filed.id if filed else None)
     return out
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import alerts, audit, ledger, notify, timers
+from floor import alerts, audit, dealers, ledger, notify, timers
 from floor.actors import Actor
 from floor.errors import Conflict, InvalidState, Msg, NotFound
 from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table, Transfer
@@ -225,7 +225,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
     closes_at = at + timedelta(seconds=house.betting_seconds) if timed and status == "betting" else None
     r = Round(table_id=table.id, number=number, kind=table.kind, status=status, shoe_id=shoe_id, coup=coup,
               spin=spin, opened_at=at, closes_at=closes_at, locked_at=at if status != "betting" else None,
-              device={}, steps=0)
+              device={}, steps=0, dealer_id=dealers.current_dealer(session, table.id))
     try:
         with session.begin_nested():
             session.add(r)   # inside the savepoint: a second live round rolls back alone (409), not the transaction

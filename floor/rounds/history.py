@@ -14,6 +14,7 @@ from floor.errors import BadInput
 from floor.games import baccarat
 from floor.games.cards import Card, InvalidCard
 from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingApproval
+from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
@@ -38,10 +39,7 @@ def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
     coup = baccarat.play(cards)   # GameInputError (400) when the cards do not make a coup
     if dealt is not None and coup.cards_used != dealt:
         raise BadInput("with this correction the coup takes {cards_used} cards, {dealt} were dealt: give the whole coup in shoe order, or void the round", field="correction", cards_used=coup.cards_used, dealt=dealt)
-    return {"cards": [str(c) for c in cards[:coup.cards_used]], "player": [str(c) for c in coup.player],
-            "banker": [str(c) for c in coup.banker], "player_total": coup.player_total,
-            "banker_total": coup.banker_total, "winner": coup.winner, "player_pair": coup.player_pair,
-            "banker_pair": coup.banker_pair, "natural": coup.natural}
+    return coup_engine.result_of(cards)
 
 
 def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):

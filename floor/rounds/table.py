@@ -10,11 +10,11 @@ from sqlalchemy.orm import Session
 from floor import alerts, audit, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg
-from floor.games import baccarat, roulette
+from floor.games import roulette
 from floor.games.base import GameInputError
-from floor.games.cards import Card
 from floor.models import Bet, Round, Settlement, Table
 from floor.rounds import core, history, twoperson
+from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.cards import accepted, build_flow, flow_view
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold
 from floor.settings import HouseSettings
@@ -111,15 +111,10 @@ def held_result(session: Session, r: Round, result: dict | None) -> dict:
     if r.kind == "baccarat":
         cards = result.get("cards") or [c.card for c in accepted(session, r.id)]
         try:
-            coup = baccarat.play(cards)
+            return {**coup_engine.result_of(cards), "by_hand": True}
         except GameInputError as exc:   # 400 naming the cards when they do not make a coup
             exc.field = exc.field or "cards"
             raise
-        return {"cards": [str(Card.parse(c)) if isinstance(c, str) else str(c) for c in cards][:coup.cards_used],
-                "player": [str(c) for c in coup.player], "banker": [str(c) for c in coup.banker],
-                "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,
-                "player_pair": coup.player_pair, "banker_pair": coup.banker_pair, "natural": coup.natural,
-                "by_hand": True}
     if result:
         raise BadInput("blackjack and Casino Hold'em rounds settle from the cards as recorded", field="result")
     try:

@@ -13,7 +13,7 @@ from floor import audit, timers
 from floor.actors import Actor
 from floor.errors import BadInput, InvalidState
 from floor.games import tournament as rules
-from floor.models import Tournament, TournamentPause
+from floor.models import SeatAssignment, Tournament, TournamentPause
 from floor.tournaments import core
 
 JOB = "tournaments.clock"
@@ -66,6 +66,12 @@ def start(session: Session, actor: Actor, tournament_id: int, now: datetime | No
         raise InvalidState("{count} players need {tables} tables", code="too_few_tables",
                            count=len(players), tables=needed)
     used = given[len(given) - needed:]   # the tables that break last
+    for tt in used:
+        cash = session.execute(select(SeatAssignment.id).where(SeatAssignment.table_id == tt.table_id,
+                                                               SeatAssignment.left_at.is_(None)).limit(1)).first()
+        if cash is not None:
+            raise InvalidState("table {number} still has cash-game players", code="table_in_use",
+                               number=tt.table.number)
     draw = core.new_draw(t, "seat-draw")
     seats = rules.draw_seats(draw, [e.id for e in players],
                              {tt.table.number: range(1, t.seats_per_table + 1) for tt in used})
@@ -100,12 +106,17 @@ def pause(session: Session, actor: Actor, tournament_id: int, reason: str, now: 
     core.require_status(t, "running")
     if open_pause(session, t) is not None:
         raise InvalidState("the clock of {name} is already paused", code="clock_paused", name=t.name)
-    session.add(TournamentPause(tournament_id=t.id, paused_at=now, reason=reason.strip()[:200], by_name=actor.name))
+    stop(session, actor, t, reason.strip()[:200], now)
+    return t
+
+
+def stop(session: Session, actor: Actor, t: Tournament, reason: str, now: datetime) -> None:
+    """Pause the clock of a tournament already locked by the caller."""
+    session.add(TournamentPause(tournament_id=t.id, paused_at=now, reason=reason, by_name=actor.name))
     session.flush()
     _schedule(session, t, now)
-    audit.record(session, actor, "tournament.pause", f"tournament:{t.id}", after={"reason": reason.strip()})
+    audit.record(session, actor, "tournament.pause", f"tournament:{t.id}", after={"reason": reason})
     core.publish(session, t, "tournament.clock")
-    return t
 
 
 def resume(session: Session, actor: Actor, tournament_id: int, now: datetime | None = None) -> Tournament:

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, timers
 from floor.actors import Actor
-from floor.errors import BadInput, NotAllowed
+from floor.errors import N_, BadInput, InvalidState, NotAllowed
 from floor.games import tournament as rules
 from floor.models import Tournament, TournamentElimination, TournamentEntry
 from floor.settings import HouseSettings
@@ -96,8 +96,8 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     out: list[tuple[TournamentEntry, int]] = []
     for b in busts:
         e = core.entry(session, t, b.get("entry_id") if isinstance(b, dict) else None)
-        if e.status != "seated":
-            raise BadInput("{player} is not playing", field="busts", player=e.player.name)
+        if e.status != "seated":    # e.g. a second tablet recorded the same bust a moment before
+            raise InvalidState("{player} is not playing", code="not_playing", field="busts", player=e.player.name)
         chips = b.get("chips_at_start")
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
             raise BadInput("the chips at the start of the hand are a whole number, at least 1",
@@ -151,12 +151,27 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
         _finish(session, settings, t, still[0], now)
     else:
         moves = balancing.rebalance(session, t, now)
+        _bubble(session, settings, t, late, now)
     audit.record(session, actor, "tournament.bust", f"tournament:{t.id}",
                  after={"hand": hand, "out": [[r.entry_id, r.place, r.chips_at_start, r.prize, r.bounty_paid] for r in rows],
                         "winners": [w.id for w in won], "moves": [m.id for m in moves], "status": t.status})
     core.publish(session, t, "tournament.bust", {"hand": hand})
     core.publish(session, t, "tournament.clock")
     return {"hand": hand, "eliminations": rows, "moves": moves, "finished": t.status == "finished"}
+
+
+BUBBLE_PAUSE = N_("the bubble: late registration is still open")
+
+
+def _bubble(session: Session, settings: HouseSettings, t: Tournament, late: bool, now: datetime) -> None:
+    """On the bubble while late entries can still come in, the house may stop the clock a moment
+    (``tournament_bubble_policy`` = ``pause``); the floor resumes it."""
+    if settings.tournament_bubble_policy != "pause" or not late or clock.open_pause(session, t) is not None:
+        return
+    left = len(core.entries(session, t, *core.IN_PLAY))
+    paid = len(core.payouts(session, t, settings.tournament_payout_unit))
+    if rules.bubble_action(left, paid, late, "pause") == "pause":
+        clock.stop(session, Actor.system("tournament clock"), t, BUBBLE_PAUSE, now)
 
 
 def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dict[int, int]) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from floor import ledger
-from floor.models import Table, Tournament, TournamentDraw, TournamentEntry, TournamentMove
+from floor.models import Table, Tournament, TournamentDraw, TournamentEntry, TournamentMove, TournamentTable
 from floor.settings import HouseSettings
 from floor.tournaments import balancing, clock, core, deals
 
@@ -54,6 +54,29 @@ def tournament_json(session: Session, settings: HouseSettings, t: Tournament, no
         "moves": [move_json(session, m) for m in balancing.pending_moves(session, t)],
         "deal": deal_json(deal) if deal else None,
     }
+
+
+def tournament_at_table(session: Session, table_id: int) -> Tournament | None:
+    """The running tournament this table is in play for, if any."""
+    return session.execute(select(Tournament).join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+                           .where(TournamentTable.table_id == table_id, TournamentTable.opened_at.is_not(None),
+                                  TournamentTable.broken_at.is_(None), Tournament.status == "running")
+                           .order_by(Tournament.id.desc())).scalars().first()
+
+
+def table_view(session: Session, settings: HouseSettings, t: Tournament, table: Table,
+               now: datetime | None = None) -> dict:
+    """The dealer terminal of a tournament table: the clock (blinds and antes), its players by seat,
+    the button, and the moves to or from this table still to make."""
+    now = core.now_or(now)
+    tt = next((x for x in core.tables(session, t) if x.table_id == table.id), None)
+    seats = [{"seat": e.seat, "entry_id": e.id, "player_name": e.player.name, "chips": e.chips, "bounty": e.bounty}
+             for e in sorted(core.entries(session, t, "seated"), key=lambda e: e.seat or 0) if e.table_id == table.id]
+    moves = [move_json(session, m) for m in balancing.pending_moves(session, t)
+             if table.id in (m.from_table_id, m.to_table_id)]
+    return {"tournament_id": t.id, "table": table.number, "table_id": table.id,
+            "button_seat": tt.button_seat if tt else None, "broken": bool(tt and tt.broken_at),
+            "clock": clock.state(session, t, now, settings.tournament_payout_unit), "seats": seats, "moves": moves}
 
 
 def deal_json(d) -> dict:

@@ -1,12 +1,15 @@
 """Login and logout: staff passwords, and dealer PINs at a table terminal bound to that table."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from floor import audit
+from floor import audit, dealers
 from floor import staff as staff_svc
 from floor import tables as tables_svc
+from floor.actors import Actor
 from floor.errors import FloorError
 from floor.web import i18n
 from floor.web.extensions import db, limiter
@@ -105,6 +108,10 @@ def dealer_login(table_number: int):
             db.session.commit()
             error, status = i18n.error_message(exc), exc.status
         else:
+            if staff.role == "dealer" and table.status == "open" and table.kind in dealers.LIVE_GAMES:
+                # the dealer who logs in takes the table: the one he relieves goes on his break
+                dealers.take_table(db.session, Actor(staff.name, "dealer", terminal, staff.id, table.id), staff.id,
+                                   table.id, datetime.now(timezone.utc), how="login")
             db.session.commit()
             _start_session(staff, terminal, table.number)
             return redirect(url_for("pages.dealer", table_number=table.number))

@@ -97,10 +97,11 @@ VOCABULARY = {
     "alternate": _l("alternate"), "out": _l("out"), "refunded": _l("refunded"), "none": _l("none"),
     "knockout": _l("knockout"), "progressive": _l("progressive knockout"), "mystery": _l("mystery bounty"),
     "icm": _l("ICM"), "chip_chop": _l("chip chop"), "offered": _l("offered"), "paid": _l("paid"),
-    "balance": _l("balance"), "break": _l("table broken"), "final_table": _l("final table"),
+    "balance": _l("balancing"), "break": _l("table broken"), "final_table": _l("final table"),
     "buy_in": _l("buy-in"), "fee": _l("fee"), "bounty": _l("bounty"), "guarantee": _l("guarantee"),
     "seats_per_table": _l("seats per table"), "final_table_size": _l("final table size"),
     "max_reentries": _l("re-entries"), "max_entries": _l("maximum entries"),
+    "seat_draw": _l("seat draw"), "late_seat": _l("late entry's seat"), "tables": _l("tables broken or balanced"),
 }
 # marshmallow's own validation sentences (the API's bad_input answers repeat them).
 MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null."), _l("Not a valid integer."),

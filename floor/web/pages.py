@@ -7,7 +7,7 @@ from floor import alerts as alerts_svc
 from floor import tables as tables_svc
 from floor.poker import waitlist
 from floor.models import Game, Player
-from floor.tournaments import clock
+from floor.tournaments import clock, registration
 from floor.tournaments import core as tournaments_core
 from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
@@ -39,7 +39,8 @@ def board():
     house = current_app.config["HOUSE"]
     langs = [x.strip() for x in house.board_languages.split(",") if x.strip() in i18n.LANGUAGES]
     return render_template("board.html", board=waitlist.board_view(db.session, house),
-                           board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0)
+                           board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0,
+                           page_seconds=house.board_page_seconds)
 
 
 @bp.route("/tournaments")
@@ -70,6 +71,15 @@ def tournament_clock(tournament_id: int):
                            board_seconds=house.board_language_seconds if len(langs) > 1 else 0)
 
 
+@bp.route("/tournaments/<int:tournament_id>/entries/<int:entry_id>/receipt")
+@allow("floor_manager", "cashier", "admin")
+def tournament_receipt(tournament_id: int, entry_id: int):
+    """The player's receipt, printed at the desk: his seat, what he paid, the draw's seed."""
+    t = tournaments_core.get(db.session, tournament_id)
+    r = registration.receipt(db.session, t, tournaments_core.entry(db.session, t, entry_id))
+    return render_template("tournament_receipt.html", r=r)
+
+
 @bp.route("/tournaments/<int:tournament_id>/results")
 @allow("floor_manager", "cashier", "pit_boss", "admin")
 def tournament_results_page(tournament_id: int):
@@ -84,5 +94,9 @@ def tournament_results_page(tournament_id: int):
 def dealer(table_number: int):
     """The table terminal: the poker terminal for poker tables, the live-game terminal otherwise."""
     table = tables_svc.table_by_number(db.session, table_number)
+    running = tournament_results.tournament_at_table(db.session, table.id) if table.kind == "poker" else None
+    if running is not None:      # a tournament table: the clock's blinds, its players, busts, moves
+        view = tournament_results.table_view(db.session, current_app.config["HOUSE"], running, table)
+        return render_template("tournament_dealer.html", table=table, view=view)
     module = dealer_poker if table.kind == "poker" else dealer_games
     return module.render_terminal(table)

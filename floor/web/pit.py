@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta, timezone
 from flask import Blueprint, Response, redirect, render_template, request
 from sqlalchemy import select
 
-from floor import pit
+from floor import dealers, pit
 from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.errors import BadInput, InvalidState, NotFound
@@ -70,7 +70,11 @@ def shift_report():
     pace = game_pace.day(db.session, day, house(), datetime.now(timezone.utc))
     if _table_number() is not None:
         pace["tables"] = [t for t in pace["tables"] if t["table"] == _table_number()]
+    hourly = pit.hourly(db.session, day, house())
+    if _table_number() is not None:
+        hourly["tables"] = [t for t in hourly["tables"] if t["table"] == _table_number()]
     return render_template("pit_shift.html", pit_page="shift", fig=fig, day=day, table=_table_number(), pace=pace,
+                           hourly=hourly,
                            tables=[{"number": n, "name": name} for n, name in tables],
                            span=(i18n.when(fig["from"]), i18n.when(fig["to"])),
                            printed_at=i18n.when(datetime.now(timezone.utc)))
@@ -132,11 +136,20 @@ def wheel_page(table_number: int):
     table = tables_svc.table_by_number(db.session, table_number)
     if table.kind != "roulette":
         raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
-    w = wheel_watch.wheel(db.session, table.id, house())
+    w = wheel_watch.wheel(db.session, table.id, house(), datetime.now(timezone.utc))
     wheels = db.session.execute(select(Table.number, Table.name).where(Table.kind == "roulette")
                                 .order_by(Table.number)).all()
     return render_template("pit_wheel.html", pit_page="wheels", wheel=w,
                            wheels=[{"number": n, "name": name} for n, name in wheels])
+
+
+@bp.route("/rotation")
+@allow(*VIEW)
+def rotation_page():
+    """The dealers' rotation: who deals where, who breaks next, who relieves whom, with countdowns."""
+    board = dealers.board(db.session, house(), datetime.now(timezone.utc))
+    board["dealers"] = dealers.roster(db.session)
+    return render_template("pit_rotation.html", pit_page="rotation", board=board)
 
 
 @bp.route("/conduct")

@@ -3,10 +3,14 @@
 import { api, connect, el } from "./live.js";
 import { ball } from "./cards.js";
 import { _, ngettext, onLanguage } from "./i18n.js";
+import { onTurn, paged } from "./board_pages.js";
 
 const root = document.getElementById("board-games");
 // Bead letters as each language's baccarat players read them.
 const letter = w => ({ player: _("P"), banker: _("B"), tie: _("T") }[w]);
+
+// A number and how often it came, kept together on one line.
+const counted = h => el("span", { class: "counted" }, ball(h.number), el("span", { class: "count" }, `×${h.count}`));
 
 function roulettePanel(t) {
   return el("article", { class: "bg-panel roulette", "data-table": t.number },
@@ -14,8 +18,8 @@ function roulettePanel(t) {
     t.last.length ? el("h3", {}, ngettext("Last number", "Last {n} numbers", t.last.length)) : null,
     el("div", { class: "last-numbers" }, t.last.length ? t.last.map(n => ball(n.number)) : el("span", { class: "empty" }, _("No spins yet"))),
     el("div", { class: "hotcold" },
-      el("div", {}, el("h3", {}, _("Hot")), el("div", { class: "row hot" }, t.hot.filter(h => h.count).flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)]))),
-      el("div", {}, el("h3", {}, _("Cold")), el("div", { class: "row cold" }, t.cold.flatMap(h => [ball(h.number), el("span", { class: "count" }, `×${h.count}`)])))),
+      el("div", {}, el("h3", {}, _("Hot")), el("div", { class: "row hot" }, t.hot.filter(h => h.count).map(counted))),
+      el("div", {}, el("h3", {}, _("Cold")), el("div", { class: "row cold" }, t.cold.map(counted)))),
     // The hot and cold numbers count a longer run than the numbers shown: say which.
     el("p", { class: "empty" }, ngettext("Hot and cold over the last spin", "Hot and cold over the last {n} spins", t.spins)));
 }
@@ -41,13 +45,16 @@ function baccaratPanel(t) {
       t.shoe ? el("span", { class: "empty" }, " · " + _("shoe {n}", { n: t.shoe.number })) : null),
     el("div", { class: "road-counts" }, el("span", {}, _("Player {n}", { n: t.counts.player || 0 })),
       el("span", {}, _("Banker {n}", { n: t.counts.banker || 0 })), el("span", {}, _("Tie {n}", { n: t.counts.tie || 0 }))),
-    el("h3", {}, _("Bead plate")), beadPlate(t.beads),
-    el("h3", {}, _("Big road")), bigRoad(t.big_road));
+    el("div", { class: "roads" },
+      el("div", {}, el("h3", {}, _("Bead plate")), beadPlate(t.beads)),
+      el("div", {}, el("h3", {}, _("Big road")), bigRoad(t.big_road))));
 }
 
 let games = [];
 function render() {
-  root.replaceChildren(...games.map(t => (t.kind === "roulette" ? roulettePanel(t) : baccaratPanel(t))));
+  paged(root, games.map(t => (t.kind === "roulette" ? roulettePanel(t) : baccaratPanel(t))));
+  // A road longer than its panel shows its latest coups (the board never scrolls).
+  for (const road of root.querySelectorAll(".road")) road.scrollLeft = road.scrollWidth;
 }
 
 async function refresh() {
@@ -56,6 +63,8 @@ async function refresh() {
 
 refresh();
 onLanguage(render);
+onTurn(render);
+window.addEventListener("resize", render);
 const socket = connect();
 for (const ev of ["round.settled", "round.voided", "shoe.changed"]) socket.on(ev, refresh);
 socket.on("connect", refresh);

@@ -1,12 +1,14 @@
 // Asking before a tap that cannot be taken back (close a table, take a player off a list, cancel a
 // call, the warning that bans). A dialog of its own, above any sheet already open; Escape says no.
-import { el } from "./live.js";
+import { el, holdFor, lastTapped } from "./live.js";
 import { _ } from "./i18n.js";
 
 export function confirmAction(title, text, confirmLabel) {
+  // The button that asked stays the one a double tap cannot repeat: the request sent on "yes" is its.
+  const opener = lastTapped();
   return new Promise(resolve => {
     const dlg = el("dialog", { class: "fl-sheet confirm-dialog", role: "alertdialog", "aria-labelledby": "confirm-title" });
-    const done = answer => () => { dlg.close(); resolve(answer); };
+    const done = answer => () => { if (answer && opener) holdFor(opener); dlg.close(); resolve(answer); };
     dlg.append(el("div", { class: "fl-sheet-body" },
       el("h2", { id: "confirm-title" }, title),
       text ? el("p", {}, text) : null,

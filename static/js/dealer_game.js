@@ -3,6 +3,7 @@ import { amount, api, connect, el, money, toast } from "./live.js";
 import { _, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
 import { startSeatPlayers } from "./seat_players.js";
+import { startRelief } from "./dealer_relief.js";
 
 const root = document.getElementById("terminal");
 const tableNo = root.dataset.table;
@@ -187,4 +188,5 @@ for (const ev of ["round.changed", "round.card", "round.result", "round.settled"
 }
 socket.on("connect", refresh);
 startSeatPlayers(root, tableNo, socket);
+startRelief(document.getElementById("dealer-relief"), tableNo, socket);
 window.__terminal = { refresh, state: () => state };

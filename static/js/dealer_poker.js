@@ -3,7 +3,7 @@
 // /api/poker/tables/<n>; every change re-renders from the answer or from a live "poker.changed".
 import { amount, api, connect, el, money, toast } from "./live.js";
 import { _, clock, term } from "./i18n.js";
-import { sendConfirming } from "./confirm.js";
+import { confirmAction, sendConfirming } from "./confirm.js";
 
 // Functions, not constants: the words follow the page's language.
 const ROLE_BADGE = () => ({ button: _("D"), small: _("SB"), big: _("BB"), third: _("3rd") });
@@ -111,8 +111,16 @@ function center() {
   const last = state.last_hand;
   const next = state.next_hand;
   const items = [];
+  const forfeits = (next && next.forfeits) || [];
+  const loses = f => _("Seat {seat}: {player} gets missed-blind ticket {n} with this hand and loses the seat.",
+    { seat: f.seat, player: f.player, n: f.tickets });
   items.push(el("button", { class: "btn primary pk-new", id: "pk-new-hand", disabled: !next,
-    onclick: () => act("POST", "/hands", {}, "New hand") }, _("New hand")));
+    onclick: async () => {
+      // The hand that costs a seat is dealt only after the dealer has seen who (he may be back already).
+      if (forfeits.length && !(await confirmAction(_("Deal the hand that frees a seat?"), forfeits.map(loses).join(" "), _("Deal the hand")))) return;
+      act("POST", "/hands", {}, "New hand");
+    } }, _("New hand")));
+  if (forfeits.length) items.push(el("p", { class: "warn-note pk-forfeit", role: "alert" }, forfeits.map(loses).join(" ")));
   const line = (h, dealtFirst) => {
     const bits = [`${_("D")} ${h.button}${h.dead_button ? " " + _("(dead)") : ""}`, h.dead_small ? _("no SB") : `${_("SB")} ${h.small}`, `${_("BB")} ${h.big}`];
     if (h.third) bits.push(`${_("3rd")} ${h.third}`);
@@ -202,7 +210,8 @@ async function act(method, path, body, done) {
     render();
     if (done) document.getElementById("pk").dataset.last = done;   // routine: no toast over the table
   } catch (e) {
-    toast(e.message, "error");
+    toast(e.message, e.status === 409 ? "warning" : "error");
+    await refresh();      // what the terminal offers next is what the table is now
   }
 }
 

@@ -8,7 +8,8 @@ export const csrfToken = document.querySelector('meta[name="csrf-token"]')?.cont
 // it started are out. Its handler calls api() in the same task as the tap; the requests its code
 // sends as each answer arrives (a refresh, the next step) keep it disabled too.
 let tapped = null;
-function holdFor(button) {
+export const lastTapped = () => tapped;
+export function holdFor(button) {
   tapped = button;
   setTimeout(() => { if (tapped === button) tapped = null; }, 0);
 }
@@ -105,4 +106,19 @@ export function el(tag, attrs = {}, ...children) {
   }
   for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c.nodeType ? c : String(c));
   return node;
+}
+
+// Redraw a live page without losing what someone is typing or ticking on it: inputs and selects are
+// matched by id, or by class and data-entry (or value) when they have none; open <details> stay open.
+export function redrawKeeping(root, render) {
+  const keyOf = x => x.id || `${x.className}:${x.dataset.entry || x.value}`;
+  const kept = new Map([...root.querySelectorAll("select, input")].map(x => [keyOf(x), x.type === "checkbox" ? x.checked : x.value]));
+  const opened = new Set([...root.querySelectorAll("details[id][open]")].map(x => x.id));
+  render();
+  for (const id of opened) { const d = root.querySelector(`details#${id}`); if (d) d.open = true; }
+  for (const x of root.querySelectorAll("select, input")) {
+    if (!kept.has(keyOf(x))) continue;
+    if (x.type === "checkbox") x.checked = kept.get(keyOf(x));
+    else if (x.tagName !== "SELECT" || [...x.options].some(o => o.value === kept.get(keyOf(x)))) x.value = kept.get(keyOf(x));
+  }
 }

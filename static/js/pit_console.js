@@ -7,6 +7,7 @@ import { renderAlerts } from "./tables.js";
 import { startDevices } from "./devices.js";
 import { startHeld } from "./pit_rounds.js";
 import { pendingItem } from "./pit_rulings.js";
+import { paceChart, winLossChart } from "./charts.js";
 
 const root = document.getElementById("pit-console");
 const canRule = root.dataset.canRule === "yes";
@@ -118,7 +119,17 @@ async function loadPace() {
 loadPace();
 setInterval(loadPace, 60_000);
 
-const roundsChanged = debounce(() => { loadRounds(); loadGlance(); loadTop(); loadPace(); }, 400);
+// today in charts: pace per table through the day, the house's win/loss per table and hour
+async function loadCharts() {
+  try {
+    const [pace, hourly] = await Promise.all([api("GET", "/api/pit/pace/day"), api("GET", "/api/pit/win-loss/hourly")]);
+    paceChart(document.getElementById("pace-chart"), pace);
+    winLossChart(document.getElementById("winloss-chart"), hourly);
+  } catch (e) { toast(e.message, "error"); }
+}
+loadCharts();
+
+const roundsChanged = debounce(() => { loadRounds(); loadGlance(); loadTop(); loadPace(); loadCharts(); }, 400);
 for (const ev of ["round.changed", "round.settled", "round.voided", "round.held", "round.corrected", "ruling.changed"]) socket.on(ev, roundsChanged);
 socket.on("connect", () => { loadRounds(); loadPending(); reloadHeld(); });
-window.__pit = { loadRounds, loadPending, loadGlance, loadTop, loadPace, reloadHeld };
+window.__pit = { loadRounds, loadPending, loadGlance, loadTop, loadPace, loadCharts, reloadHeld };

@@ -31,7 +31,7 @@ export function render(root, s, since) {
       el("div", { class: "tc-time", "data-seconds": Math.round(s.seconds_left - gone) },
         s.started ? mmss(s.seconds_left - gone) : "—"),
       el("div", { class: "tc-blinds" }, blinds(s.small_blind, s.big_blind, s.ante)),
-      s.paused ? el("div", { class: "tc-paused" }, _("Paused: {reason}", { reason: s.pause_reason })) : null),
+      s.paused ? el("div", { class: "tc-paused" }, _("Paused: {reason}", { reason: _(s.pause_reason) })) : null),
     el("div", { class: "tc-stats" },
       stat(_("Next level"), s.next_level ? blinds(s.next_small_blind, s.next_big_blind, s.next_ante) : "—"),
       stat(_("Next break"), s.seconds_to_next_break === null ? "—" : mmss(s.seconds_to_next_break - gone)),

@@ -2,8 +2,8 @@
 // seat); start, pause and resume the clock; record players out on a hand with their chips at the start
 // of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
-import { api, connect, el, toast } from "./live.js";
-import { _, money, number, onLanguage, term } from "./i18n.js";
+import { api, connect, el, redrawKeeping, toast } from "./live.js";
+import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
 
 const MANAGE = ["floor_manager", "admin"];
 const REGISTER = ["floor_manager", "cashier", "admin"];
@@ -43,7 +43,7 @@ function clockCard(t, role, reload) {
   }
   return el("section", { class: "card tn-clock", "data-status": t.status },
     el("h2", {}, t.name, " ", el("span", { class: "tn-status" }, term(t.status))),
-    el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: c.pause_reason })) : null),
+    el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null),
     el("p", {}, _("{left} players left of {entries} entries · prize pool {pool}",
                   { left: c.players_left, entries: c.entries, pool: money(c.prize_pool) })),
     el("p", { class: "tn-payouts" }, c.payouts.map((p, i) => el("span", { class: "tn-pay" }, `${i + 1}. ${money(p)}`))),
@@ -59,7 +59,9 @@ function receiptView(r) {
   if (!r) return [];
   return [el("strong", {}, r.player_name), " · ",
     r.seat ? _("table {table}, seat {seat}", { table: r.table, seat: r.seat }) : term(r.status), " · ", money(r.total),
-    r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null];
+    r.entry_number > 1 ? el("span", {}, " · ", _("re-entry {n}", { n: r.entry_number - 1 })) : null, " ",
+    el("a", { class: "btn small", href: `/tournaments/${r.tournament_id}/entries/${r.entry_id}/receipt`, target: "_blank" },
+      _("Print the receipt"))];
 }
 
 function registerCard(t, data, reload) {
@@ -75,8 +77,8 @@ function registerCard(t, data, reload) {
     reload();
   };
   return el("section", { class: "card tn-register" }, el("h3", {}, _("Register")),
-    el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid"), paid),
-      button(_("Register and print the receipt"), go, "btn primary")), receipt);
+    el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid with"), paid),
+      button(_("Register"), go, "btn primary")), receipt);
 }
 
 function entriesCard(t, role, reload) {
@@ -84,17 +86,18 @@ function entriesCard(t, role, reload) {
   const canBust = MANAGE.includes(role) && t.status === "running";
   const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
-      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("out") }) : ""),
+      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
       el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : ""),
       el("td", {}, term(e.status)),
       el("td", { class: "num" }, e.table ?? ""), el("td", { class: "num" }, e.seat ?? ""),
       el("td", { class: "num" }, canBust && e.status === "seated"
-        ? el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": e.id, value: e.chips, inputmode: "numeric" }) : (e.status === "seated" ? number(e.chips) : "")),
+        ? el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": e.id, value: e.chips, inputmode: "numeric",
+                      "aria-label": _("chips of {player}", { player: e.player_name }) }) : (e.status === "seated" ? number(e.chips) : "")),
       el("td", { class: "num" }, e.place ?? ""), el("td", { class: "num" }, e.prize ? money(e.prize) : ""),
       el("td", { class: "num" }, e.bounties_won ? money(e.bounties_won) : "")));
   const table = el("table", { class: "tn-entries" },
     el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, _("Player")), el("th", {}, _("Status")), el("th", {}, _("Table")),
-      el("th", {}, _("Seat")), el("th", {}, _("Chips")), el("th", {}, _("Place")), el("th", {}, _("Prize")), el("th", {}, _("Bounties")))),
+      el("th", {}, _("Seat")), el("th", {}, _("Chips")), el("th", {}, pgettext("finishing place", "Place")), el("th", {}, _("Prize")), el("th", {}, _("Bounties")))),
     el("tbody", {}, rows));
   const parts = [el("h3", {}, _("Players")), table];
   if (canBust) {
@@ -163,6 +166,48 @@ function cancelCard(t, role, reload) {
   return el("section", { class: "card tn-cancel" }, button(_("Cancel the tournament"), go, "btn danger ghost"));
 }
 
+// A new tournament from the tablet; amounts typed in the house currency, sent in cents.
+function createCard(data, role, choose, reload) {
+  if (!MANAGE.includes(role)) return null;
+  const input = (id, type = "text", attrs = {}) => el("input", { id, type, class: "tn-input", ...attrs });
+  const name = input("tn-new-name", "text", { value: _("Daily Turbo") });
+  const game = el("select", { id: "tn-new-game", class: "tn-input" }, data.games.map(g => el("option", { value: g.id }, g.name)));
+  const buyIn = input("tn-new-buyin", "number", { min: 1, step: "0.01", value: "100" });
+  const fee = input("tn-new-fee", "number", { min: 0, step: "0.01", value: "15" });
+  const kind = el("select", { id: "tn-new-bounty-kind", class: "tn-input" },
+    ["none", "knockout", "progressive"].map(k => el("option", { value: k }, term(k))));
+  const bounty = input("tn-new-bounty", "number", { min: 0, step: "0.01", value: "0" });
+  const structure = el("select", { id: "tn-new-structure", class: "tn-input" },
+    el("option", { value: "daily_turbo" }, _("Daily turbo")), el("option", { value: "weekly_deep_stack" }, _("Weekly deep stack")));
+  const reentries = input("tn-new-reentries", "number", { min: 0, value: "1" });
+  const seats = input("tn-new-seats", "number", { min: 2, max: 12, value: "9" });
+  const guarantee = input("tn-new-guarantee", "number", { min: 0, step: "0.01", value: "0" });
+  const tablesIn = input("tn-new-tables", "text", { placeholder: "21, 22, 23", inputmode: "numeric" });
+  const cents = x => Math.round(parseFloat(x.value || "0") * 100);
+  const values = () => ({
+    name: name.value, game_id: Number(game.value), buy_in: cents(buyIn), fee: cents(fee), bounty_kind: kind.value,
+    bounty: cents(bounty), structure: structure.value, max_reentries: Number(reentries.value || 0),
+    seats_per_table: Number(seats.value), final_table_size: Number(seats.value), guarantee: cents(guarantee),
+    table_numbers: tablesIn.value.split(/[ ,;]+/).filter(Boolean).map(Number),
+  });
+  const create = async () => {
+    const t = await act(() => api("POST", "/api/tournaments", values()), _("Tournament created"));
+    if (t) choose(t.id);
+  };
+  const keep = async () => {
+    const label = window.prompt(_("Name of the template"), name.value);
+    if (label && await act(() => api("POST", "/api/tournaments/templates", { template_name: label, tournament: values() }),
+                           _("Template saved"))) reload();
+  };
+  return el("details", { id: "tn-create", class: "card tn-create" }, el("summary", { class: "btn ghost" }, _("New tournament")),
+    el("div", { class: "tn-row" }, field(_("Name"), name), field(_("Game"), game), field(_("Structure"), structure)),
+    el("div", { class: "tn-row" }, field(_("Buy-in"), buyIn), field(_("Fee"), fee), field(_("Bounty"), kind), field(_("Bounty amount"), bounty),
+      field(_("Guarantee"), guarantee)),
+    el("div", { class: "tn-row" }, field(_("Re-entries per player"), reentries), field(_("Seats per table"), seats),
+      field(_("Tables, first to break first"), tablesIn)),
+    el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn")));
+}
+
 function templatesCard(data, role, choose) {
   if (!MANAGE.includes(role)) return null;
   const box = el("div", { class: "tn-row" });
@@ -178,23 +223,14 @@ function templatesCard(data, role, choose) {
 export function start(root) {
   const data = JSON.parse(document.getElementById("tn-data").textContent);
   let current = data.detail;
-  const choose = async id => { current = await api("GET", `/api/tournaments/${id}`); draw(); };
+  const choose = async id => { current = { id }; await reload(); };
   const reload = async () => {
     data.tournaments = await api("GET", "/api/tournaments");
     if (current) current = await api("GET", `/api/tournaments/${current.id}`);
     draw();
   };
   // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
-  const keyOf = x => x.id || `${x.className}:${x.dataset.entry || x.value}`;
-  function draw() {
-    const kept = new Map([...root.querySelectorAll("select, input")].map(x => [keyOf(x), x.type === "checkbox" ? x.checked : x.value]));
-    render();
-    for (const x of root.querySelectorAll("select, input")) {
-      if (!kept.has(keyOf(x))) continue;
-      if (x.type === "checkbox") x.checked = kept.get(keyOf(x));
-      else if (x.tagName !== "SELECT" || [...x.options].some(o => o.value === kept.get(keyOf(x)))) x.value = kept.get(keyOf(x));
-    }
-  }
+  const draw = () => redrawKeeping(root, render);
   function render() {
     const tabs = el("nav", { class: "tn-tabs" }, data.tournaments.map(t =>
       button(`${t.name} · ${term(t.status)}`, () => choose(t.id), `btn${current && current.id === t.id ? " primary" : ""}`)));
@@ -204,7 +240,8 @@ export function start(root) {
       movesCard(current, data.role, reload), entriesCard(current, data.role, reload),
       dealCard(current, data.role, reload), cancelCard(current, data.role, reload)]
       : [el("p", {}, _("No tournament yet."))];
-    root.replaceChildren(tabs, templatesCard(data, data.role, choose) || "", ...body.filter(Boolean));
+    root.replaceChildren(tabs, templatesCard(data, data.role, choose) || "", createCard(data, data.role, choose, reload) || "",
+      ...body.filter(Boolean));
   }
   draw();
   onLanguage(draw);

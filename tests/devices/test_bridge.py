@@ -58,7 +58,7 @@ def test_a_winning_number_reaches_the_dealer_and_the_raw_stream_replays(wheel, l
     sent = b"".join((encode_status(2, 11, 23), encode_status(4, 11, 23), b" 25\r\n", encode_status(5, 11, 25)))
     with factory() as s:
         def stored():
-            s.expire_all()
+            s.rollback()   # a new snapshot each look (SQLite: and no write lock held while waiting)
             return s.scalars(select(DeviceChunk).where(DeviceChunk.device == "wheel-12").order_by(DeviceChunk.id)).all()
         chunks = wait_until(lambda: (c := stored()) and b"".join(x.data for x in c) == sent and c)
         stream = [(c.arrived_at, c.data) for c in chunks]
@@ -75,7 +75,7 @@ def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(wheel, login, 
     wait_until(lambda: reader.health().lost)
     with factory() as s:
         def lost_alert():
-            s.expire_all()
+            s.rollback()   # a new snapshot each look (SQLite: and no write lock held while waiting)
             return s.scalars(select(Alert).where(Alert.kind == "device_lost")).all()
         alerts = wait_until(lost_alert)
         assert alerts[0].severity == "critical" and alerts[0].table_id == TABLE_12

@@ -21,8 +21,9 @@ def demo_server(sqlite_url, tmp_path):
     engine.dispose()
 
 
-def _page(browser, base_url: str, username: str, table: int | None = None, pin: str = "1234"):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=base_url)
+def _page(browser, base_url: str, username: str, table: int | None = None, pin: str = "1234",
+          viewport: dict | None = None):
+    ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, base_url=base_url)
     page = ctx.new_page()
     page.set_default_timeout(20_000)
     if table is not None:
@@ -67,7 +68,7 @@ def test_the_demo_floor_pages_show_live_rounds(browser, demo_server):
             else:
                 _wait_text(page, "#round-status", lambda t: t in ("settled", "result"), 90)
             shot(page, f"demo-dealer-{table}")
-        ctx, page = _page(browser, server.url, "display")
+        ctx, page = _page(browser, server.url, "display", viewport={"width": 1920, "height": 1080})   # the TV
         contexts.append(ctx)
         page.goto("/board")
         page.wait_for_selector(".bg-panel.roulette .last-numbers .ball", timeout=30_000)

@@ -47,6 +47,10 @@ READY = {
     "/pit/conduct": "#bans-table tbody tr",
     "/pit/showdown": "#seat-rows tr",
     "/pit/rounds/1": "#timeline-table tbody tr",
+    "/tournaments": ".tn-entries tbody tr[data-status='seated']",
+    "/tournaments/1/clock": ".tc-time",
+    "/tournaments/1/results": ".tr-standings tbody tr",
+    "/tournaments/1/entries/2/receipt": ".tr-receipt .tr-seat",
 }
 
 
@@ -68,6 +72,17 @@ def server(sqlite_template, tmp_path_factory):
     assert s.post(f"{srv.url}/api/waitlists/1/entries", json={"player_id": 3}, headers=h).status_code == 201
     assert s.post(f"{srv.url}/api/conduct/warnings", json={"player_id": 5, "reason": "electronic_device", "note": ""},
                   headers=h).status_code in (200, 201)
+    # a tournament running on tables 2 and 3, one player out
+    r = s.post(f"{srv.url}/api/tournaments", headers=h, json={
+        "name": "Daily Turbo", "game_id": 1, "buy_in": 10_000, "fee": 1_500, "bounty_kind": "knockout",
+        "bounty": 2_000, "seats_per_table": 9, "table_numbers": [2, 3]})
+    assert r.status_code == 201, r.text
+    for player in range(8, 20):
+        assert s.post(f"{srv.url}/api/tournaments/1/entries", json={"player_id": player}, headers=h).status_code == 201
+    seated = [e for e in s.post(f"{srv.url}/api/tournaments/1/start", headers=h).json()["entries"]]
+    mate = next(e for e in seated if e["table"] == seated[0]["table"] and e["id"] != seated[0]["id"])
+    assert s.post(f"{srv.url}/api/tournaments/1/busts", headers=h, json={
+        "busts": [{"entry_id": seated[0]["id"], "chips_at_start": 5_000}], "winners": [mate["id"]]}).status_code == 201
     p = requests.Session()
     ptoken = browser_login(p, srv.url, "pitboss")
     for step in ("shoe", "round/open"):    # a new shoe confirmed, then betting opens: round 1
@@ -118,7 +133,8 @@ def test_every_page_speaks_the_language(browser, server, lang, tmp_path_factory)
     _check(page, "/dealer/1/login", lang, shots)
     page.goto("/login")
     _login(page, "manager")
-    for path in ("/floor", "/board"):
+    for path in ("/floor", "/board", "/tournaments", "/tournaments/1/clock", "/tournaments/1/results",
+                 "/tournaments/1/entries/2/receipt"):
         _check(page, path, lang, shots)
     ctx.close()
 

@@ -13,7 +13,7 @@ from floor.actors import Actor
 from floor.rounds import bets
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import TV, shot
 
 HOUSE = HouseSettings()
 
@@ -124,7 +124,7 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
             for c in cards[:used]:
                 _event(s, rounds.card, bac, c, "scanner", house=HOUSE)
     engine.dispose()
-    board = page_as("display")
+    board = page_as("display", device=TV)     # the TV: both live games fit on one page
     board.goto("/board")
     board.wait_for_selector(".bg-panel.roulette .last-numbers .ball")
     board.wait_for_selector(".bg-panel.baccarat .bead-plate .cell")

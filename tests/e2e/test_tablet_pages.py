@@ -22,6 +22,18 @@ READY = {
     "/dealer/10": "#round-view .bac-table",
     "/pit": "#recent-rounds tbody tr[data-round]",
     "/pit/showdown": "#seat-rows tr",
+    "/tournaments": ".tn-entries tbody tr[data-status='seated']",
+    "/tournaments/1/clock": ".tc-time",
+    "/tournaments/1/results": ".tr-standings tbody tr",
+    "/tournaments/1/entries/2/receipt": ".tr-receipt .tr-seat",
+    "/dealer/2": "#td .tn-entries tbody tr",
+    "/pit/shift": "#shift-table tbody tr",
+    "/pit/conduct": "#bans-table tbody tr",
+    "/pit/rounds/1": "#timeline-table tbody tr",
+    "/login": "form.login-card",
+    "/pit/ratings": "main table",
+    "/pit/wheels": "main",
+    "/dealer/1/login": "form.login-card",
 }
 # (user, path, device): each page on the device it is used on.
 PAGES = [
@@ -29,6 +41,12 @@ PAGES = [
     ("dealer", "/dealer/1", DEALER), ("pitboss", "/dealer/10", DEALER),
     ("pitboss", "/pit", IPAD), ("pitboss", "/pit/showdown", IPAD),
     ("display", "/board", TV),
+    ("manager", "/tournaments", IPAD), ("manager", "/tournaments", IPAD_PORTRAIT),
+    ("display", "/tournaments/1/clock", TV), ("manager", "/tournaments/1/results", IPAD),
+    ("cashier", "/tournaments/1/entries/2/receipt", IPAD), ("pitboss", "/dealer/2", DEALER),
+    ("pitboss", "/pit/shift", IPAD), ("pitboss", "/pit/conduct", IPAD), ("pitboss", "/pit/rounds/1", IPAD),
+    (None, "/login", IPAD), (None, "/dealer/1/login", DEALER),
+    ("pitboss", "/pit/ratings", IPAD), ("pitboss", "/pit/wheels", IPAD),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];
@@ -63,6 +81,17 @@ def server(sqlite_template, tmp_path_factory):
         assert s.post(f"{srv.url}/api/waitlists/1/entries", json={"player_id": player}, headers=h).status_code == 201
     assert s.post(f"{srv.url}/api/conduct/warnings", json={"player_id": 5, "reason": "electronic_device"},
                   headers=h).status_code == 201
+    # a tournament running on tables 2 and 3, one player out
+    r = s.post(f"{srv.url}/api/tournaments", headers=h, json={
+        "name": "Daily Turbo", "game_id": 1, "buy_in": 10_000, "fee": 1_500, "bounty_kind": "knockout",
+        "bounty": 2_000, "seats_per_table": 9, "table_numbers": [2, 3]})
+    assert r.status_code == 201, r.text
+    for player in range(9, 21):
+        assert s.post(f"{srv.url}/api/tournaments/1/entries", json={"player_id": player}, headers=h).status_code == 201
+    seated = s.post(f"{srv.url}/api/tournaments/1/start", headers=h).json()["entries"]
+    mate = next(e for e in seated if e["table"] == seated[0]["table"] and e["id"] != seated[0]["id"])
+    assert s.post(f"{srv.url}/api/tournaments/1/busts", headers=h, json={
+        "busts": [{"entry_id": seated[0]["id"], "chips_at_start": 5_000}], "winners": [mate["id"]]}).status_code == 201
     p = requests.Session()
     ph = {"X-CSRFToken": browser_login(p, srv.url, "pitboss")}
     for step in ("shoe", "round/open"):
@@ -75,6 +104,8 @@ def _page(browser, server, user, device):
     ctx = browser.new_context(**device, base_url=server.url)
     page = ctx.new_page()
     page.set_default_timeout(20_000)
+    if user is None:
+        return ctx, page
     if user == "dealer":
         page.goto("/dealer/1/login")
         page.fill("input[name=username]", "dealer")
@@ -110,8 +141,8 @@ def test_no_raw_data_on_screen(browser, server, user, path, device):
     assert not found, f"{path} shows raw data: {found}"
 
 
-@pytest.mark.parametrize("user,path,device", [p for p in PAGES if p[1] != "/board"],
-                         ids=[_name(p, d) for u, p, d in PAGES if p != "/board"])
+@pytest.mark.parametrize("user,path,device", [p for p in PAGES if p[1] not in ("/board", "/tournaments/1/clock")],
+                         ids=[_name(p, d) for u, p, d in PAGES if p not in ("/board", "/tournaments/1/clock")])
 def test_touch_targets_are_44_px_at_least(browser, server, user, path, device):
     ctx, page = _page(browser, server, user, device)
     _open(page, path)
@@ -153,3 +184,28 @@ def test_empty_alerts_and_rulings_say_so(browser, server):
     _open(page, "/pit/showdown")
     assert page.locator("#rulings").inner_text().strip() == "No ruling yet."
     ctx.close()
+
+
+SHEETS = [
+    ("seat", "article.fl-table[data-table='1'] .fl-seat.taken[data-seat='4']", "#fl-sheet[open]"),
+    ("register", "#fl-register", "#fl-sheet[open] input[name=card_number]"),
+    ("add", ".fl-list[data-game='1'] [data-action=add-player]", "#fl-sheet[open] .search-results button"),
+    ("confirm", ".fl-list[data-game='1'] li.fl-entry [data-action=remove]", "dialog.confirm-dialog[open]"),
+]
+
+
+@pytest.mark.parametrize("name,opener,ready", SHEETS, ids=[s[0] for s in SHEETS])
+def test_sheets_have_44_px_targets_and_no_serious_violation(browser, server, name, opener, ready):
+    ctx, page = _page(browser, server, "manager", IPAD)
+    _open(page, "/floor")
+    page.locator(opener).first.tap()
+    page.wait_for_selector(ready)
+    scope = "dialog[open]"
+    small = page.evaluate(SMALL_TARGETS.replace("document.querySelectorAll(", f"document.querySelector('{scope}').querySelectorAll("))
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(f"() => axe.run(document.querySelector('{scope}'), {{ resultTypes: ['violations'] }})")
+    shot(page, f"sheet-{name}")
+    ctx.close()
+    assert not small, f"{name}: targets under 44x44 px: {small[:8]}"
+    bad = [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{name}: {bad}"

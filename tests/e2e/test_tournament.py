@@ -59,7 +59,7 @@ def _state(url, tid):
 
 def _register(page, player_id, name):
     page.select_option("#tn-player", str(player_id))
-    page.get_by_role("button", name="Register and print the receipt").click()
+    page.get_by_role("button", name="Register", exact=True).click()
     try:
         page.wait_for_selector(f"#tn-receipt:has-text('{name}')")
     except Exception:
@@ -116,6 +116,13 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
     s.close()
     for p in ids[27:]:
         assert "table" in _register(floor, p, names[p])
+    with floor.expect_popup() as popup:
+        floor.get_by_role("link", name="Print the receipt").click()
+    receipt = popup.value
+    receipt.wait_for_selector(".tr-receipt")
+    assert names[ids[29]] in receipt.inner_text(".tr-player") and "Table 4" in receipt.inner_text(".tr-seat")
+    shot(receipt, "tournament-receipt")
+    receipt.close()
     board.wait_for_function("document.querySelector('.tc-players .tc-value').textContent.startsWith('30')")
     engine, s, t = _state(sqlite_url, tid)
     assert sorted(len(r) for r in core.layout(s, t).values()) == [10, 10, 10]
@@ -155,6 +162,33 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
     assert (core.entry(s, t, a.id).place, core.entry(s, t, b.id).place) == (left, left - 1)
     assert core.entry(s, t, w.id).bounties_won == 4_000
     s.close()
+
+    # the dealer terminal of the fullest table: the clock's blinds; he records a bust there and the
+    # floor tablet follows live (no reload)
+    engine, s, t = _state(sqlite_url, tid)
+    layout = core.layout(s, t)
+    n = max(layout, key=lambda k: (len(layout[k]), k))
+    victim, mate = [layout[n][seat] for seat in sorted(layout[n])][:2]
+    s.close()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=scheduled_server.url)
+    dealer = ctx.new_page()
+    dealer.set_default_timeout(20_000)
+    dealer.goto(f"/dealer/{n}/login")
+    dealer.fill("input[name=username]", "dealer")
+    dealer.fill("input[name=pin]", "1234")
+    dealer.click("button[type=submit]")
+    dealer.wait_for_selector("#live-dot.on")
+    assert "Level 7" in dealer.inner_text(".tn-clock h2")
+    floor.evaluate("window.__marker = 7")
+    dealer.check(f".tn-out[value='{victim}']")
+    dealer.fill(f".tn-chips[data-entry='{victim}']", "2500")
+    dealer.select_option("#td-winner", str(mate))
+    dealer.get_by_role("button", name="Record the players out on this hand").click()
+    dealer.wait_for_selector(f"tr[data-entry='{victim}']", state="detached")
+    floor.wait_for_selector(f"tr[data-entry='{victim}'][data-status='out']")
+    assert floor.evaluate("window.__marker") == 7
+    shot(dealer, "tournament-dealer")
+    _make_moves(floor)
 
     broken = final = False
     while True:

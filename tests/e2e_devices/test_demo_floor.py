@@ -76,6 +76,14 @@ def test_the_demo_floor_plays_every_game_through_the_devices(demo):
     health = {d["name"]: d for d in web.get(server.url + "/api/devices").json()}
     assert {"wheel-12", "shoe-10", "scanner-14", "scanner-15"} <= set(health)
     assert all(health[n]["connected"] for n in ("wheel-12", "shoe-10", "scanner-14", "scanner-15"))
+    # the pit's numbers: a dealer at every live table, each round his, players rated from their seats
+    rotation = web.get(server.url + "/api/rotation").json()
+    assert all(t["dealer"] for t in rotation["tables"]) and len(rotation["breaks"]) == 1
+    with Session(engine) as s:
+        assert s.execute(select(func.count(Round.id)).where(Round.status == "settled",
+                                                            Round.dealer_id.is_(None))).scalar_one() == 0
+    rated = web.get(server.url + "/api/pit/ratings").json()
+    assert rated["players"] and rated["totals"]["staked"] > 0 and rated["totals"]["theo"] > 0
     server.stop()
     log = Path(server.log.name).read_text()
     assert "demo dealer at table" not in log and "bridge:" not in log, log[-3000:]

@@ -16,7 +16,7 @@ def _said(rig, name: str, **payload) -> bool:
 def test_the_feed_arrives_while_the_tables_database_work_is_blocked(rig, pit, db_url):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/1/credit", {"amount": 10_000})
-    end, reader = rig.line("wheel", 12)
+    end, reader = rig.line("wheel", 12, heartbeat_s=600.0)   # the test paces the wheel: silence is not the subject
     end.write(encode_status(2, 60, None))
     r = rig.wait_betting(table)
     red = pit.call("post", "/api/tables/12/bets", {"spot": "red", "amount": 1_000, "player_id": 1})["id"]

@@ -5,6 +5,8 @@ bridge, and checks what a pit boss would: which rounds exist, how they ended, wh
 alerts went up."""
 from __future__ import annotations
 
+import threading
+
 from devices.scanner import encode_card as scan
 from devices.shoe import encode_card, encode_lock, encode_result, encode_simple
 from devices.wheel import encode_number, encode_status
@@ -12,6 +14,29 @@ from floor.games import roulette
 from tests.e2e_devices.conftest import wait
 
 NOISE = bytes(range(0x80, 0xC0))   # 64 bytes of line noise, no line end in it: longer than any line
+QUIET = {"heartbeat_s": 600.0}     # the test writes the wheel's lines at its own pace: silence is not the subject
+
+
+class Beating:
+    """The wheel's status line repeated, as a real wheel does every 500 ms, while the test works."""
+
+    def __init__(self, end, line: bytes, every: float = 0.1):
+        self.end, self.line, self.every = end, line, every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self.stop.wait(self.every):
+            self.end.write(self.line)
+
+    def __enter__(self):
+        self.end.write(self.line)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
 
 
 def _bet(terminal, table_number: int, **body) -> int:
@@ -23,7 +48,7 @@ def _bet(terminal, table_number: int, **body) -> int:
 def test_lines_ended_by_lf_alone_never_decide_a_spin(rig, pit):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/1/credit", {"amount": 50_000})
-    end, reader = rig.line("wheel", 12)
+    end, reader = rig.line("wheel", 12, **QUIET)
     end.write(encode_status(2, 11, None))
     r = rig.wait_betting(table)
     straight = _bet(pit, 12, spot="straight", numbers=[9], amount=1_000, player_id=1)
@@ -52,7 +77,7 @@ def test_lines_ended_by_lf_alone_never_decide_a_spin(rig, pit):
 
 def test_noise_longer_than_a_line_loses_no_wheel_line(rig, pit):
     table = rig.table_id(12)
-    end, reader = rig.line("wheel", 12)
+    end, reader = rig.line("wheel", 12, **QUIET)
     end.write(NOISE + encode_status(2, 30, None))
     r = rig.wait_betting(table)
     end.write(encode_status(3, 30, None) + NOISE + encode_status(4, 30, None) + NOISE + encode_number(7)
@@ -67,9 +92,10 @@ def test_a_wheel_lost_mid_spin_that_carries_on_opens_no_second_round(rig, pit):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/2/credit", {"amount": 10_000})
     end, reader = rig.line("wheel", 12, heartbeat_s=0.3)
-    end.write(encode_status(2, 40, None))
-    r = rig.wait_betting(table)
-    bet = _bet(pit, 12, spot="odd", amount=4_000, player_id=2)
+    with Beating(end, encode_status(2, 40, None)):
+        r = rig.wait_betting(table)
+        bet = _bet(pit, 12, spot="odd", amount=4_000, player_id=2)
+        assert rig.round(r.id).status == "betting"
     end.write(encode_status(3, 40, None))
     r = rig.wait_status(r.id, "held", "settled", "voided")   # then silence: the wheel is lost mid-spin
     assert r.status == "held" and "lost" in r.held_reason
@@ -85,7 +111,7 @@ def test_a_wheel_lost_mid_spin_that_carries_on_opens_no_second_round(rig, pit):
 
 def test_repeated_state_5_lines_raise_one_alert(rig, pit):
     table = rig.table_id(12)
-    end, reader = rig.line("wheel", 12)
+    end, reader = rig.line("wheel", 12, **QUIET)
     end.write(encode_status(2, 50, None))
     r = rig.wait_betting(table)
     # a result with no "no more bets" before it, then its state-5 line nine times
@@ -93,7 +119,7 @@ def test_repeated_state_5_lines_raise_one_alert(rig, pit):
     wait(lambda: _frames_filed(rig, table) >= 11, what="every line filed")
     assert rig.round(r.id).status == "held"
     assert [x.id for x in rig.rounds_of(table)] == [r.id]
-    assert len(rig.alerts(table)) == 1
+    assert [a.kind for a in rig.alerts(table)] == ["round_held"]
 
 
 def _frames_filed(rig, table_id: int) -> int:

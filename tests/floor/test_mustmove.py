@@ -177,5 +177,6 @@ def test_must_move_due_is_published_to_the_chain_terminals_on_commit(session):
         session.commit()
     finally:
         notify.set_emitter(None)
-    due = [(room, p["moves"][0]["player_id"], p["moves"][0]["to_table"]) for ev, p, room in sent if ev == "mustmove.due"]
+    due = [(room, p["moves"][0]["player_id"], p["moves"][0]["to_table"]) for ev, p, rooms in sent if ev == "mustmove.due"
+           for room in ([rooms] if isinstance(rooms, str) else rooms)]
     assert sorted(due) == [("floor", 11, 1), (f"table:{main.id}", 11, 1), (f"table:{mm.id}", 11, 1)]

@@ -53,6 +53,7 @@ def test_the_pit_looks_at_a_wheel_and_closes_its_alert_with_a_note(app, client, 
     login("pitboss")
     view = client.get("/api/pit/wheels/12").get_json()
     assert view["spins"] == 5 and sum(view["counts"]) == 5 and view["counts"][1] == 5
+    assert view["spins_last_hour"] == 5
     assert client.get("/api/pit/wheels/10").get_json()["error"] == "wrong_game"
     assert client.get("/pit/wheels").status_code == 302
     assert 'id="wheel-chart"' in client.get("/pit/wheels/12").get_data(as_text=True)

@@ -76,6 +76,12 @@ def test_register_start_bust_deal_and_results(app, client, login, socket_client,
     dealer = app.test_client()
     d = Login(dealer)
     d.dealer(41)
+    view = dealer.get("/api/tournaments/tables/41").get_json()
+    assert {x["entry_id"] for x in view["seats"]} == {e["id"] for e in at41}
+    assert view["clock"]["big_blind"] == 200 and view["button_seat"] in {x["seat"] for x in view["seats"]}
+    assert dealer.get("/api/tournaments/tables/42").status_code == 403
+    page = dealer.get("/dealer/41")
+    assert page.status_code == 200 and 'id="td-data"' in page.get_data(as_text=True)
     r = d.post(f"/api/tournaments/{t['id']}/tables/42/busts",
                json={"busts": [{"entry_id": at42[0]["id"], "chips_at_start": 500}], "winners": [at42[1]["id"]]})
     assert r.status_code == 403
@@ -161,3 +167,14 @@ def test_bad_registration_and_busts(app, client, login, floor_ready):
     r = login.post(f"{url}/busts", json={"busts": [{"entry_id": 1, "chips_at_start": 10}]})
     assert r.status_code == 409 and r.get_json()["error"] == "tournament_registering"
     assert login.post("/api/tournaments/999/start").status_code == 404
+
+
+def test_the_openapi_document_describes_the_tournament_routes(client):
+    spec = client.get("/api/openapi.json").get_json()
+    for path in ("/api/tournaments", "/api/tournaments/{tournament_id}/entries", "/api/tournaments/{tournament_id}/busts",
+                 "/api/tournaments/{tournament_id}/tables/{table_number}/busts", "/api/tournaments/{tournament_id}/deals",
+                 "/api/tournaments/{tournament_id}/cancel", "/api/tournaments/{tournament_id}/results.csv",
+                 "/api/tournaments/tables/{table_number}"):
+        assert path in spec["paths"], path
+    register = spec["paths"]["/api/tournaments/{tournament_id}/entries"]["post"]
+    assert "201" in register["responses"] and register["requestBody"]

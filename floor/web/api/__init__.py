@@ -18,6 +18,7 @@ from floor.web.api import (
         pit_numbers,
         players,
         ratings,
+        rotation,
         rounds,
         seating,
         tables,
@@ -32,5 +33,5 @@ def register(app: Flask) -> None:
     api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers):
+                   pit_numbers, rotation):
         api.register_blueprint(module.blp)

@@ -100,6 +100,12 @@ class MissSchema(Schema):
     ticket = fields.Boolean()
 
 
+class ForfeitSchema(Schema):
+    seat = fields.Integer()
+    player = fields.String()
+    tickets = fields.Integer(metadata={"description": "his tickets once this hand is dealt: the forfeit count"})
+
+
 class NextHandSchema(Schema):
     button = fields.Integer(allow_none=True)
     small = fields.Integer(allow_none=True)
@@ -113,6 +119,7 @@ class NextHandSchema(Schema):
     dealt = fields.List(fields.Integer())
     postings = fields.List(fields.Nested(PostingSchema))
     misses = fields.List(fields.Nested(MissSchema))
+    forfeits = fields.List(fields.Nested(ForfeitSchema), metadata={"description": "seats this hand frees"})
 
 
 class TicketSchema(Schema):

@@ -1,9 +1,13 @@
 """The floor tablet's API: everything it shows in one read, and opening, closing and breaking tables."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from flask_smorest import Blueprint
 
+from floor import dealers
 from floor import tables as tables_svc
+from floor.pit import visits
 from floor.poker import floor_state, mustmove
 from floor.web.api.poker_schemas import FloorStateSchema, OpenTableArgs, TableStatusSchema
 from floor.web.api.schemas import EmptySchema
@@ -43,8 +47,12 @@ def open_table(args, table_number: int):
 @blp.arguments(EmptySchema)
 @blp.response(200, TableStatusSchema)
 def close_table(args, table_number: int):
-    """Close an empty table."""
+    """Close an empty table: the players identified at its seats leave, its dealer goes on his break."""
     table = mustmove.close_table(db.session, actor(), house(), tables_svc.table_by_number(db.session, table_number))
+    visits.close_table(db.session, actor(), table.id)
+    dealer = dealers.current_dealer(db.session, table.id)
+    if dealer is not None:
+        dealers.go_on_break(db.session, actor(), dealer, datetime.now(timezone.utc))
     db.session.commit()
     return {"table": table.number, "status": table.status, "feeds_table": None}
 

@@ -135,6 +135,8 @@ class ShiftSchema(Schema):
     currency = fields.String()
     tables = fields.List(fields.Dict())
     totals = fields.Dict()
+    tournaments = fields.List(fields.Dict(), metadata={"description": "per tournament: entries, fees (the house's), "
+                                                                      "collected, prizes, overlay, house"})
     from_ = fields.String(data_key="from")
     to = fields.String()
 

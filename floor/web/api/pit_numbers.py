@@ -10,7 +10,7 @@ from floor import pit
 from floor import tables as tables_svc
 from floor.errors import InvalidState
 from floor.pit import game_pace, wheel_watch
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Query
 from floor.web.extensions import db, house
 from floor.web.policy import allow
 
@@ -34,7 +34,7 @@ class PaceRow(Schema):
     below_since = fields.String(allow_none=True)
 
 
-class DayQuery(Strict):
+class DayQuery(Query):
     day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
 
 
@@ -64,12 +64,29 @@ def day_pace(args):
     return game_pace.day(db.session, args["day"] or pit.today(house(), now), house(), now)
 
 
+class HourlyOut(Schema):
+    day = fields.String()
+    currency = fields.String()
+    hours = fields.List(fields.Integer(), metadata={"description": "clock hours (house time) in the day's order"})
+    tables = fields.List(fields.Dict(), metadata={"description": "per table: win_loss per hour, cents (house result)"})
+
+
+@blp.route("/win-loss/hourly")
+@allow(*VIEW)
+@blp.arguments(DayQuery, location="query")
+@blp.response(200, HourlyOut)
+def hourly(args):
+    """The house's win/loss per table and clock hour of a gaming day (for the charts)."""
+    return pit.hourly(db.session, args["day"] or pit.today(house(), datetime.now(timezone.utc)), house())
+
+
 class WheelOut(Schema):
     table_id = fields.Integer()
     table = fields.Integer()
     name = fields.String()
     window_spins = fields.Integer()
     spins = fields.Integer(metadata={"description": "spins counted (the last window_spins at most)"})
+    spins_last_hour = fields.Integer(metadata={"description": "spins in the last 60 minutes"})
     counts = fields.List(fields.Integer(), metadata={"description": "hits per pocket 0..36 over those spins"})
     wheel_order = fields.List(fields.Integer())
     sections = fields.List(fields.Dict())
@@ -83,7 +100,7 @@ def wheel_view(table_number: int) -> dict:
     table = tables_svc.table_by_number(db.session, table_number)
     if table.kind != "roulette":
         raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
-    return wheel_watch.wheel(db.session, table.id, house())
+    return wheel_watch.wheel(db.session, table.id, house(), datetime.now(timezone.utc))
 
 
 @blp.route("/wheels/<int:table_number>")

@@ -11,7 +11,7 @@ from floor import pit
 from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.pit import ratings, visits
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -40,16 +40,16 @@ class VisitOut(Schema):
     end_reason = fields.String(allow_none=True)
 
 
-class PickQuery(Strict):
+class PickQuery(Query):
     q = fields.String(load_default="", validate=validate.Length(max=60))
 
 
-class DayQuery(Strict):
+class DayQuery(Query):
     day = fields.Date(load_default=None, metadata={"description": "gaming day, YYYY-MM-DD (default: today's)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=1000))
 
 
-class HistoryQuery(Strict):
+class HistoryQuery(Query):
     days = fields.Integer(load_default=30, validate=validate.Range(min=1, max=366))
 
 

@@ -307,3 +307,22 @@ class ResultsOut(Schema):
     standings = fields.List(fields.Nested(EntryOut))
     money = fields.Nested(MoneyOut)
     draws = fields.List(fields.Nested(DrawOut))
+
+
+class TableSeatOut(Schema):
+    seat = fields.Integer()
+    entry_id = fields.Integer()
+    player_name = fields.String()
+    chips = fields.Integer()
+    bounty = Cents()
+
+
+class TableViewOut(Schema):
+    tournament_id = fields.Integer()
+    table = fields.Integer()
+    table_id = fields.Integer()
+    button_seat = fields.Integer(allow_none=True)
+    broken = fields.Boolean()
+    clock = fields.Nested(ClockOut)
+    seats = fields.List(fields.Nested(TableSeatOut))
+    moves = fields.List(fields.Nested(MoveOut), metadata={"description": "moves to or from this table still to make"})

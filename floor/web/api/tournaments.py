@@ -5,11 +5,13 @@ from __future__ import annotations
 from flask import Response
 from flask_smorest import Blueprint
 
+from floor import tables as tables_svc
+from floor.errors import InvalidState
 from floor.tournaments import (balancing, cancellation, clock, core, deals, eliminations, registration, results,
                                setup)
 from floor.web.api.tournament_schemas import (AgreeIn, BustOut, BustsIn, CancelIn, CancelOut, ChipsIn, ClockOut, DealIn,
                                               DealOut, FromTemplateIn, MoveOut, ReasonIn, ReceiptOut, RegisterIn,
-                                              ResultsOut, ShareOut, TablesIn, TemplateIn, TemplateOut,
+                                              ResultsOut, ShareOut, TablesIn, TableViewOut, TemplateIn, TemplateOut,
                                               TournamentBriefOut, TournamentIn, TournamentOut)
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -198,6 +200,18 @@ def table_bust(args, tournament_id: int, table_number: int):
     return _bust(args, tournament_id, table_number)
 
 
+@blp.route("/tables/<int:table_number>")
+@allow(*BUST, "pit_boss", table_arg="table_number")
+@blp.response(200, TableViewOut)
+def table_view(table_number: int):
+    """The dealer terminal of a tournament table: the clock, its players by seat, its moves."""
+    table = tables_svc.table_by_number(db.session, table_number)
+    t = results.tournament_at_table(db.session, table.id)
+    if t is None:
+        raise InvalidState("table {number} plays no tournament now", code="no_tournament", number=table_number)
+    return results.table_view(db.session, house(), t, table)
+
+
 @blp.route("/<int:tournament_id>/chips", methods=["POST"])
 @allow(*MANAGE)
 @blp.arguments(ChipsIn)
@@ -288,6 +302,8 @@ def results_json(tournament_id: int):
 
 @blp.route("/<int:tournament_id>/results.csv")
 @allow(*READ)
+@blp.doc(responses={"200": {"description": "the standings as CSV: place, player, entry, prize_cents, "
+                                          "bounties_cents, status", "content": {"text/csv": {}}}})
 def results_csv(tournament_id: int):
     t = core.get(db.session, tournament_id)
     return Response(results.results_csv(db.session, t), mimetype="text/csv",

@@ -80,3 +80,35 @@ def test_the_days_pace_per_table_game_and_dealer(session):
     assert dealers[("Dan Dealer", "baccarat")]["rounds"] == 61
     games = {g["game"]: g for g in fig["games"]}
     assert games["roulette"]["rounds"] == 68 and games["baccarat"]["target_min"] == 45
+
+
+def test_a_day_with_a_single_round_on_a_quarter_hour(session):
+    wheel = tid(session, 12)
+    _rounds(session, wheel, "roulette", [T0 + 15 * M - timedelta(seconds=1)])
+    fig = game_pace.day(session, pit.today(HOUSE, T0), HOUSE, T0 + 20 * M)
+    table = next(t for t in fig["tables"] if t["table"] == 12)
+    assert table["rounds"] == 1 and table["hours"] == 0 and table["status"] == "idle" and table["series"]
+
+
+def test_each_dealers_results_are_his_rounds(session):
+    from floor import dealers, ledger
+    from tests.floor.pit.play import spin
+    from tests.floor.rounds.helpers import CASHIER
+    wheel = tid(session, 12)
+    dan = session.execute(select(Staff.id).where(Staff.username == "dealer")).scalar_one()
+    dora = session.execute(select(Staff.id).where(Staff.username == "dealer2")).scalar_one()
+    ledger.credit(session, CASHIER, 1, 50_000, at=T0, house=HOUSE)
+    dealers.take_table(session, PIT, dan, wheel, T0)
+    session.commit()
+    stakes = [dict(spot="red", amount=1_000, player_id=1), dict(spot="straight", numbers=[17], amount=500, player_id=1)]
+    spin(session, wheel, 90, 17, T0 + M, stakes)          # black: red loses 1,000, 17 pays 17,500
+    spin(session, wheel, 91, 3, T0 + 2 * M, stakes)       # red: red wins 1,000, 17 loses 500
+    dealers.take_table(session, PIT, dora, wheel, T0 + 3 * M)
+    session.commit()
+    spin(session, wheel, 92, 0, T0 + 4 * M, stakes)       # zero: both lose, 1,500
+    fig = game_pace.day(session, pit.today(HOUSE, T0), HOUSE, T0 + 10 * M)
+    by = {d["dealer"]: d for d in fig["dealers"] if d["game"] == "roulette"}
+    assert (by["Dan Dealer"]["rounds"], by["Dan Dealer"]["drop"], by["Dan Dealer"]["win_loss"]) == (2, 3_000, -17_000)
+    assert (by["Dora Dealer"]["rounds"], by["Dora Dealer"]["drop"], by["Dora Dealer"]["win_loss"]) == (1, 1_500, 1_500)
+    table = next(t for t in pit.figures(session, pit.today(HOUSE, T0), HOUSE)["tables"] if t["table"] == 12)
+    assert table["win_loss"] == -17_000 + 1_500

@@ -10,6 +10,7 @@ from floor.errors import BadInput, InvalidState
 from floor.games import tournament as rules
 from floor.models import TournamentDraw
 from floor.tournaments import cancellation, clock, core, deals, eliminations, registration
+from floor.settings import HouseSettings
 from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
 
 CLOSED = T0 + timedelta(minutes=101)   # the turbo's late registration is over
@@ -143,3 +144,17 @@ def test_cancelled_while_running_the_players_left_share_by_the_house_rule(sessio
     assert ledger.balance(session, core.account(session, t, "fees")) == 5 * 1_500 - 4 * 1_500
     assert a.prize == 0 and t.status == "cancelled"
     assert ledger.check(session).ok
+
+
+@pytest.mark.parametrize("policy, paused", [("pause", True), ("none", False)])
+def test_on_the_bubble_with_late_registration_open_the_house_may_stop_the_clock(session, policy, paused):
+    house = HouseSettings.from_mapping(HOUSE.as_dict() | {"tournament_bubble_policy": policy})
+    m, t = _running(session, 4, table_numbers=tables(session, (41,)))
+    a, b, c, d = core.entries(session, t, "seated")
+    at = T0 + timedelta(minutes=30)      # late registration open; four entries pay two places
+    eliminations.bust(session, m, house, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=at)
+    state = clock.state(session, t, at, 100)
+    assert state["paused"] is paused
+    if paused:
+        assert state["pause_reason"] == eliminations.BUBBLE_PAUSE
+        clock.resume(session, m, t.id, at + timedelta(minutes=2))

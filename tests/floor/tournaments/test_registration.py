@@ -11,6 +11,7 @@ from floor.games import tournament as rules
 from floor.models import AuditRecord, TournamentDraw
 from floor.tournaments import clock, core, registration, setup
 from floor.tournaments import jobs as _jobs  # noqa: F401  (registers the clock's job)
+from tests.floor.poker_helpers import fill, table
 from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
 
 
@@ -155,3 +156,14 @@ def test_bad_set_up_names_its_field(session, bad, field):
     with pytest.raises(BadInput) as exc:
         tournament(session, **bad)
     assert field in (exc.value.field or "")
+
+
+def test_a_table_with_cash_game_players_cannot_host_the_start(session):
+    t = tournament(session, table_numbers=[1], seats_per_table=9, final_table_size=9)
+    m = manager(session)
+    for p in players(session, 4):
+        registration.register(session, m, HOUSE, t.id, p, "cash", T0)
+    fill(session, table(session, 1), [20, 21], T0)
+    with pytest.raises(InvalidState) as exc:
+        clock.start(session, m, t.id, T0)
+    assert exc.value.code == "table_in_use"

@@ -1,0 +1,230 @@
+"""Dealers on the floor: clocking in and out, who deals at which table, breaks and reliefs, and the
+house rotation (``rotation_on_minutes`` at a table, ``rotation_off_minutes`` on a break, through
+the tables of ``rotation_tables``).
+
+Where each clocked-in dealer is at any time is one open ``DealerStint`` row (a table, or a break
+when ``table_id`` is None); a move closes it and opens the next, never edits the past. The dealer
+who logs in at a table's terminal with his PIN takes the table (the one he relieves goes on his
+break), and every round opened there is his (``rounds.dealer_id``, set by ``floor.rounds``).
+
+The rotation plan (``board``): each table's dealer is due for relief ``rotation_on_minutes`` after
+he sat down; the tables due first are relieved first, each by the dealer who has rested the longest
+(ready once he has had ``rotation_off_minutes`` of break). The plan says who relieves whom and when;
+the relief happens when the incoming dealer logs in at the table (or the pit moves him).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from floor import audit, notify
+from floor.actors import Actor
+from floor.errors import BadInput, Conflict, InvalidState, NotFound
+from floor.models import DealerShift, DealerStint, Staff, Table
+from floor.settings import HouseSettings
+
+LIVE_GAMES = ("baccarat", "roulette", "blackjack", "casino_holdem")
+
+
+def _dealer(session: Session, staff_id: int) -> Staff:
+    s = session.get(Staff, staff_id)
+    if s is None or not s.active:
+        raise NotFound("no dealer {staff_id}", staff_id=staff_id)
+    if s.role != "dealer":
+        raise BadInput("{name} is not a dealer", field="staff_id", name=s.name)
+    return s
+
+
+def _shift(session: Session, staff_id: int) -> DealerShift | None:
+    return session.execute(select(DealerShift).where(DealerShift.staff_id == staff_id,
+                                                     DealerShift.clock_out.is_(None))).scalar_one_or_none()
+
+
+def _stint(session: Session, staff_id: int) -> DealerStint | None:
+    return session.execute(select(DealerStint).where(DealerStint.staff_id == staff_id,
+                                                     DealerStint.ended_at.is_(None))).scalar_one_or_none()
+
+
+def _close(session: Session, stint: DealerStint, at: datetime) -> None:
+    session.execute(update(DealerStint).where(DealerStint.id == stint.id, DealerStint.ended_at.is_(None))
+                    .values(ended_at=at))
+
+
+def _open(session: Session, actor: Actor, shift: DealerShift, table_id: int | None, how: str, at: datetime) -> DealerStint:
+    st = DealerStint(shift_id=shift.id, staff_id=shift.staff_id, table_id=table_id, started_at=at, how=how, by=actor.name)
+    session.add(st)
+    try:
+        with session.begin_nested():
+            session.flush()
+    except IntegrityError:
+        raise Conflict("another terminal moved this dealer or this table just now", code="rotation_race") from None
+    return st
+
+
+def _changed(session: Session, *table_ids) -> None:
+    rooms = [notify.table_room(t) for t in table_ids if t is not None]
+    notify.publish(session, "rotation.changed", {"tables": [t for t in table_ids if t is not None]},
+                   "floor", "role:pit_boss", "role:floor_manager", *rooms)
+
+
+def clock_in(session: Session, actor: Actor, staff_id: int, at: datetime) -> DealerShift:
+    """A dealer starts his shift: he is on a break (available) until he takes a table."""
+    d = _dealer(session, staff_id)
+    if _shift(session, d.id) is not None:
+        raise Conflict("{name} is already clocked in", code="clocked_in", name=d.name)
+    shift = DealerShift(staff_id=d.id, clock_in=at, clocked_in_by=actor.name)
+    session.add(shift)
+    try:
+        with session.begin_nested():
+            session.flush()
+    except IntegrityError:
+        raise Conflict("{name} is already clocked in", code="clocked_in", name=d.name) from None
+    _open(session, actor, shift, None, "clock_in", at)
+    audit.record(session, actor, "dealer.clock_in", f"staff:{d.id}", after={"shift": shift.id}, at=at)
+    _changed(session)
+    return shift
+
+
+def clock_out(session: Session, actor: Actor, staff_id: int, at: datetime) -> DealerShift:
+    """A dealer ends his shift, from a break (a table needs its relief first)."""
+    d = _dealer(session, staff_id)
+    shift = _shift(session, d.id)
+    if shift is None:
+        raise Conflict("{name} is not clocked in", code="not_clocked_in", name=d.name)
+    st = _stint(session, d.id)
+    if st is not None and st.table_id is not None:
+        number = session.get(Table, st.table_id).number
+        raise Conflict("{name} deals at table {table}: relieve him first", code="at_a_table", name=d.name, table=number)
+    if st is not None:
+        _close(session, st, at)
+    shift.clock_out, shift.clocked_out_by = at, actor.name
+    audit.record(session, actor, "dealer.clock_out", f"staff:{d.id}", after={"shift": shift.id}, at=at)
+    _changed(session)
+    return shift
+
+
+def take_table(session: Session, actor: Actor, staff_id: int, table_id: int, at: datetime,
+               how: str = "relief") -> DealerStint:
+    """``staff_id`` deals at ``table_id`` from now: the dealer there goes on his break. A dealer not
+    clocked in is clocked in (he logged in at the table)."""
+    d = _dealer(session, staff_id)
+    table = session.get(Table, table_id)
+    if table is None:
+        raise NotFound("no table {table_id}", table_id=table_id)
+    if table.status != "open":
+        raise InvalidState("table {table} is {status}", code="table_closed", table=table.number, status=table.status)
+    shift = _shift(session, d.id) or clock_in(session, actor, d.id, at)
+    mine = _stint(session, d.id)
+    if mine is not None and mine.table_id == table.id:
+        return mine
+    there = session.execute(select(DealerStint).where(DealerStint.table_id == table.id,
+                                                      DealerStint.ended_at.is_(None))).scalar_one_or_none()
+    if mine is not None:
+        _close(session, mine, at)
+    relieved = None
+    if there is not None:
+        _close(session, there, at)
+        relieved = there.staff_id
+        _open(session, actor, session.get(DealerShift, there.shift_id), None, "break", at)
+    st = _open(session, actor, shift, table.id, how, at)
+    audit.record(session, actor, "dealer.take_table", f"table:{table.id}",
+                 before={"dealer": relieved}, after={"dealer": d.id, "how": how}, at=at)
+    _changed(session, table.id, mine.table_id if mine is not None else None)
+    return st
+
+
+def go_on_break(session: Session, actor: Actor, staff_id: int, at: datetime) -> DealerStint:
+    """The dealer leaves his table without a relief (the table has no dealer until one comes)."""
+    d = _dealer(session, staff_id)
+    mine = _stint(session, d.id)
+    if mine is None:
+        raise Conflict("{name} is not clocked in", code="not_clocked_in", name=d.name)
+    if mine.table_id is None:
+        return mine
+    _close(session, mine, at)
+    st = _open(session, actor, session.get(DealerShift, mine.shift_id), None, "break", at)
+    audit.record(session, actor, "dealer.break", f"staff:{d.id}", before={"table": mine.table_id}, at=at)
+    _changed(session, mine.table_id)
+    return st
+
+
+def is_clocked_in(session: Session, staff_id: int) -> bool:
+    return _shift(session, staff_id) is not None
+
+
+def roster(session: Session) -> list[dict]:
+    """Every active dealer, and whether he is clocked in."""
+    clocked = set(session.execute(select(DealerShift.staff_id).where(DealerShift.clock_out.is_(None))).scalars())
+    return [{"id": i, "name": n, "clocked_in": i in clocked}
+            for i, n in session.execute(select(Staff.id, Staff.name).where(
+                Staff.role == "dealer", Staff.active.is_(True)).order_by(Staff.name))]
+
+
+def current_table(session: Session, staff_id: int) -> int | None:
+    """The table the dealer deals at now, if any."""
+    st = _stint(session, staff_id)
+    return st.table_id if st is not None else None
+
+
+def current_dealer(session: Session, table_id: int) -> int | None:
+    """Who deals at the table now (the staff id), if anyone."""
+    return session.execute(select(DealerStint.staff_id).where(DealerStint.table_id == table_id,
+                                                              DealerStint.ended_at.is_(None))).scalar()
+
+
+def rotation_tables(session: Session, house: HouseSettings) -> list[Table]:
+    """The tables the rotation runs through, in the house's order (default: every open live game)."""
+    wanted = [int(x) for x in house.rotation_tables.replace(" ", "").split(",") if x.isdigit()]
+    q = select(Table).where(Table.status == "open")
+    q = q.where(Table.number.in_(wanted)) if wanted else q.where(Table.kind.in_(LIVE_GAMES))
+    tables = list(session.execute(q).scalars())
+    order = {n: i for i, n in enumerate(wanted)}
+    return sorted(tables, key=lambda t: (order.get(t.number, 0), t.number))
+
+
+def board(session: Session, house: HouseSettings, now: datetime) -> dict:
+    """The rotation as the pit and the floor see it: who deals where since when, when he is due for
+    his break and who relieves him; who is on a break and from when he is ready."""
+    on, off = timedelta(minutes=house.rotation_on_minutes), timedelta(minutes=house.rotation_off_minutes)
+    stints = session.execute(select(DealerStint, Staff.name).join(Staff, Staff.id == DealerStint.staff_id)
+                             .where(DealerStint.ended_at.is_(None))).all()
+    at_table = {st.table_id: (st, name) for st, name in stints if st.table_id is not None}
+    resting = sorted(((st, name) for st, name in stints if st.table_id is None), key=lambda x: x[0].started_at)
+    tables = []
+    for t in rotation_tables(session, house):
+        st, name = at_table.get(t.id, (None, None))
+        tables.append({"table_id": t.id, "table": t.number, "name": t.name, "game": t.kind,
+                       "dealer_id": st.staff_id if st else None, "dealer": name,
+                       "since": st.started_at.isoformat() if st else None,
+                       "due_at": (st.started_at + on).isoformat() if st else now.isoformat(),
+                       "incoming_id": None, "incoming": None})
+    # the tables due first get the dealers rested the longest
+    queue = list(resting)
+    for row in sorted(tables, key=lambda r: (r["dealer_id"] is not None, r["due_at"])):
+        if not queue:
+            break
+        st, name = queue.pop(0)
+        ready = max(st.started_at + off, now) if st.how == "break" else now
+        row.update(incoming_id=st.staff_id, incoming=name, relief_at=max(datetime.fromisoformat(row["due_at"]),
+                                                                             ready).isoformat())
+    breaks = [{"dealer_id": st.staff_id, "dealer": name, "since": st.started_at.isoformat(),
+               "ready_at": (st.started_at + off if st.how == "break" else st.started_at).isoformat()}
+              for st, name in resting]
+    next_break = sorted((r for r in tables if r["dealer_id"] is not None), key=lambda r: r["due_at"])
+    return {"now": now.isoformat(), "on_minutes": house.rotation_on_minutes, "off_minutes": house.rotation_off_minutes,
+            "tables": tables, "breaks": breaks,
+            "next_break": [{"table": r["table"], "dealer": r["dealer"], "due_at": r["due_at"]} for r in next_break]}
+
+
+def table_dealer(session: Session, table_id: int, house: HouseSettings, now: datetime) -> dict:
+    """The table's row of the rotation: its dealer, when he is due, who comes to relieve him."""
+    for row in board(session, house, now)["tables"]:
+        if row["table_id"] == table_id:
+            return row
+    dealer = current_dealer(session, table_id)
+    name = session.get(Staff, dealer).name if dealer else None
+    return {"table_id": table_id, "dealer_id": dealer, "dealer": name, "since": None, "due_at": None,
+            "incoming_id": None, "incoming": None}

@@ -1,0 +1,66 @@
+// The dealer terminal of a tournament table: the blinds and ante of the level in play (from the
+// tournament clock), the time left, the players by seat and the button; the dealer ticks the players
+// out on a hand, enters their chips at the start of it and the pot's winner; moves to or from this
+// table are shown until the floor has made them. Follows every change live.
+import { api, connect, el, redrawKeeping, toast } from "./live.js";
+import { _, number, onLanguage, term } from "./i18n.js";
+
+export function start(root) {
+  let view = JSON.parse(document.getElementById("td-data").textContent);
+  let since = Date.now();
+  const table = root.dataset.table;
+
+  function clockLine(c) {
+    const gone = c.paused ? 0 : (Date.now() - since) / 1000;
+    const left = Math.max(0, Math.round(c.seconds_left - gone));
+    const blinds = c.big_blind ? `${number(c.small_blind)} / ${number(c.big_blind)}` : "—";
+    return el("section", { class: "card tn-clock" },
+      el("h2", {}, c.name, " · ", c.on_break ? _("Break") : _("Level {n}", { n: c.level })),
+      el("p", { class: "td-blinds" }, _("Blinds {blinds}", { blinds }),
+        c.ante ? el("span", {}, " · ", c.big_blind_ante ? _("big blind ante {ante}", { ante: number(c.ante) })
+                                                        : _("ante {ante}", { ante: number(c.ante) })) : null),
+      el("p", { class: "td-time" }, `${String(Math.floor(left / 60)).padStart(2, "0")}:${String(left % 60).padStart(2, "0")}`,
+        c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null));
+  }
+
+  function render() {
+    const v = view;
+    const rows = v.seats.map(s => el("tr", { "data-entry": s.entry_id },
+      el("td", {}, el("input", { type: "checkbox", class: "tn-out", value: s.entry_id, "aria-label": _("out") })),
+      el("td", { class: "num" }, s.seat, s.seat === v.button_seat ? el("span", { class: "td-button", title: _("button") }, " ●") : null),
+      el("td", {}, s.player_name),
+      el("td", {}, el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": s.entry_id, inputmode: "numeric",
+                                 "aria-label": _("chips at the start of the hand") }))));
+    const winner = el("select", { id: "td-winner", class: "tn-input" }, v.seats.map(s => el("option", { value: s.entry_id }, `${s.seat} · ${s.player_name}`)));
+    const go = async () => {
+      const out = [...root.querySelectorAll(".tn-out:checked")].map(x => Number(x.value));
+      if (!out.length) { toast(_("Tick the players out"), "error"); return; }
+      const busts = out.map(id => ({ entry_id: id, chips_at_start: Number(root.querySelector(`.tn-chips[data-entry="${id}"]`).value) }));
+      try {
+        await api("POST", `/api/tournaments/${v.tournament_id}/tables/${table}/busts`, { busts, winners: [Number(winner.value)] });
+        refresh();
+      } catch (e) { toast(e.message, "error"); }
+    };
+    const moves = v.moves.length ? el("section", { class: "card tn-moves" }, el("h3", {}, _("Moves to make")),
+      el("ul", {}, v.moves.map(m => el("li", { "data-move": m.id }, el("strong", {}, m.player_name), " ",
+        _("table {ft} seat {fs} → table {tt} seat {ts}", { ft: m.from_table, fs: m.from_seat, tt: m.to_table, ts: m.to_seat }),
+        " · ", term(m.reason))))) : null;
+    root.replaceChildren(clockLine(v.clock), moves || "",
+      el("section", { class: "card" }, el("h3", {}, _("Table {n}", { n: v.table })),
+        el("table", { class: "tn-entries" }, el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, _("Seat")),
+          el("th", {}, _("Player")), el("th", {}, _("Chips at the start of the hand")))), el("tbody", {}, rows)),
+        el("div", { class: "tn-row" }, el("label", { class: "tn-field" }, el("span", {}, _("Pot won by")), winner),
+          el("button", { class: "btn danger", type: "button", onclick: go }, _("Record the players out on this hand")))));
+  }
+
+  async function refresh() {
+    try { view = await api("GET", `/api/tournaments/tables/${table}`); since = Date.now(); redrawKeeping(root, render); }
+    catch (e) { if (e.code === "no_tournament") window.location.reload(); }
+  }
+  render();
+  onLanguage(render);
+  setInterval(() => { const t = root.querySelector(".tn-clock"); if (t) t.replaceWith(clockLine(view.clock)); }, 1000);
+  const socket = connect();
+  for (const ev of ["tournament.clock", "tournament.bust", "tournament.seats", "tournament.moves", "tournament.entries"]) socket.on(ev, refresh);
+  return socket;
+}
