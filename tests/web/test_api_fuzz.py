@@ -60,6 +60,7 @@ def _existing(operation) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)   # about 2,700 requests: a minute or so per database, longer on a loaded machine
 def test_schemathesis_finds_no_failure(app, db_url):
     identities = _tokens(app)
     policy = _roles(app)

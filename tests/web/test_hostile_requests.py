@@ -65,6 +65,7 @@ def _assert_clean(resp, what: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)    # about 2,500 requests, longer on a loaded machine
 def test_hostile_bodies_paths_and_queries_never_get_a_500(app, client):
     tokens = _tokens(app)
     bodies = [json.dumps(b) for b in _bodies()] + [DEEP, "{", "\x00", '{"a": ' * 5000]

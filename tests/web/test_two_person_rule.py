@@ -29,8 +29,8 @@ def _books(app, player_id: int) -> tuple[int, int]:
 @dataclass
 class Case:
     name: str
-    arrange: Callable          # app -> (url, body, how the second pit boss approves: client -> response)
-    refused: tuple[int, str]   # what one pit boss gets (status, error code) ; 201/202 means "waits"
+    arrange: Callable          # app -> (url, body, round id or None, the ruling that takes the way round)
+    refused: tuple[int, str]   # what one pit boss gets: 409 and its code, or 201/202 "pending" (it waits)
 
 
 def _direct_settle(app):

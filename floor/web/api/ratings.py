@@ -124,9 +124,16 @@ def seated(table_number: int):
     return visits.seated(db.session, tables_svc.table_by_number(db.session, table_number).id)
 
 
+class PickedPlayer(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    card_number = fields.String()
+
+
 @blp.route("/tables/<int:table_number>/players")
 @allow(*SEATS, table_arg="table_number")
 @blp.arguments(PickQuery, location="query")
+@blp.response(200, PickedPlayer(many=True))
 def pick(args, table_number: int):
     """Players to pick from at a table terminal (name or card)."""
     tables_svc.table_by_number(db.session, table_number)

@@ -13,6 +13,7 @@ from floor.web.api.tournament_schemas import (AgreeIn, BustOut, BustsIn, CancelI
                                               DealOut, FromTemplateIn, MoveOut, ReasonIn, ReceiptOut, RegisterIn,
                                               ResultsOut, ShareOut, TablesIn, TableViewOut, TemplateIn, TemplateOut,
                                               TournamentBriefOut, TournamentIn, TournamentOut)
+from floor.web.api.schemas import EmptySchema
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -132,8 +133,9 @@ def receipt(tournament_id: int, entry_id: int):
 
 @blp.route("/<int:tournament_id>/entries/<int:entry_id>/unregister", methods=["POST"])
 @allow(*REGISTER)
+@blp.arguments(EmptySchema)
 @blp.response(200, ReceiptOut)
-def unregister(tournament_id: int, entry_id: int):
+def unregister(_args, tournament_id: int, entry_id: int):
     """Before the start, or an alternate never seated: everything paid goes back."""
     e = registration.unregister(db.session, actor(), tournament_id, entry_id)
     db.session.commit()
@@ -142,8 +144,9 @@ def unregister(tournament_id: int, entry_id: int):
 
 @blp.route("/<int:tournament_id>/start", methods=["POST"])
 @allow(*MANAGE)
+@blp.arguments(EmptySchema)
 @blp.response(200, TournamentOut)
-def start(tournament_id: int):
+def start(_args, tournament_id: int):
     """Draw the seats and the buttons, start the clock."""
     t = clock.start(db.session, actor(), tournament_id)
     db.session.commit()
@@ -162,8 +165,9 @@ def pause(args, tournament_id: int):
 
 @blp.route("/<int:tournament_id>/resume", methods=["POST"])
 @allow(*MANAGE)
+@blp.arguments(EmptySchema)
 @blp.response(200, ClockOut)
-def resume(tournament_id: int):
+def resume(_args, tournament_id: int):
     t = clock.resume(db.session, actor(), tournament_id)
     db.session.commit()
     return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
@@ -226,8 +230,9 @@ def chips(args, tournament_id: int):
 
 @blp.route("/<int:tournament_id>/moves/<int:move_id>/done", methods=["POST"])
 @allow(*MANAGE)
+@blp.arguments(EmptySchema)
 @blp.response(200, MoveOut)
-def move_done(tournament_id: int, move_id: int):
+def move_done(_args, tournament_id: int, move_id: int):
     """The player and his chips are at the new seat."""
     mv = balancing.confirm_move(db.session, actor(), tournament_id, move_id)
     db.session.commit()
