@@ -70,15 +70,24 @@ class DemoDealer:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._life_at: dict[int, float] = {}   # when each table's floor life last moved
+        self._tables: dict[int, Table] | None = None
 
     # --- running ----------------------------------------------------------------------------
 
-    def start(self) -> "DemoDealer":
+    def prepare(self) -> "DemoDealer":
+        """Void what an earlier run left open and staff the tables: called before the devices start,
+        so that every round a device opens has its dealer."""
         with self.factory() as s:
-            tables = {t.number: t for t in s.execute(select(Table).where(Table.number.in_(list(self.sims))))
-                      .scalars()}
-            self._void_leftovers(s, tables)
-            self._staff_and_seat(s, tables)
+            self._tables = {t.number: t for t in s.execute(select(Table).where(Table.number.in_(list(self.sims))))
+                            .scalars()}
+            self._void_leftovers(s, self._tables)
+            self._staff_and_seat(s, self._tables)
+        return self
+
+    def start(self) -> "DemoDealer":
+        if self._tables is None:
+            self.prepare()
+        tables = self._tables
         for number, table in sorted(tables.items()):
             play = {"roulette": self._roulette, "baccarat": self._baccarat, "blackjack": self._cards,
                     "casino_holdem": self._cards}.get(table.kind)

@@ -91,12 +91,16 @@ def start_devices(app: Flask):
     runtime = DeviceRuntime(configs, sims)
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
+    dealer = None
+    if sims:
+        # simulated devices need someone at the table: the demo dealers play through the real path,
+        # and are at their tables before the devices speak (a round opened by the wheel has its dealer)
+        dealer = DemoDealer(factory, app.config["HOUSE"], {int(c.table): sim for c, sim in zip(sim_configs, sims)},
+                            speed=speed, confirm_shoe=runtime.shoe_confirmed).prepare()
     runtime.start(bridge)
     app.extensions["floor_devices"] = runtime
-    if sims:
-        # simulated devices need someone at the table: the demo dealers play through the real path
-        runtime.dealer = DemoDealer(factory, app.config["HOUSE"], {int(c.table): sim for c, sim in zip(sim_configs, sims)},
-                                    speed=speed, confirm_shoe=runtime.shoe_confirmed).start()
+    if dealer is not None:
+        runtime.dealer = dealer.start()
     return runtime
 
 

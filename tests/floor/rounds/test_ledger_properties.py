@@ -3,6 +3,7 @@ accounts is zero, every balance matches its transfers) and every player's balanc
 minus his stakes plus what the rules return."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -13,7 +14,12 @@ from floor import ledger, rounds
 from floor.errors import Conflict
 from floor.games import roulette
 from floor.rounds import bets
-from tests.floor.rounds.helpers import DEALER, HOUSE, at, fund, tid
+from tests.floor.rounds.helpers import DEALER, at, fund, tid
+from tests.floor.rounds.helpers import HOUSE as TABLE_HOUSE
+
+# The books are the property here; who may move what is tests/web/test_two_person_rule.py's. With the
+# two-person thresholds above anything a play can stake, every fate runs to its end.
+HOUSE = dataclasses.replace(TABLE_HOUSE, dispute_two_person_cents=10**8, cashier_two_person_cents=10**8)
 
 LAYOUT = roulette.all_bets()
 PLAYERS = (14, 15, 16)
