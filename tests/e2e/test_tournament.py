@@ -79,10 +79,11 @@ def _bust(page, out: dict[int, int], winner: int):
 
 
 def _make_moves(page):
+    # one move at a time, named by its id: a live redraw may reorder or add moves between two looks
     while page.locator("li[data-move] button").count():
-        n = page.locator("li[data-move]").count()
-        page.locator("li[data-move] button").first.click()
-        page.wait_for_function(f"document.querySelectorAll('li[data-move]').length < {n}")
+        move = page.locator("li[data-move]").first.get_attribute("data-move")
+        page.locator(f"li[data-move='{move}'] button").click()
+        page.wait_for_selector(f"li[data-move='{move}']", state="detached")
 
 
 def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url):
