@@ -105,7 +105,8 @@ def create_app(config: dict | str | None = None) -> Flask:
     mq = cfg["app"].get("message_queue") or None
     socketio.init_app(app, async_mode="threading", message_queue=mq, channel=cfg["app"]["message_queue_channel"],
                       manage_session=False)
-    notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, payload, to=room, namespace="/live"))
+    notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, i18n.broadcast(app, payload), to=room,
+                                                              namespace="/live"))
 
     policy.register_socket_handlers(socketio)
     # commands to the devices: in-process when this process owns the ports, else through Redis

@@ -228,6 +228,26 @@ def localise(obj):
     return obj
 
 
+def _has_msg(obj) -> bool:
+    if isinstance(obj, Msg):
+        return True
+    if isinstance(obj, dict):
+        return any(_has_msg(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_has_msg(v) for v in obj)
+    return False
+
+
+def broadcast(app, payload):
+    """A live update's domain messages said in the house's language, with money and times formatted:
+    one emit reaches many readers, so it cannot be each reader's (a page reloading its data says it
+    in his). Payloads without a message (the devices' feed) pass untouched, at no cost."""
+    if not _has_msg(payload):
+        return payload
+    with app.test_request_context():   # no reader: the language falls back to the house's
+        return localise(payload)
+
+
 class FloorJSON(DefaultJSONProvider):
     """JSON answers (and pages' embedded data) say domain messages in the request's language."""
 

@@ -93,3 +93,21 @@ def test_an_error_the_catalogs_do_not_know_is_shown_in_english(app):
     with app.test_request_context("/?lang=de"):
         assert i18n.money(123_450) in ("CHF 1'234.50", "CHF\xa01'234.50", "CHF 1’234.50", "CHF\xa01’234.50")
         assert i18n.term("floor_manager") == "Saalchef"
+
+
+def test_a_live_alert_reaches_the_tablet_with_its_money_in_the_house_format(app, login, socket_client):
+    # One emit reaches every tablet: it is said in the house's language, money formatted, never as the
+    # bare "1200.00" of the log; a page that reloads its alerts says them in its reader's language.
+    from floor import alerts
+    from floor.actors import Actor
+    from floor.errors import Msg
+    login("manager")
+    tablet = socket_client()
+    with db(app) as s:
+        alerts.raise_alert(s, Actor.system("test"), "ruling_pending",
+                           Msg("Table {table} round {round}: {kind} of {amount} by {who} needs a second pit boss",
+                               table=12, round=3, kind="void", amount=Money(120_000), who="Petra Pitboss"))
+        s.commit()
+    got = [e["args"][0] for e in tablet.get_received("/live") if e["name"] == "alert"]
+    assert [a["message"] for a in got] == [
+        "Table 12 round 3: void of CHF\xa01'200.00 by Petra Pitboss needs a second pit boss"]
