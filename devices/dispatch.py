@@ -21,7 +21,7 @@ from devices.wheel import WheelStatus, WinningNumber
 from devices.events import Silence
 from floor import rounds
 from floor.pit import visits
-from floor.errors import InvalidState
+from floor.errors import InvalidState, Msg
 from floor.settings import HouseSettings
 
 SHOE_ERRORS = {1: "unreadable card", 2: "overdraw", 3: "button misuse", 4: "card pulled back",
@@ -83,11 +83,10 @@ class RoundsDispatch:
         elif isinstance(event, Silence):
             if kind != "wheel":
                 return None   # a silent shoe or scanner is the device's health, not the round's
-            out = rounds.device_fault(session, table_id, f"wheel lost (no status line for {event.seconds} s mid-round)",
+            out = rounds.device_fault(session, table_id, Msg("wheel lost (no status line for {seconds} s mid-round)", seconds=event.seconds),
                                       at, device=device)
         elif isinstance(event, ShoeError):
-            out = rounds.device_fault(session, table_id, f"shoe error {event.code}: "
-                                      f"{SHOE_ERRORS.get(event.code, 'unknown')}", at, **common)
+            out = rounds.device_fault(session, table_id, Msg("shoe error {code}: {error}", code=event.code, error=SHOE_ERRORS.get(event.code, "unknown")), at, **common)
         else:
             rounds.device_frame(session, table_id, device, raw, type(event).__name__, at)
             return None

@@ -277,7 +277,7 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
     flow = build_flow(session, r)
     reason = None
     if copies >= decks:
-        reason = f"card {c} beyond the {decks} deck(s) in play"
+        reason = Msg("card {card} beyond the {decks} deck(s) in play", card=str(c), decks=decks)
     else:
         try:
             target = flow.apply_card(c)
@@ -285,7 +285,7 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
             reason = exc.message
     if reason is not None:
         _record(session, r, table.id, c, source, None, at, False, reason)
-        hold(session, actor, r, f"a card that does not fit the deal: {reason}", at, {"card": str(c)})
+        hold(session, actor, r, Msg("a card that does not fit the deal: {reason}", reason=reason), at, {"card": str(c)})
         return Outcome(r.id, r.status)
     rc = _record(session, r, table.id, c, source, target, at, True)
     session.flush()

@@ -71,7 +71,7 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
     actor = Actor.device(device or "device", table_id)
     r = active_round(session, table_id)
     if r is not None and r.status in ("betting", "locked", "dealing"):
-        hold(session, actor, r, f"device: {reason}", at)
+        hold(session, actor, r, Msg("device: {reason}", reason=reason), at)
     elif r is None:
         table = get_table(session, table_id)
         alerts.raise_alert(session, actor, "device_fault", Msg("Table {table}: {reason}", table=table.number, reason=reason),

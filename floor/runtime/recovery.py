@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from floor.actors import Actor
-from floor.errors import InvalidState
+from floor.errors import InvalidState, Msg
 from floor.models import Round
 from floor.rounds import core
 from floor.settings import HouseSettings
@@ -56,7 +56,7 @@ def recover_rounds(factory: Callable[[], Session], house: HouseSettings) -> list
             except Exception as exc:
                 s.rollback()
                 log.exception("recovery: round id %s cannot be settled; holding it for the pit boss", rid)
-                _hold(factory, rid, f"settlement failed: {type(exc).__name__}: {exc}")
+                _hold(factory, rid, Msg("settlement failed: {error}", error=f"{type(exc).__name__}: {exc}"))
     return done
 
 

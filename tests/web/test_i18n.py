@@ -111,3 +111,22 @@ def test_a_live_alert_reaches_the_tablet_with_its_money_in_the_house_format(app,
     got = [e["args"][0] for e in tablet.get_received("/live") if e["name"] == "alert"]
     assert [a["message"] for a in got] == [
         "Table 12 round 3: void of CHF\xa01'200.00 by Petra Pitboss needs a second pit boss"]
+
+
+def test_why_a_round_is_held_is_said_in_the_readers_language(app, client, login):
+    # The device says why in English for the log; the pit boss reading the alert in French reads French.
+    from floor.errors import Msg
+    with db(app) as session:
+        table = tid(session, 12)
+        r = rounds.open_betting(session, rounds.core.SYSTEM, table, datetime.now(timezone.utc), house=HOUSE)
+        number = r.number
+        rounds.device_fault(session, table, Msg("wheel lost (no status line for {seconds} s mid-round)", seconds=6))
+        session.commit()
+    login("pitboss")
+    _choose(login, "fr")
+    said = [a["message"] for a in client.get("/api/alerts").get_json() if a["kind"] == "round_held"]
+    assert said == [f"Table 12 coup {number} retenu : appareil : cylindre perdu (aucune ligne d'état depuis 6 s "
+                    "en cours de partie)"]
+    _choose(login, "en")
+    said = [a["message"] for a in client.get("/api/alerts").get_json() if a["kind"] == "round_held"]
+    assert said == [f"Table 12 round {number} held: device: wheel lost (no status line for 6 s mid-round)"]

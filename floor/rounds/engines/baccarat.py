@@ -75,13 +75,13 @@ class Repeat:
 class Refuse:
     card: Card
     target: str | None
-    reason: str
+    reason: Msg
     in_round: bool                            # the card is filed against the round
 
 
 @dataclass(frozen=True)
 class Hold:
-    reason: str
+    reason: Msg
     data: dict | None = None
 
 
@@ -137,7 +137,7 @@ def _card(s: CoupState, e: Dealt) -> tuple[CoupState, list]:
         out: list = [Refuse(c, e.target, "the shoe reports itself locked", s.status is not None)]
         if s.status in ("betting", "locked", "dealing"):
             return replace(s, status="held"), out + [
-                Hold(f"card {c} dealt while the shoe reports itself locked", {"card": str(c)})]
+                Hold(Msg("card {card} dealt while the shoe reports itself locked", card=str(c)), {"card": str(c)})]
         return s, out + [Stray("card_no_round", Msg("Table {table}: card {card} dealt while the shoe reports itself "
                                                     "locked; not settled", table=s.table, card=str(c)), {"card": str(c)})]
     if s.decks is not None and s.counts.get(str(c), 0) >= s.decks:
@@ -146,7 +146,7 @@ def _card(s: CoupState, e: Dealt) -> tuple[CoupState, list]:
                                             "not settled", table=s.table, card=str(c), decks=s.decks),
                      {"card": str(c)}, in_round=True)]
         if dealing:
-            return replace(s, status="held"), out + [Hold(f"card {c} beyond the shoe's {s.decks} decks")]
+            return replace(s, status="held"), out + [Hold(Msg("card {card} beyond the shoe's {decks} decks", card=str(c), decks=s.decks))]
         return s, out
     counted = replace(s, counts={**s.counts, str(c): s.counts.get(str(c), 0) + 1})
     if e.target == "burn":
@@ -165,12 +165,16 @@ def _card(s: CoupState, e: Dealt) -> tuple[CoupState, list]:
             return replace(s, status="held"), [
                 Refuse(c, e.target, f"misdeal: the tableau wants {expected_place}, the shoe dealt to "
                                     f"{e.target} {e.index}", True),
-                Hold(f"misdeal: card {c} to {e.target} {e.index}, the tableau wants {expected_place}")]
+                Hold(Msg("misdeal: card {card} to {target} {index}, the tableau wants {expected} {place}", card=str(c),
+                         target=Term(e.target), index=e.index, expected=Term(expected), place=len(hand) + 1))]
     if expected is None or (e.target is not None and e.target != expected):
         return replace(s, status="held"), [
             Refuse(c, e.target, f"misdeal: the tableau wants {expected or 'no card'}, the shoe dealt to {e.target}",
                    True),
-            Hold(f"misdeal: card {c} to {e.target}, the tableau wants {expected or 'no more cards'}")]
+            (Hold(Msg("misdeal: card {card} to {target}, the tableau wants {expected}", card=str(c),
+                      target=Term(e.target or "none"), expected=Term(expected))) if expected else
+             Hold(Msg("misdeal: card {card} to {target}, the tableau wants no more cards", card=str(c),
+                      target=Term(e.target or "none"))))]
     cards = s.cards + (c,)
     s = replace(counted, cards=cards, from_shoe=s.from_shoe or e.source == "shoe")
     out: list = [Accept(c, expected)]
@@ -196,14 +200,14 @@ def _shoe_says(s: CoupState, e: ShoeSays, now: datetime) -> tuple[CoupState, lis
                            Msg("Shoe at table {table}: result {outcome} with no coup dealing; not settled", table=s.table,
                                outcome=Term(e.winner)), shown, in_round=True)]
         if s.status == "betting":
-            return replace(s, status="held"), out + [Hold("the shoe gave a result before no more bets", shown)]
+            return replace(s, status="held"), out + [Hold(Msg("the shoe gave a result before no more bets"), shown)]
         return s, out
     if e.winner not in ("player", "banker", "tie"):
-        return replace(s, status="held"), [Hold(f"the shoe reports {e.winner}", shown)]
+        return replace(s, status="held"), [Hold(Msg("the shoe reports {outcome}", outcome=e.winner), shown)]
     if len(s.cards) < 4 or baccarat.next_target(s.cards) is not None:
-        return replace(s, status="held"), [Hold("the shoe gave a result before the coup was complete", shown)]
+        return replace(s, status="held"), [Hold(Msg("the shoe gave a result before the coup was complete"), shown)]
     mine = result_of(s.cards)
     if {k: mine[k] for k in shown} != shown:
-        return replace(s, status="held"), [Hold(f"the shoe says {e.winner}, the cards say {mine['winner']}",
+        return replace(s, status="held"), [Hold(Msg("the shoe says {shoe}, the cards say {cards}", shoe=Term(e.winner), cards=Term(mine["winner"])),
                                                 {"shoe": shown, "host": {k: mine[k] for k in shown}})]
     return replace(s, status="result"), [Result(mine)]

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from floor.errors import Msg
+
 STATE_BEFORE_GAME, STATE_PLACE_BETS, STATE_SPINNING, STATE_NO_MORE_BETS = 1, 2, 3, 4
 STATE_WINNING_NUMBER, STATE_CLOSED, STATE_NO_BALL = 5, 6, 7
 FLAG_NO_BALL, FLAG_MISSPIN, FLAG_FAULT, FLAG_FAILED_LAUNCH = 1, 2, 4, 8
@@ -105,12 +107,12 @@ class NoBallWatch:
 
 @dataclass(frozen=True)
 class Void:
-    reason: str
+    reason: Msg
 
 
 @dataclass(frozen=True)
 class Hold:
-    reason: str
+    reason: Msg
     data: dict
 
 
@@ -151,14 +153,14 @@ def _end(state: WheelState, status: str, outcome) -> tuple[WheelState, list]:
     return _with(state, replace(state.round, status=status)), [outcome]
 
 
-def _hold(state: WheelState, reason: str, **data) -> tuple[WheelState, list]:
+def _hold(state: WheelState, reason: Msg, **data) -> tuple[WheelState, list]:
     return _end(state, "held", Hold(reason, data))
 
 
 def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
     r, state, spin, flags = s.round, e.state, e.spin, e.flags
     if r is not None and flags & FLAG_FAULT:
-        return _hold(s, "wheel fault (sensor, motor or encoder)", spin=spin, flags=flags)
+        return _hold(s, Msg("wheel fault (sensor, motor or encoder)"), spin=spin, flags=flags)
 
     if state == STATE_PLACE_BETS:
         if r is None:
@@ -166,7 +168,7 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
                 return _with(s, WheelRound("betting", spin)), [Open(spin)]
             return s, []
         if r.status == "locked" and r.nmb is not None and not r.respin and r.nmb != spin:
-            return _hold(s, "the wheel moved on without a confirmed result", spin=spin)
+            return _hold(s, Msg("the wheel moved on without a confirmed result"), spin=spin)
         return s, []
 
     if r is None:
@@ -187,7 +189,7 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
         since = r.spinning_since or now
         r = replace(r, spinning_since=since, no_ball_since=None)
         if flags & FLAG_FAILED_LAUNCH and now - since > FAILED_LAUNCH:
-            return _hold(_with(s, r), "failed launch over 3 s", spin=spin)
+            return _hold(_with(s, r), Msg("failed launch over 3 s"), spin=spin)
         return _with(s, r), []
     r = replace(r, spinning_since=None)
 
@@ -195,7 +197,7 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
         out: list = []
         if r.nmb != spin:
             if r.nmb is not None and not r.respin:
-                return _hold(_with(s, r), "the wheel moved on without a confirmed result", spin=spin)
+                return _hold(_with(s, r), Msg("the wheel moved on without a confirmed result"), spin=spin)
             out.append(Lock(spin, r.status == "betting"))
             r = replace(r, status="locked", spin=spin, nmb=spin, bare=None, five=None, respin=False)
         return _no_ball(_with(s, r), bool(flags & FLAG_NO_BALL), now, out)
@@ -207,16 +209,16 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
 
     if state == STATE_WINNING_NUMBER and e.winning is not None:
         if r.nmb != spin or r.status != "locked":
-            return _hold(_with(s, r), "result without no more bets", spin=spin, number=e.winning)
+            return _hold(_with(s, r), Msg("result without no more bets"), spin=spin, number=e.winning)
         if r.five is not None:
             return _with(s, r), []   # the same state-5 line again: one result
         return _result(_with(s, replace(r, five=e.winning)))
 
     if state == STATE_CLOSED:
-        return _hold(_with(s, r), "the wheel closed mid-round", spin=spin)
+        return _hold(_with(s, r), Msg("the wheel closed mid-round"), spin=spin)
 
     if state == STATE_BEFORE_GAME and r.status == "locked" and r.nmb is not None and not r.respin:
-        return _hold(_with(s, r), "the wheel reset without a confirmed result", spin=spin)
+        return _hold(_with(s, r), Msg("the wheel reset without a confirmed result"), spin=spin)
     return _with(s, replace(r, no_ball_since=None) if state == STATE_BEFORE_GAME else r), []
 
 
@@ -225,7 +227,7 @@ def _number(s: WheelState, e: Number) -> tuple[WheelState, list]:
     if r is None:
         return _stray(s, e.spin, e.number, bare=True)
     if r.status != "locked" or r.nmb is None or (e.spin is not None and r.nmb != e.spin):
-        return _hold(s, "result without no more bets", spin=e.spin, number=e.number)
+        return _hold(s, Msg("result without no more bets"), spin=e.spin, number=e.number)
     if r.bare is not None:
         return s, []
     return _result(_with(s, replace(r, bare=e.number)))
@@ -244,7 +246,7 @@ def _result(s: WheelState) -> tuple[WheelState, list]:
     if r.bare is None or r.five is None:
         return s, []
     if r.bare != r.five:
-        return _hold(s, f"the bare number {r.bare} and the state-5 line {r.five} disagree",
+        return _hold(s, Msg("the bare number {bare} and the state-5 line {five} disagree", bare=r.bare, five=r.five),
                      bare=r.bare, five=r.five, spin=r.spin)
     return _end(s, "result", Result(r.bare, r.spin))
 
