@@ -120,7 +120,7 @@ def init_app(app) -> None:
     babel.init_app(app, locale_selector=select_language, timezone_selector=lambda: app.config["HOUSE"].timezone)
     app.json = FloorJSON(app)
     app.after_request(_pin_terminal)
-    app.jinja_env.filters.update(money=money, amount=amount, clock=clock, when=when, day=day, term=term)
+    app.jinja_env.filters.update(money=money, amount=amount, number=number, clock=clock, when=when, day=day, term=term)
     app.jinja_env.globals.update(i18n_data=i18n_data, LANGUAGES=LANGUAGES, current_language=language)
 
 
@@ -277,6 +277,13 @@ def amount(cents, lang: str | None = None) -> str:
     digits = get_currency_precision(_house().currency)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(int(cents) / 100, format=pattern, locale=format_locale(lang))
+
+
+def number(value, lang: str | None = None) -> str:
+    """A count or a measure (minutes, a rate) with the language's separators: 1'234.5, 12,5."""
+    if value is None:
+        return "–"
+    return format_decimal(value, format="#,##0.#", locale=format_locale(lang))
 
 
 def _aware(value) -> datetime | None:

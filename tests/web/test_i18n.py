@@ -93,6 +93,9 @@ def test_an_error_the_catalogs_do_not_know_is_shown_in_english(app):
     with app.test_request_context("/?lang=de"):
         assert i18n.money(123_450) in ("CHF 1'234.50", "CHF\xa01'234.50", "CHF 1’234.50", "CHF\xa01’234.50")
         assert i18n.term("floor_manager") == "Saalchef"
+        assert i18n.number(1234.5) in ("1'234.5", "1’234.5") and i18n.number(12.0) == "12"
+    with app.test_request_context("/?lang=fr"):
+        assert i18n.number(12.5) == "12,5"          # a visit's minutes on a French pit boss's page
 
 
 def test_a_live_alert_reaches_the_tablet_with_its_money_in_the_house_format(app, login, socket_client):
