@@ -22,8 +22,13 @@ def plan(session: Session, settings: HouseSettings, t: Tournament, stacks: dict[
     left = core.entries(session, t, "seated")
     if not isinstance(stacks, dict) or sorted(stacks) != sorted(e.id for e in left):
         raise BadInput("the chips of every player still seated, and only theirs", field="stacks")
-    survivors = [rules.Survivor(e.id, stacks[e.id], buy_ins=t.buy_in, fees=t.fee, bounty_stake=t.bounty,
-                                bounty=e.bounty) for e in left]
+    bought: dict[int, tuple[int, int]] = {}
+    for p in core.purchases(session, t):
+        price, fee = bought.get(p.entry_id, (0, 0))
+        bought[p.entry_id] = (price + p.price, fee + p.fee)
+    survivors = [rules.Survivor(e.id, stacks[e.id], buy_ins=t.buy_in + bought.get(e.id, (0, 0))[0],
+                                fees=t.fee + bought.get(e.id, (0, 0))[1], bounty_stake=t.bounty, bounty=e.bounty)
+                 for e in left]
     collected = core.pool_collected(session, t)
     prizes = core.payouts(session, t, settings.tournament_payout_unit, pool=collected)
     pool_left = ledger.balance(session, core.account(session, t, "prize_pool"))

@@ -100,13 +100,32 @@ function registerCard(t, data, reload) {
       button(_("Register"), go, "btn primary")), receipt);
 }
 
+// Rebuys and the add-on, while the structure offers them: the floor or the cage sells the chips.
+function buyButtons(t, role, e, reload) {
+  if (!REGISTER.includes(role) || t.status !== "running" || e.status !== "seated") return [];
+  const buy = (kind, label) => button(label, () => {
+    const input = document.querySelector(`.tn-chips[data-entry="${e.id}"]`);
+    const now = window.prompt(_("Chips {player} has now", { player: e.player_name }), input ? input.value : String(e.chips));
+    if (now === null) return;
+    act(() => api("POST", `/api/tournaments/${t.id}/entries/${e.id}/purchases`, { kind, chips_now: Number(now), paid_with: "cash" }),
+      kind === "rebuy" ? _("Rebuy paid") : _("Add-on paid")).then(reload);
+  }, `btn small tn-${kind.replace("_", "-")}`);
+  const out = [];
+  if (t.clock.rebuy_open) out.push(" ", buy("rebuy", _("Rebuy")));
+  if (t.clock.add_on_open && !e.add_ons) out.push(" ", buy("add_on", _("Add-on")));
+  return out;
+}
+
 function entriesCard(t, role, reload) {
   const playing = t.entries.filter(e => e.status === "seated");
   const canBust = MANAGE.includes(role) && t.status === "running";
   const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
       el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
-      el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : ""),
+      el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : "",
+        e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("{n} rebuys", { n: e.rebuys })) : null,
+        e.add_ons ? el("span", { class: "tn-bought" }, " · ", _("add-on")) : null,
+        ...buyButtons(t, role, e, reload)),
       el("td", {}, term(e.status)),
       el("td", { class: "num" }, e.table ?? ""), el("td", { class: "num" }, e.seat ?? ""),
       el("td", { class: "num" }, canBust && e.status === "seated"

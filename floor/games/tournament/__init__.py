@@ -19,7 +19,7 @@ from .places import (BlindPositions, Bust, Place, blind_positions, bust_places, 
                      deal_final_places)
 from .seating import (ButtonDraw, Move, SeatAssignment, SeatDraw, TablePlan, draw_late_seat, draw_seats,
                       rebalance)
-from .structure import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, Break, ClockReading, Level, Structure,
+from .structure import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, AddOn, Break, Rebuys, purchase_refusal, ClockReading, Level, Structure,
                         bubble_action, clock, hand_for_hand, running_seconds, structure_from_data, structure_to_data)
 
 __all__ = [
@@ -35,6 +35,6 @@ __all__ = [
     "BlindPositions", "Bust", "Place", "blind_positions", "bust_places", "clockwise_from_button",
     "deal_final_places",
     "ButtonDraw", "Move", "SeatAssignment", "SeatDraw", "TablePlan", "draw_late_seat", "draw_seats", "rebalance",
-    "DAILY_TURBO", "TEMPLATES", "WEEKLY_DEEP_STACK", "Break", "ClockReading", "Level", "Structure",
+    "DAILY_TURBO", "TEMPLATES", "WEEKLY_DEEP_STACK", "AddOn", "Break", "Rebuys", "purchase_refusal", "ClockReading", "Level", "Structure",
     "bubble_action", "clock", "hand_for_hand", "running_seconds", "structure_from_data", "structure_to_data",
 ]

@@ -61,6 +61,30 @@ class RegisterIn(Strict):
     paid_with = fields.String(load_default="cash", validate=validate.OneOf(("cash", "balance")))
 
 
+class PurchaseIn(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(("rebuy", "add_on")))
+    chips_now = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                               metadata={"description": "his stack now, as the floor counts it (0: his last chip lost)"})
+    paid_with = fields.String(load_default="cash", validate=validate.OneOf(("cash", "balance")))
+
+
+class PurchaseOut(Schema):
+    tournament_id = fields.Integer()
+    tournament = fields.String()
+    purchase_id = fields.Integer()
+    entry_id = fields.Integer()
+    player_name = fields.String()
+    kind = fields.String(metadata={"description": "rebuy | add_on"})
+    number = fields.Integer(metadata={"description": "his 1st, 2nd... of that kind"})
+    price = Cents()
+    fee = Cents()
+    total = Cents()
+    chips = fields.Integer()
+    stack = fields.Integer(metadata={"description": "his stack after the purchase"})
+    paid_with = fields.String()
+    at = fields.DateTime()
+
+
 class ReasonIn(Strict):
     reason = Reason()
 
@@ -117,6 +141,9 @@ class EntryOut(Schema):
     prize = Cents()
     bounties_won = Cents()
     registered_at = fields.DateTime()
+    rebuys = fields.Integer()
+    add_ons = fields.Integer()
+    purchases_paid = Cents()   # rebuys and add-ons, fees included
 
 
 class ReceiptOut(Schema):
@@ -136,6 +163,8 @@ class ReceiptOut(Schema):
     paid_with = fields.String()
     registered_at = fields.DateTime()
     draw = fields.Dict(allow_none=True, metadata={"description": "label, seed_hex and algorithm of the seat draw"})
+    purchases = fields.List(fields.Dict(), metadata={"description": "his rebuys and add-ons: kind, price, fee, chips, at"})
+    total_paid = Cents()   # the entry and every purchase
 
 
 class ClockOut(Schema):
@@ -167,6 +196,8 @@ class ClockOut(Schema):
     tables_done = fields.List(fields.Integer(), metadata={"description": "tables that finished the hand"})
     tables_in_play = fields.List(fields.Integer())
     paid_places = fields.Integer()
+    rebuy_open = fields.Boolean()
+    add_on_open = fields.Boolean()
     paused = fields.Boolean()
     pause_reason = fields.String(allow_none=True)
     players_left = fields.Integer()
@@ -305,6 +336,10 @@ class MoneyOut(Schema):
     collected = Cents()
     fees = Cents()
     bounty_stakes = Cents()
+    rebuys = fields.Integer()
+    add_ons = fields.Integer()
+    purchases_to_pool = Cents()
+    purchases_fees = Cents()
     prize_pool = Cents()
     accounts = fields.Dict(keys=fields.String(), values=fields.Integer())
 

@@ -10,7 +10,7 @@ from floor.errors import InvalidState
 from floor.tournaments import (balancing, cancellation, clock, core, deals, eliminations, registration, results,
                                setup)
 from floor.web.api.tournament_schemas import (AgreeIn, BustOut, BustsIn, CancelIn, CancelOut, ChipsIn, ClockOut, DealIn,
-                                              DealOut, FromTemplateIn, MoveOut, ReasonIn, ReceiptOut, RegisterIn,
+                                              DealOut, FromTemplateIn, MoveOut, PurchaseIn, PurchaseOut, ReasonIn, ReceiptOut, RegisterIn,
                                               ResultsOut, ShareOut, TablesIn, TableViewOut, TemplateIn, TemplateOut,
                                               TournamentBriefOut, TournamentIn, TournamentOut)
 from floor.web.api.schemas import EmptySchema
@@ -129,6 +129,20 @@ def register(args, tournament_id: int):
 def receipt(tournament_id: int, entry_id: int):
     t = core.get(db.session, tournament_id)
     return registration.receipt(db.session, t, core.entry(db.session, t, entry_id))
+
+
+@blp.route("/<int:tournament_id>/entries/<int:entry_id>/purchases", methods=["POST"])
+@allow(*REGISTER)
+@blp.arguments(PurchaseIn)
+@blp.response(201, PurchaseOut)
+def buy_chips(args, tournament_id: int, entry_id: int):
+    """A rebuy or the add-on, when the structure offers it now: the price to the prize pool, the fee
+    to the house."""
+    p = registration.buy_chips(db.session, actor(), house(), tournament_id, entry_id, args["kind"], args["chips_now"],
+                               args["paid_with"])
+    db.session.commit()
+    t = core.get(db.session, tournament_id)
+    return registration.purchase_receipt(db.session, t, p)
 
 
 @blp.route("/<int:tournament_id>/entries/<int:entry_id>/unregister", methods=["POST"])
