@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from floor import ledger
 from floor.models import Table, Tournament, TournamentDraw, TournamentEntry, TournamentMove, TournamentTable
 from floor.settings import HouseSettings
+from floor.games import tournament as rules
 from floor.tournaments import balancing, clock, core, deals
 
 
@@ -87,9 +88,28 @@ def table_view(session: Session, settings: HouseSettings, t: Tournament, table: 
              for e in sorted(core.entries(session, t, "seated"), key=lambda e: e.seat or 0) if e.table_id == table.id]
     moves = [move_json(session, m) for m in balancing.pending_moves(session, t)
              if table.id in (m.from_table_id, m.to_table_id)]
+    state = clock.state(session, t, now, settings.tournament_payout_unit)
     return {"tournament_id": t.id, "table": table.number, "table_id": table.id,
             "button_seat": tt.button_seat if tt else None, "broken": bool(tt and tt.broken_at),
-            "clock": clock.state(session, t, now, settings.tournament_payout_unit), "seats": seats, "moves": moves}
+            "clock": state, "seats": seats, "moves": moves,
+            "hand": hand_json(state, {s["seat"]: s["chips"] for s in seats}, tt.button_seat if tt else None)}
+
+
+def hand_json(state: dict, stacks: dict[int, int], button: int | None) -> dict | None:
+    """The blinds and antes this table posts at the level on the clock (on a break: the next level),
+    with the button where it was recorded (or, his seat empty, the next player clockwise); heads-up
+    the button posts the small blind and acts first before the flop."""
+    if len(stacks) < 2 or button is None or state["big_blind"] is None:
+        return None
+    seats = sorted(stacks)
+    if button not in stacks:
+        button = next((s for s in seats if s > button), seats[0])
+    h = rules.hand_postings(state["small_blind"], state["big_blind"], state["ante"], state["big_blind_ante"], seats,
+                            button, stacks={s: c for s, c in stacks.items()})
+    p = h.positions
+    return {"button": p.button, "small_blind_seat": p.small_blind, "big_blind_seat": p.big_blind,
+            "first_preflop": p.first_preflop, "first_postflop": p.first_postflop, "heads_up": len(seats) == 2,
+            "postings": [{"seat": x.seat, "what": x.what, "amount": x.amount} for x in h.postings]}
 
 
 def deal_json(d) -> dict:

@@ -368,3 +368,6 @@ class TableViewOut(Schema):
     clock = fields.Nested(ClockOut)
     seats = fields.List(fields.Nested(TableSeatOut))
     moves = fields.List(fields.Nested(MoveOut), metadata={"description": "moves to or from this table still to make"})
+    hand = fields.Dict(allow_none=True, metadata={
+        "description": "the blinds and antes at the clock's level: button, small_blind_seat, big_blind_seat, "
+                       "first_preflop, first_postflop, heads_up, postings [{seat, what, amount}]"})
