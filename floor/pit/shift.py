@@ -94,7 +94,7 @@ def _tournaments(session: Session, start: datetime, end: datetime) -> list[dict]
             r = row(src_key)
             r["collected"] -= amount
             r["entries"] -= 1
-        if src_kind == "prize_pool" and kind == "prize":
+        if src_kind == "prize_pool" and kind in ("prize", "cancellation"):
             row(src_key)["prizes"] += amount
         if src_kind == "overlay":
             row(src_key)["overlay"] += amount

@@ -192,16 +192,48 @@ function dealCard(t, role, reload) {
   return el("section", { class: "card tn-deal-card" }, ...parts);
 }
 
+// Cancellation: the rule, the settlement it gives each player still in (from the chips entered above),
+// then a confirmation before anything is paid. The players already out get nothing.
+const CANCEL = ["floor_manager", "pit_boss", "admin"];
+const CANCEL_RULES = ["fees_and_bounty_back", "fees_back", "online_room", "refund", "sit_and_go"];
+let cancelPreview = null;   // {tournament, rule, shares}: kept across live redraws
+
 function cancelCard(t, role, reload) {
-  if (!MANAGE.includes(role) || !["registering", "running"].includes(t.status)) return null;
-  const go = () => {
+  if (!CANCEL.includes(role) || !["registering", "running"].includes(t.status)) return null;
+  const stacks = () => t.entries.filter(e => e.status === "seated").map(e => ({
+    entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
+  const rule = el("select", { id: "tn-cancel-rule", class: "tn-input" },
+    CANCEL_RULES.map(r => el("option", { value: r, selected: cancelPreview?.rule === r ? "selected" : null }, term(`cancel:${r}`))));
+  const pay = (chosen) => {
     const reason = window.prompt(_("Why is the tournament cancelled?"));
     if (!reason) return;
-    const stacks = t.entries.filter(e => e.status === "seated").map(e => ({
-      entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
-    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks }), _("Cancelled and settled")).then(reload);
+    if (!window.confirm(_("Cancel {name} and pay these amounts? This cannot be undone.", { name: t.name }))) return;
+    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks: t.status === "running" ? stacks() : [], rule: chosen }),
+      _("Cancelled and settled")).then(() => { cancelPreview = null; reload(); });
   };
-  return el("section", { class: "card tn-cancel" }, button(_("Cancel the tournament"), go, "btn danger ghost"));
+  if (t.status === "registering") {
+    return el("section", { class: "card tn-cancel" }, el("h3", {}, _("Cancel the tournament")),
+      el("p", {}, _("Before the start every entry gets back all it paid.")),
+      button(_("Cancel the tournament"), () => pay(null), "btn danger ghost"));
+  }
+  const preview = async () => {
+    const shares = await act(() => api("POST", `/api/tournaments/${t.id}/cancellation`, { stacks: stacks(), rule: rule.value }));
+    if (shares) { cancelPreview = { tournament: t.id, rule: rule.value, shares }; reload(); }
+  };
+  const parts = [el("h3", {}, _("Cancel the tournament")),
+    el("div", { class: "tn-row" }, field(_("Rule"), rule), button(_("Show the settlement"), preview, "btn"))];
+  if (cancelPreview && cancelPreview.tournament === t.id) {
+    const name = id => (t.entries.find(e => e.id === id) || {}).player_name;
+    parts.push(el("table", { class: "tn-settlement" },
+      el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Refund")), el("th", {}, _("Bounty")),
+        el("th", {}, _("Next prize")), el("th", {}, _("Equal share")), el("th", {}, _("By chips")), el("th", {}, _("Total")))),
+      el("tbody", {}, cancelPreview.shares.map(s => el("tr", { "data-entry": s.entry_id }, el("td", {}, name(s.entry_id)),
+        ...[s.refund, s.bounty, s.next_prize, s.equal_share, s.chip_share].map(v => el("td", { class: "num" }, money(v))),
+        el("td", { class: "num tn-amount" }, money(s.total)))))),
+      el("p", { class: "hint" }, _("The players already out get nothing more.")),
+      button(_("Confirm and pay: {rule}", { rule: term(`cancel:${cancelPreview.rule}`) }), () => pay(cancelPreview.rule), "btn danger tn-cancel-confirm"));
+  }
+  return el("section", { class: "card tn-cancel" }, ...parts);
 }
 
 // A new tournament from the tablet; amounts typed in the house currency, sent in cents.

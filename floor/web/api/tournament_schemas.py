@@ -120,9 +120,19 @@ class AgreeIn(Strict):
     entry_id = fields.Integer(required=True, strict=True)
 
 
+CANCEL_RULES = ("refund", "online_room", "fees_back", "fees_and_bounty_back", "sit_and_go")
+
+
 class CancelIn(Strict):
     reason = Reason()
     stacks = fields.List(fields.Nested(StackIn), load_default=list)
+    rule = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(CANCEL_RULES),
+                         metadata={"description": "the formula for a running tournament (default: the house's)"})
+
+
+class CancelPlanIn(Strict):
+    stacks = fields.List(fields.Nested(StackIn), required=True, validate=validate.Length(min=1))
+    rule = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(CANCEL_RULES))
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -319,6 +329,7 @@ class CancelOut(Schema):
     refunded = fields.List(fields.Integer())
     shares = fields.List(fields.Nested(ShareOut))
     fund_short = fields.Boolean()
+    kept_by_house = Cents()
 
 
 class DrawOut(Schema):
