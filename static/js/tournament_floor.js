@@ -224,7 +224,7 @@ function cancelCard(t, role, reload) {
     el("div", { class: "tn-row" }, field(_("Rule"), rule), button(_("Show the settlement"), preview, "btn"))];
   if (cancelPreview && cancelPreview.tournament === t.id) {
     const name = id => (t.entries.find(e => e.id === id) || {}).player_name;
-    parts.push(el("table", { class: "tn-settlement" },
+    parts.push(el("table", { class: "tn-entries tn-settlement" },
       el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Refund")), el("th", {}, _("Bounty")),
         el("th", {}, _("Next prize")), el("th", {}, _("Equal share")), el("th", {}, _("By chips")), el("th", {}, _("Total")))),
       el("tbody", {}, cancelPreview.shares.map(s => el("tr", { "data-entry": s.entry_id }, el("td", {}, name(s.entry_id)),
