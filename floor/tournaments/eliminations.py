@@ -54,8 +54,11 @@ def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: Tou
         if not open_ or not t.mystery_envelopes:
             return 0
         draw = core.new_draw(t, f"mystery:{out.id}")
-        got = rules.draw_mystery_bounty(draw, t.mystery_envelopes, ids)
-        core.record_draw(session, t, "mystery", draw, {"entry_id": out.id, "amount": got.amount,
+        before = list(t.mystery_envelopes)
+        got = rules.draw_mystery_bounty(draw, before, ids)
+        # the envelopes it was drawn from are recorded with the seed: anyone can redo it in a dispute
+        core.record_draw(session, t, "mystery", draw, {"entry_id": out.id, "winners": ids, "amount": got.amount,
+                                                        "envelopes": before,
                                                         "envelopes_left": list(got.envelopes_left)}, now)
         t.mystery_envelopes = list(got.envelopes_left)
         awards = got.awards

@@ -182,3 +182,25 @@ def test_the_dealer_terminal_posts_the_clock_level_and_heads_up_the_button_posts
         (a.seat, "small_blind", state["small_blind"]), (b.seat, "big_blind", state["big_blind"]),
         (b.seat, "ante", state["ante"])]
     assert (state["small_blind"], state["big_blind"], state["ante"]) == (500, 1_000, 1_000)
+
+
+def test_each_mystery_envelope_is_drawn_at_its_knock_out_and_every_draw_can_be_redone(session):
+    envelopes = [5_000, 2_000, 1_000, 500, 500]
+    m, t = _running(session, 5, table_numbers=tables(session, (41,)), bounty_kind="mystery", bounty=1_000,
+                    mystery_envelopes=envelopes)
+    a, b, c, d, e = core.entries(session, t, "seated")
+    # five entries pay two places: envelopes are won from the knock-out that leaves two (the money) on,
+    # one draw per knock-out from the envelopes still in
+    for out, winner in ((a, e), (b, e), (c, e), (d, e)):
+        eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": out.id, "chips_at_start": 100}], [winner.id], now=CLOSED)
+    draws = session.query(TournamentDraw).filter_by(tournament_id=t.id, kind="mystery").order_by(TournamentDraw.id).all()
+    assert [d_.result["entry_id"] for d_ in draws] == [c.id, d.id]
+    assert draws[0].result["envelopes"] == envelopes
+    left = envelopes
+    for d_ in draws:      # a dispute: redo each draw from its seed, label and the envelopes it was drawn from
+        again = rules.draw_mystery_bounty(rules.Draw(d_.seed_hex, d_.label), d_.result["envelopes"], d_.result["winners"])
+        assert d_.result["envelopes"] == left and again.amount == d_.result["amount"]
+        left = list(again.envelopes_left)
+    assert t.mystery_envelopes == left and len(left) == 3
+    assert e.bounties_won == sum(d_.result["amount"] for d_ in draws)
+    assert ledger.check(session).ok
