@@ -21,7 +21,7 @@ FIELDS = {
     "name": None, "game_id": None, "buy_in": None, "fee": 0, "bounty_kind": "none", "bounty": 0,
     "mystery_envelopes": [], "structure": "daily_turbo", "max_reentries": 0, "max_entries": 0,
     "seats_per_table": None, "final_table_size": None, "guarantee": 0, "payout_table": None,
-    "table_numbers": [],
+    "table_numbers": [], "rebuy": None, "add_on": None,
 }
 
 
@@ -97,6 +97,9 @@ def checked(session: Session, settings: HouseSettings, values: dict) -> dict:
         raise BadInput("a final table of {size} does not fit {seats}-seat tables", field="final_table_size",
                        size=v["final_table_size"], seats=v["seats_per_table"])
     v["structure"] = _structure(v["structure"])
+    for key in ("rebuy", "add_on"):      # rebuys and the add-on given beside a structure join it
+        if v.get(key):
+            v["structure"] = _structure(v["structure"] | {key: dict(v[key])})
     v["payout_table"] = _payouts(v["payout_table"])
     numbers = v["table_numbers"]
     if not isinstance(numbers, list) or len(set(map(str, numbers))) != len(numbers):

@@ -123,7 +123,7 @@ function entriesCard(t, role, reload) {
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
       el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
       el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : "",
-        e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("{n} rebuys", { n: e.rebuys })) : null,
+        e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("rebuys: {n}", { n: e.rebuys })) : null,
         e.add_ons ? el("span", { class: "tn-bought" }, " · ", _("add-on")) : null,
         ...buyButtons(t, role, e, reload)),
       el("td", {}, term(e.status)),
@@ -253,8 +253,16 @@ function createCard(data, role, choose, reload) {
   const seats = input("tn-new-seats", "number", { min: 2, max: 12, value: "9" });
   const guarantee = input("tn-new-guarantee", "number", { min: 0, step: "0.01", value: "0" });
   const tablesIn = input("tn-new-tables", "text", { placeholder: "21, 22, 23", inputmode: "numeric" });
+  const rebuyPrice = input("tn-new-rebuy-price", "number", { min: 0, step: "0.01", value: "0" });
+  const rebuyChips = input("tn-new-rebuy-chips", "number", { min: 1, value: "20000" });
+  const rebuyUntil = input("tn-new-rebuy-until", "number", { min: 1, value: "4" });
+  const addOnPrice = input("tn-new-addon-price", "number", { min: 0, step: "0.01", value: "0" });
+  const addOnChips = input("tn-new-addon-chips", "number", { min: 1, value: "20000" });
+  const addOnAfter = input("tn-new-addon-after", "number", { min: 1, value: "4" });
   const cents = x => Math.round(parseFloat(x.value || "0") * 100);
   const values = () => ({
+    rebuy: cents(rebuyPrice) ? { price: cents(rebuyPrice), chips: Number(rebuyChips.value), until_level: Number(rebuyUntil.value) } : null,
+    add_on: cents(addOnPrice) ? { price: cents(addOnPrice), chips: Number(addOnChips.value), after_level: Number(addOnAfter.value) } : null,
     name: name.value, game_id: Number(game.value), buy_in: cents(buyIn), fee: cents(fee), bounty_kind: kind.value,
     bounty: cents(bounty), structure: structure.value, max_reentries: Number(reentries.value || 0),
     seats_per_table: Number(seats.value), final_table_size: Number(seats.value), guarantee: cents(guarantee),
@@ -275,6 +283,9 @@ function createCard(data, role, choose, reload) {
       field(_("Guarantee"), guarantee)),
     el("div", { class: "tn-row" }, field(_("Re-entries per player"), reentries), field(_("Seats per table"), seats),
       field(_("Tables, first to break first"), tablesIn)),
+    el("div", { class: "tn-row" }, field(_("Rebuy price (0: none)"), rebuyPrice), field(_("Rebuy chips"), rebuyChips),
+      field(_("Rebuys until level"), rebuyUntil), field(_("Add-on price (0: none)"), addOnPrice), field(_("Add-on chips"), addOnChips),
+      field(_("Add-on after level"), addOnAfter)),
     el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn")));
 }
 

@@ -178,3 +178,30 @@ def test_the_openapi_document_describes_the_tournament_routes(client):
         assert path in spec["paths"], path
     register = spec["paths"]["/api/tournaments/{tournament_id}/entries"]["post"]
     assert "201" in register["responses"] and register["requestBody"]
+
+
+def test_rebuys_given_at_creation_join_the_structure_and_are_sold_at_the_cage(app, client, login, floor_ready):
+    login("manager")
+    t = login.post("/api/tournaments", json=BASE | {"rebuy": {"price": 5_000, "fee": 500, "chips": 20_000, "until_level": 4},
+                                                    "add_on": {"price": 5_000, "chips": 30_000, "after_level": 4}}).get_json()
+    assert t["structure"]["rebuy"]["until_level"] == 4 and t["structure"]["add_on"]["chips"] == 30_000
+    bad = login.post("/api/tournaments", json=BASE | {"rebuy": {"price": 5_000, "chips": 20_000, "until_level": 99}})
+    assert bad.status_code == 400
+    tid = t["id"]
+    for p in floor_ready[:2]:
+        assert login.post(f"/api/tournaments/{tid}/entries", json={"player_id": p}).status_code == 201
+    assert login.post(f"/api/tournaments/{tid}/start").status_code == 200
+    e = client.get(f"/api/tournaments/{tid}").get_json()["entries"][0]
+    cage = app.test_client()
+    c = Login(cage)
+    c("cashier")
+    r = c.post(f"/api/tournaments/{tid}/entries/{e['id']}/purchases", json={"kind": "rebuy", "chips_now": 0})
+    assert r.status_code == 201, r.get_json()
+    assert (r.get_json()["total"], r.get_json()["stack"], r.get_json()["number"]) == (5_500, 20_000, 1)
+    r = c.post(f"/api/tournaments/{tid}/entries/{e['id']}/purchases", json={"kind": "add_on", "chips_now": 0})
+    assert r.status_code == 409 and r.get_json()["error"] == "add_on_not_yet"
+    pit = app.test_client()
+    pb = Login(pit)
+    pb("pitboss")
+    assert pb.post(f"/api/tournaments/{tid}/entries/{e['id']}/purchases",
+                   json={"kind": "rebuy", "chips_now": 0}).status_code == 403

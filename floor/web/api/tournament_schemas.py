@@ -18,6 +18,22 @@ class PayoutRowIn(Strict):
     percents = fields.List(fields.String(), required=True, metadata={"description": "per place, e.g. \"27.5\""})
 
 
+class RebuyIn(Strict):
+    price = Cents(required=True, strict=True, validate=validate.Range(min=0, max=100_000_000))
+    fee = Cents(load_default=0, strict=True, validate=validate.Range(min=0, max=100_000_000))
+    chips = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    until_level = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    max_per_player = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0))
+    at_or_below = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0))
+
+
+class AddOnIn(Strict):
+    price = Cents(required=True, strict=True, validate=validate.Range(min=0, max=100_000_000))
+    fee = Cents(load_default=0, strict=True, validate=validate.Range(min=0, max=100_000_000))
+    chips = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    after_level = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+
+
 class TournamentIn(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=120))
     game_id = fields.Integer(required=True, strict=True)
@@ -40,6 +56,10 @@ class TournamentIn(Strict):
     payout_table = fields.List(fields.Nested(PayoutRowIn), load_default=None, allow_none=True)
     table_numbers = fields.List(fields.Integer(strict=True), load_default=list,
                                 metadata={"description": "the tables given, first to break first"})
+    rebuy = fields.Nested(RebuyIn, load_default=None, allow_none=True,
+                          metadata={"description": "rebuys, added to the structure"})
+    add_on = fields.Nested(AddOnIn, load_default=None, allow_none=True,
+                           metadata={"description": "the add-on, added to the structure"})
 
 
 class TemplateIn(Strict):
