@@ -3,7 +3,7 @@ out on one hand placed by their chips at the start of the hand), the bounties to
 the prize of a place in the money, then the moves the tables need. The last player in wins."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -201,6 +201,9 @@ def _bubble(session: Session, settings: HouseSettings, t: Tournament, late: bool
     action = rules.bubble_action(left, paid, late, policy)
     if action == "pause" and clock.open_pause(session, t) is None:
         clock.stop(session, Actor.system("tournament clock"), t, BUBBLE_PAUSE, now)
+        if settings.tournament_bubble_pause_minutes > 0:     # a short pause: it ends by itself
+            timers.set_timer(session, f"tournament:{t.id}:bubble", BUBBLE_RESUME_JOB,
+                             now + timedelta(minutes=settings.tournament_bubble_pause_minutes), t.id)
     elif action == "close_registration":
         t.registration_closed_at, t.guarantee_void = now, True
         session.flush()
@@ -209,6 +212,21 @@ def _bubble(session: Session, settings: HouseSettings, t: Tournament, late: bool
                      after={"players_left": left, "paid_places": paid, "placed": [e.id for e in placed],
                             "prize_pool": core.prize_pool(session, t)})
         core.publish(session, t, "tournament.entries")
+
+
+BUBBLE_RESUME_JOB = "tournaments.bubble_resume"
+
+
+def bubble_resume(session: Session, tournament_id: int, now: datetime | None = None) -> bool:
+    """The end of the short bubble pause: the clock runs again, unless the floor already resumed it
+    or paused it for another reason since."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    p = clock.open_pause(session, t)
+    if t.status != "running" or p is None or p.reason != BUBBLE_PAUSE:
+        return False
+    clock.release(session, Actor.system("tournament clock"), t, p, now)
+    return True
 
 
 def _tell_tables(session: Session, t: Tournament, payload: dict) -> None:

@@ -16,3 +16,9 @@ def clock_job(session: Session, settings: HouseSettings, tournament_id: int, now
     clock.tick(session, tournament_id, now)
     t = core.get(session, tournament_id)
     eliminations.sync_hand_for_hand(session, settings, t, core.now_or(now))   # late registration may just have closed
+
+
+@job(eliminations.BUBBLE_RESUME_JOB)
+def bubble_resume_job(session: Session, settings: HouseSettings, tournament_id: int, now: datetime | None = None) -> None:
+    """The short pause on the bubble is over: the clock runs again."""
+    eliminations.bubble_resume(session, tournament_id, now)

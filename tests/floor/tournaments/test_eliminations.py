@@ -204,3 +204,24 @@ def test_each_mystery_envelope_is_drawn_at_its_knock_out_and_every_draw_can_be_r
     assert t.mystery_envelopes == left and len(left) == 3
     assert e.bounties_won == sum(d_.result["amount"] for d_ in draws)
     assert ledger.check(session).ok
+
+
+def test_the_bubble_pause_is_short_it_resumes_by_itself_unless_the_floor_did(session):
+    from floor.jobs import JOBS
+    from floor.models import Timer
+    house = HouseSettings.from_mapping(HOUSE.as_dict() | {"tournament_bubble_policy": "pause",
+                                                          "tournament_bubble_pause_minutes": 3})
+    m, t = _running(session, 4, table_numbers=tables(session, (41,)))
+    a, b, c, d = core.entries(session, t, "seated")
+    at = T0 + timedelta(minutes=30)
+    eliminations.bust(session, m, house, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=at)
+    timer = session.query(Timer).filter_by(key=f"tournament:{t.id}:bubble", status="pending").one()
+    assert timer.job == eliminations.BUBBLE_RESUME_JOB and timer.due_at == at + timedelta(minutes=3)
+    JOBS[timer.job](session, house, *timer.args, now=timer.due_at)      # what the scheduler runs
+    state = clock.state(session, t, at + timedelta(minutes=4), 100)
+    assert not state["paused"]
+    assert clock.elapsed(session, t, at + timedelta(minutes=4)) == 30 * 60 + 60     # three minutes stood still
+    # a floor pause for another reason is not ended by a late bubble timer
+    clock.pause(session, m, t.id, "dealer change", at + timedelta(minutes=5))
+    assert not eliminations.bubble_resume(session, t.id, at + timedelta(minutes=6))
+    assert clock.state(session, t, at + timedelta(minutes=6), 100)["paused"]
