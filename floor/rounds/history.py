@@ -42,7 +42,7 @@ def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
     return coup_engine.result_of(cards)
 
 
-def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
+def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
     """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order
     (``targets``, when given, gets where each card went)."""
     main = "bet" if r.kind == "blackjack" else "ante"
@@ -69,7 +69,7 @@ def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = 
 
 def _flow_result(session: Session, r: Round, cards: list[Card]) -> dict:
     try:
-        flow = _flow(session, r, cards)
+        flow = replay_flow(session, r, cards)
     except BadInput:
         raise
     except Exception as exc:   # NotExpected (a Conflict) and friends: the cards do not make this round
@@ -83,7 +83,7 @@ def flow_targets(session: Session, r: Round, cards: list[Card]) -> list[str] | N
     """Where each of ``cards`` goes when the round is dealt again with them (None: they do not fit)."""
     targets: list[str] = []
     try:
-        _flow(session, r, cards, targets)
+        replay_flow(session, r, cards, targets)
     except Exception:
         return None
     return targets
