@@ -50,12 +50,12 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
     assert number == 17, "the seed was chosen so that most kinds of bet win"
     paid = {}
     for bet_id, kind, numbers, amount in placed:
-        expected = roulette.returned(roulette.bet(kind, numbers), amount, number)
+        expected = roulette.returned(roulette.bet(kind, numbers), amount, number, roulette.DEFAULT)
         assert rig.returned(bet_id) == expected, (kind, numbers)
         paid[kind] = paid.get(kind, 0) + expected
     assert paid["straight"] == 36 * 1_000 + 36 * 500 and paid["trio"] == paid["red"] == 0
     stakes = sum(a for _, _, _, a in placed[:-1])
-    returned = sum(roulette.returned(roulette.bet(k, n), a, number) for _, k, n, a in placed[:-1])
+    returned = sum(roulette.returned(roulette.bet(k, n), a, number, roulette.DEFAULT) for _, k, n, a in placed[:-1])
     assert rig.balance(1) == 200_000 - stakes + returned
     rig.books_balance()
     rig.no_bridge_errors()
@@ -93,8 +93,8 @@ def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):
     assert b"*R\r\n" in bytes(sim.received)   # the reader reset the wheel
     assert (r.spin, r.result["number"]) == sim.results[0]   # the re-spin of the same spin number
     number = r.result["number"]
-    back = (roulette.returned(roulette.bet("red"), 5_000, number)
-            + roulette.returned(roulette.bet("straight", [17]), 1_000, number))
+    back = (roulette.returned(roulette.bet("red"), 5_000, number, roulette.DEFAULT)
+            + roulette.returned(roulette.bet("straight", [17]), 1_000, number, roulette.DEFAULT))
     assert rig.returned(red) + rig.returned(straight) == back
     assert rig.balance(2) == 50_000 - 6_000 + back
     with rig.session() as s:

@@ -70,7 +70,7 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
     assert r.status == "settled", r.held_reason
     number = r.result["number"]
     assert (r.spin, number) in sim.results
-    back = roulette.returned(roulette.bet("red"), 1_000, number) + roulette.returned(roulette.bet("straight", [7]), 500, number)
+    back = roulette.returned(roulette.bet("red"), 1_000, number, roulette.DEFAULT) + roulette.returned(roulette.bet("straight", [7]), 500, number, roulette.DEFAULT)
     with Session(engine) as s:
         assert ledger.player_balance(s, 1) == 10_000 - 1_500 + back
         assert ledger.check(s).ok
