@@ -28,11 +28,7 @@ def _source(session: Session, player_id: int, paid_with: str) -> int:
 
 
 def late_registration_open(session: Session, t: Tournament, now: datetime) -> bool:
-    if t.status == "registering":
-        return True
-    if t.status != "running":
-        return False
-    return clock.reading(session, t, now).late_registration_open
+    return clock.late_open(session, t, now)
 
 
 def _seat_late(session: Session, t: Tournament, e: TournamentEntry, now: datetime) -> bool:

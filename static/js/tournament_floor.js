@@ -24,6 +24,16 @@ async function act(fn, okText) {
   try { const out = await fn(); if (okText) toast(okText, "ok"); return out; } catch (e) { toast(e.message, "error"); return null; }
 }
 
+// Hand for hand at the bubble: which hand, which tables have played it.
+export function handForHand(c) {
+  if (!c.hand_for_hand) return null;
+  const text = !c.hand_in_play
+    ? (c.hand_for_hand_hand ? _("Hand for hand · hand {hand} over: waiting for the next deal", { hand: c.hand_for_hand_hand })
+                            : _("Hand for hand · waiting for the first deal"))
+    : _("Hand for hand · hand {hand}: {done} of {tables} tables done", { hand: c.hand_for_hand_hand, done: c.tables_done.length, tables: c.tables_in_play.length });
+  return el("p", { class: "tn-hfh", role: "status" }, el("strong", {}, text));
+}
+
 function clockCard(t, role, reload) {
   const c = t.clock;
   const level = c.on_break ? _("Break") : c.level ? _("Level {n}", { n: c.level }) : _("Registration");
@@ -33,7 +43,15 @@ function clockCard(t, role, reload) {
   if (manage && t.status === "registering") {
     controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary"));
   }
-  if (manage && t.status === "running") {
+  if (manage && t.status === "running" && c.hand_for_hand) {
+    if (!c.hand_in_play) {
+      controls.push(button(_("Deal the next hand at every table"), () => act(() => api("POST", `/api/tournaments/${t.id}/hand-for-hand/deal`)).then(reload), "btn primary tn-deal-hand"));
+    } else {
+      for (const n of c.tables_in_play.filter(n => !c.tables_done.includes(n))) {
+        controls.push(button(_("Table {n} has played the hand", { n }), () => act(() => api("POST", `/api/tournaments/${t.id}/tables/${n}/hand-done`)).then(reload), "btn small tn-hand-done"));
+      }
+    }
+  } else if (manage && t.status === "running") {
     controls.push(c.paused
       ? button(_("Resume the clock"), () => act(() => api("POST", `/api/tournaments/${t.id}/resume`)).then(reload), "btn primary")
       : button(_("Pause the clock"), () => {
@@ -44,6 +62,7 @@ function clockCard(t, role, reload) {
   return el("section", { class: "card tn-clock", "data-status": t.status },
     el("h2", {}, t.name, " ", el("span", { class: "tn-status" }, term(t.status))),
     el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null),
+    handForHand(c),
     el("p", {}, _("{left} players left of {entries} entries · prize pool {pool}",
                   { left: c.players_left, entries: c.entries, pool: money(c.prize_pool) })),
     el("p", { class: "tn-payouts" }, c.payouts.map((p, i) => el("span", { class: "tn-pay" }, `${i + 1}. ${money(p)}`))),
@@ -252,7 +271,7 @@ export function start(root) {
     clearTimeout(pending);
     pending = setTimeout(reload, 80);
   };
-  for (const ev of ["tournament.changed", "tournament.entries", "tournament.clock", "tournament.bust",
+  for (const ev of ["tournament.changed", "tournament.entries", "tournament.clock", "tournament.bust", "tournament.hand_for_hand",
                     "tournament.moves", "tournament.deal", "tournament.seats"]) socket.on(ev, later);
   return socket;
 }

@@ -20,7 +20,7 @@ from .places import (BlindPositions, Bust, Place, blind_positions, bust_places, 
 from .seating import (ButtonDraw, Move, SeatAssignment, SeatDraw, TablePlan, draw_late_seat, draw_seats,
                       rebalance)
 from .structure import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, Break, ClockReading, Level, Structure,
-                        bubble_action, clock, running_seconds, structure_from_data, structure_to_data)
+                        bubble_action, clock, hand_for_hand, running_seconds, structure_from_data, structure_to_data)
 
 __all__ = [
     "BountyAward", "MysteryDraw", "draw_mystery_bounty", "knockout_awards", "mystery_stage_open",
@@ -36,5 +36,5 @@ __all__ = [
     "deal_final_places",
     "ButtonDraw", "Move", "SeatAssignment", "SeatDraw", "TablePlan", "draw_late_seat", "draw_seats", "rebalance",
     "DAILY_TURBO", "TEMPLATES", "WEEKLY_DEEP_STACK", "Break", "ClockReading", "Level", "Structure",
-    "bubble_action", "clock", "running_seconds", "structure_from_data", "structure_to_data",
+    "bubble_action", "clock", "hand_for_hand", "running_seconds", "structure_from_data", "structure_to_data",
 ]

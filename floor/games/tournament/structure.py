@@ -254,6 +254,18 @@ def bubble_action(players_left: int, paid_places: int, late_registration_open: b
     return "close_registration" if players_left <= paid_places else "none"
 
 
+def hand_for_hand(players_left: int, paid_places: int, tables_in_play: int, late_registration_open: bool) -> bool:
+    """Whether play goes hand for hand: one player from the money (players left = places paid + 1),
+    with the field fixed (late registration closed) and more than one table in play, so no table can
+    gain or lose by playing faster or slower. Each hand then starts at every table together and the
+    next starts only when every table has finished it."""
+    check_count(players_left, "players_left", 0)
+    check_count(paid_places, "paid_places", 0)
+    check_count(tables_in_play, "tables_in_play", 0)
+    return (not late_registration_open and tables_in_play > 1 and paid_places > 0
+            and players_left == paid_places + 1)
+
+
 # --- storage as plain data (the database keeps a structure as JSON) ---
 
 def structure_to_data(structure: Structure) -> dict:

@@ -173,6 +173,28 @@ def resume(_args, tournament_id: int):
     return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
 
 
+@blp.route("/<int:tournament_id>/hand-for-hand/deal", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(EmptySchema)
+@blp.response(200, ClockOut)
+def deal_hand(_args, tournament_id: int):
+    """Hand for hand: every table deals the next hand together; the clock runs while it is played."""
+    t = eliminations.deal_hand(db.session, actor(), house(), tournament_id)
+    db.session.commit()
+    return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
+
+
+@blp.route("/<int:tournament_id>/tables/<int:table_number>/hand-done", methods=["POST"])
+@allow(*BUST, table_arg="table_number")
+@blp.arguments(EmptySchema)
+@blp.response(200, ClockOut)
+def hand_done(_args, tournament_id: int, table_number: int):
+    """Hand for hand: this table has finished the hand (its players out, if any, already recorded)."""
+    t = eliminations.hand_done(db.session, actor(), house(), tournament_id, table_number)
+    db.session.commit()
+    return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
+
+
 def _bust(args, tournament_id: int, table_number: int | None):
     out = eliminations.bust(db.session, actor(), house(), tournament_id, args["busts"], args["winners"],
                             args["button_seat"], table_number=table_number)
