@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from devices.bridge import FloorBridge
@@ -22,19 +22,9 @@ from devices.simulate.base import PtyEnd
 from floor import ledger
 from floor.models import Alert, Bet, Round, RoundCard, Transfer
 from floor.tables import table_by_number
-from tests.conftest import Login
+from tests.conftest import Login, make_engine  # noqa: F401  (make_engine: re-exported for tests)
 
 DEADLINE = 60.0   # generous: two workers on two cores, SQLite or PostgreSQL
-
-
-def make_engine(url: str):
-    """An engine set up like the app's (SQLite: WAL, busy timeout, BEGIN IMMEDIATE)."""
-    if url.startswith("sqlite"):
-        from app import _sqlite_pragmas
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-        _sqlite_pragmas(engine)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
 
 
 def wait(predicate, timeout: float = DEADLINE, what: str = "", interval: float = 0.05):
