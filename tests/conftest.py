@@ -160,13 +160,39 @@ def app_session(app):
             db.session.remove()
 
 
+def make_engine(url: str):
+    """An engine set up like the app's (SQLite: WAL, busy timeout, BEGIN IMMEDIATE)."""
+    if url.startswith("sqlite"):
+        from app import _sqlite_pragmas
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _sqlite_pragmas(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
 @pytest.fixture
-def session(app):
-    """A database session inside an app context, for arranging and checking data directly."""
-    from floor.web.extensions import db
-    with app.app_context():
-        yield db.session
-        db.session.rollback()
+def session(request, db_url):
+    """A database session for arranging and checking data directly. Domain code takes a session and
+    never needs flask: without the app in the test, it is a plain SQLAlchemy session on an engine set
+    up like the app's (building an app costs more than most domain tests); a test that has the app
+    gets the app's session inside an app context."""
+    if "app" in request.fixturenames:
+        from floor.web.extensions import db
+        app = request.getfixturevalue("app")
+        with app.app_context():
+            yield db.session
+            db.session.rollback()
+        return
+    from sqlalchemy.orm import Session
+
+    from floor import notify, staff
+    staff.use_hash_cost(make_config(db_url, Path("."))["security"]["password_hash_cost"])
+    notify.set_emitter(None)   # no app, no live feed: an earlier test's app must not receive this one's updates
+    engine = make_engine(db_url)
+    with Session(engine) as s:
+        yield s
+        s.rollback()
+    engine.dispose()
 
 
 def csrf_token(client) -> str:
