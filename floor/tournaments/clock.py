@@ -172,6 +172,15 @@ def tick(session: Session, tournament_id: int, now: datetime | None = None) -> b
     return changed
 
 
+def _offered(session: Session, t: Tournament, r: rules.ClockReading, now: datetime, kind: str) -> bool:
+    """The structure sells this kind of chips now (to a player who has not bought any yet)."""
+    if t.status != "running":
+        return False
+    return rules.purchase_refusal(core.structure(t), kind, levels_completed=r.levels_completed,
+                                  late_registration_open=late_open(session, t, now), chips_now=0,
+                                  bought_before=0) is None
+
+
 def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> dict:
     """What the TV board and the tablets show: level, blinds, antes, time left, next level and break,
     players left, average stack, prize pool and payouts, the pause and its reason."""
@@ -205,6 +214,7 @@ def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> d
         "tables_done": list(t.hfh_done or []) if t.hfh_left is not None else [],
         "tables_in_play": [tt.table.number for tt in core.tables(session, t, in_play=True)],
         "paid_places": core.paid_places(session, t, payout_unit),
+        "rebuy_open": _offered(session, t, r, now, "rebuy"), "add_on_open": _offered(session, t, r, now, "add_on"),
         "paused": p is not None, "pause_reason": p.reason if p else None,
         "players_left": len(left), "entries": core.entries_count(session, t),
         "average_stack": chips // seated if seated else 0,

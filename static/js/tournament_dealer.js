@@ -36,6 +36,17 @@ export function start(root) {
       } }, _("Hand played, nobody out")));
   }
 
+  // Who posts what at the clock's level (heads-up the button posts the small blind and acts first).
+  function postingsLine(h) {
+    if (!h) return null;
+    const what = { small_blind: _("small blind"), big_blind: _("big blind"), ante: _("ante") };
+    return el("section", { class: "card td-hand" },
+      el("p", { class: "td-positions" }, _("Button seat {b} · first to act seat {f}", { b: h.button, f: h.first_preflop }),
+        h.heads_up ? el("strong", {}, " · ", _("heads-up: the button posts the small blind")) : null),
+      el("ul", { class: "td-postings" }, h.postings.map(p => el("li", { "data-seat": p.seat, "data-what": p.what },
+        _("seat {seat}: {what} {amount}", { seat: p.seat, what: what[p.what], amount: number(p.amount) })))));
+  }
+
   function render() {
     const v = view;
     const rows = v.seats.map(s => el("tr", { "data-entry": s.entry_id },
@@ -58,7 +69,7 @@ export function start(root) {
       el("ul", {}, v.moves.map(m => el("li", { "data-move": m.id }, el("strong", {}, m.player_name), " ",
         _("table {ft} seat {fs} → table {tt} seat {ts}", { ft: m.from_table, fs: m.from_seat, tt: m.to_table, ts: m.to_seat }),
         " · ", term(m.reason))))) : null;
-    root.replaceChildren(clockLine(v.clock), moves || "",
+    root.replaceChildren(clockLine(v.clock), postingsLine(v.hand) || "", moves || "",
       el("section", { class: "card" }, el("h3", {}, _("Table {n}", { n: v.table })),
         el("table", { class: "tn-entries" }, el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, _("Seat")),
           el("th", {}, _("Player")), el("th", {}, _("Chips at the start of the hand")))), el("tbody", {}, rows)),
