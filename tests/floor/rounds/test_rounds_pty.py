@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devices import wheel
 from devices.dispatch import RoundsDispatch
 from devices.simulate.wheel import WheelSimulator
 from floor import ledger, rounds
@@ -26,7 +27,8 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
         s.commit()
     factory = sessionmaker(bind=engine, expire_on_commit=False)
     with PtyLine(factory, tmp_path, "wheel", 12, RoundsDispatch(factory, HOUSE)) as line:
-        sim = line.play(WheelSimulator, seed=3, speed=8.0)
+        # betting stays open until the bets are down, however slow the machine
+        sim = line.play(WheelSimulator, seed=3, speed=8.0, hold_in=(wheel.STATE_PLACE_BETS,))
 
         def betting():
             with Session(engine) as s:
@@ -37,6 +39,7 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
             bets.place(s, DEALER, table, spot="red", amount=1_000, player_id=1, house=HOUSE)
             bets.place(s, DEALER, table, spot="straight", numbers=[7], amount=500, player_id=1, house=HOUSE)
             s.commit()
+        sim.release(wheel.STATE_PLACE_BETS)
 
         def settled():
             with Session(engine) as s:
