@@ -25,12 +25,14 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg, Term
 from floor.games.base import GameInputError
 from floor.games.cards import Card
-from floor.models import Bet, Round, RoundCard, RoundEvent, Shoe
+from floor.models import Round, RoundCard, RoundEvent, Shoe
 from floor.rounds import bets as bets_svc
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold, last_round, stray
 from floor.rounds.engines import baccarat as coup_engine
-from floor.rounds.flows import BlackjackFlow, HoldemFlow, NotExpected
+from floor.rounds.flows import NotExpected
+from floor.rounds.history import recorded_cards as accepted
+from floor.rounds.history import replay_flow
 from floor.settings import HouseSettings
 
 SOURCES = ("shoe", "scanner", "dealer")
@@ -57,14 +59,9 @@ def _record(session: Session, r: Round | None, table_id: int, card: Card, source
     return rc
 
 
-def accepted(session: Session, round_id: int) -> list[RoundCard]:
-    return list(session.execute(select(RoundCard).where(RoundCard.round_id == round_id, RoundCard.accepted.is_(True))
-                                .order_by(RoundCard.step)).scalars())
-
-
-def _card_event(session: Session, r: Round, rc: RoundCard, flow_view: dict | None = None) -> None:
+def _card_event(session: Session, r: Round, rc: RoundCard, shown: dict | None = None) -> None:
     notify.publish(session, "round.card", {"round_id": r.id, "table_id": r.table_id, "card": rc.card,
-                                           "target": rc.target, "source": rc.source, "view": flow_view},
+                                           "target": rc.target, "source": rc.source, "view": shown},
                    notify.table_room(r.table_id), "floor")
 
 
@@ -235,27 +232,11 @@ def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None 
 
 def build_flow(session: Session, r: Round):
     """Rebuild the deal flow from the round's rows: main bets, accepted cards and decisions by step."""
-    main = "bet" if r.kind == "blackjack" else "ante"
-    seats: dict[int, int] = {}
-    for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
-                                        .order_by(Bet.id)):
-        seats[seat] = seats.get(seat, 0) + amount
-    flow = BlackjackFlow(seats) if r.kind == "blackjack" else HoldemFlow(seats)
-    items = [(c.step, "card", c) for c in accepted(session, r.id)]
-    items += [(e.step, "decision", e) for e in session.execute(
-        select(RoundEvent).where(RoundEvent.round_id == r.id, RoundEvent.kind == "decision").order_by(RoundEvent.id)).scalars()]
-    for _, what, row in sorted(items, key=lambda x: x[0]):
-        if what == "card":
-            flow.apply_card(Card.parse(row.card))
-        elif r.kind == "blackjack":
-            d = row.data
-            flow.apply_decision(d["seat"], d["action"], d.get("hand"), d.get("amount"))
-        else:
-            flow.apply_decision(row.data["seat"], row.data["action"])
-    return flow
+    return replay_flow(session, r, [Card.parse(c.card) for c in accepted(session, r.id)])
 
 
-def flow_view(session: Session, r: Round) -> dict | None:
+def shown_flow(session: Session, r: Round) -> dict | None:
+    """The deal of a blackjack or Casino Hold'em round as a player may see it (see the flows' ``view``)."""
     if r.kind not in ("blackjack", "casino_holdem") or r.status not in ("dealing", "result", "settled", "held"):
         return None
     try:

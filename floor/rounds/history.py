@@ -16,6 +16,7 @@ from floor.games.cards import Card, InvalidCard
 from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingApproval
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
+from floor.rounds import table_rules
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
@@ -42,7 +43,7 @@ def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
     return coup_engine.result_of(cards)
 
 
-def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
+def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
     """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order
     (``targets``, when given, gets where each card went)."""
     main = "bet" if r.kind == "blackjack" else "ante"
@@ -50,7 +51,7 @@ def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = 
     for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
                                         .order_by(Bet.id)):
         seats[seat] = seats.get(seat, 0) + amount
-    flow = BlackjackFlow(seats) if r.kind == "blackjack" else HoldemFlow(seats)
+    flow = BlackjackFlow(seats, table_rules.BLACKJACK) if r.kind == "blackjack" else HoldemFlow(seats)
     steps = [c.step for c in recorded_cards(session, r.id)]
     items = [(step, "card", card) for step, card in zip(steps, cards)]
     items += [(e.step, "decision", e.data) for e in session.execute(
@@ -69,7 +70,7 @@ def _flow(session: Session, r: Round, cards: list[Card], targets: list | None = 
 
 def _flow_result(session: Session, r: Round, cards: list[Card]) -> dict:
     try:
-        flow = _flow(session, r, cards)
+        flow = replay_flow(session, r, cards)
     except BadInput:
         raise
     except Exception as exc:   # NotExpected (a Conflict) and friends: the cards do not make this round
@@ -83,7 +84,7 @@ def flow_targets(session: Session, r: Round, cards: list[Card]) -> list[str] | N
     """Where each of ``cards`` goes when the round is dealt again with them (None: they do not fit)."""
     targets: list[str] = []
     try:
-        _flow(session, r, cards, targets)
+        replay_flow(session, r, cards, targets)
     except Exception:
         return None
     return targets

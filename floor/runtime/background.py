@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import atexit
 import logging
-import signal
 import threading
 from pathlib import Path
 
@@ -23,18 +22,12 @@ from floor.models import Table
 from floor.runtime import recovery, scheduler
 from floor.runtime.commands import CommandListener
 from floor.runtime.devicelock import DeviceLock
+from floor.runtime.lifetime import quick_handoffs, stop_event, wait_until_stopped
 from floor.web.extensions import db
 
 log = logging.getLogger(__name__)
 STANDBY_POLL_S = 1.0    # a standby device process tries the lock this often
 BEAT_S = 5.0            # the device process's own heartbeat
-
-
-def stop_on_signals(stop: threading.Event) -> None:
-    """SIGTERM (systemd, docker) and SIGINT end the process's wait loop, so it shuts down cleanly."""
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: stop.set())
 
 
 def factory(app: Flask) -> sessionmaker:
@@ -185,13 +178,10 @@ def run_device_process(app: Flask, stop: threading.Event | None = None) -> None:
     if not app.config["FLOOR"]["app"].get("message_queue"):
         log.warning("device process without a message queue: live updates and commands stay in this process")
     wire(app)
-    stop = stop or threading.Event()
-    stop_on_signals(stop)
+    quick_handoffs()
+    stop = stop_event(stop)
     supervisor = DeviceSupervisor(app).start()
     try:
-        while not stop.wait(1.0):
-            pass
-    except KeyboardInterrupt:
-        pass
+        wait_until_stopped(stop)
     finally:
         supervisor.stop()

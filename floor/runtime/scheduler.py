@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import signal
 import threading
 from collections import deque
 from datetime import datetime, timedelta, timezone
@@ -35,6 +34,7 @@ from floor.errors import FloorError
 from floor.models import Timer
 from floor.pit.watch import watch
 from floor.runtime import recovery
+from floor.runtime.lifetime import stop_event, wait_until_stopped
 from floor.runtime.subscriber import Subscriber
 from floor.settings import HouseSettings
 from floor.web.extensions import db
@@ -307,16 +307,10 @@ def run_scheduler_process(app: Flask, stop: threading.Event | None = None) -> No
     if not app.config["FLOOR"]["app"].get("message_queue"):
         log.warning("scheduler without a message queue: timers set by other processes fire at the next poll "
                     "(every %.0f s), not on time", POLL_SECONDS)
-    stop = stop or threading.Event()
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGINT):   # systemd's stop ends the loop: a clean shutdown
-            signal.signal(sig, lambda *_: stop.set())
+    stop = stop_event(stop)
     start(app)
     log.info("scheduler running (poll every %.0f s, recovery every %.0f s)", POLL_SECONDS, RECOVER_SECONDS)
     try:
-        while not stop.wait(1.0):
-            pass
-    except KeyboardInterrupt:
-        pass
+        wait_until_stopped(stop)
     finally:
         shutdown()

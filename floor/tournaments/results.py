@@ -2,6 +2,8 @@
 standings with payouts and bounties, and the results as CSV."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import csv
 import io
 from datetime import datetime
@@ -92,10 +94,23 @@ def table_view(session: Session, settings: HouseSettings, t: Tournament, table: 
     return {"tournament_id": t.id, "table": table.number, "table_id": table.id,
             "button_seat": tt.button_seat if tt else None, "broken": bool(tt and tt.broken_at),
             "clock": state, "seats": seats, "moves": moves,
-            "hand": hand_json(state, {s["seat"]: s["chips"] for s in seats}, tt.button_seat if tt else None)}
+            "hand": table_hand(state, {s["seat"]: s["chips"] for s in seats}, tt.button_seat if tt else None)}
 
 
-def hand_json(state: dict, stacks: dict[int, int], button: int | None) -> dict | None:
+@dataclass(frozen=True)
+class TableHand:
+    """The blinds and antes a tournament table posts for its next hand."""
+
+    button: int
+    small_blind_seat: int
+    big_blind_seat: int
+    first_preflop: int
+    first_postflop: int
+    heads_up: bool
+    postings: tuple   # of floor.games.tournament Posting: seat, what, amount (chips)
+
+
+def table_hand(state: dict, stacks: dict[int, int], button: int | None) -> TableHand | None:
     """The blinds and antes this table posts at the level on the clock (on a break: the next level),
     with the button where it was recorded (or, his seat empty, the next player clockwise); heads-up
     the button posts the small blind and acts first before the flop."""
@@ -105,11 +120,10 @@ def hand_json(state: dict, stacks: dict[int, int], button: int | None) -> dict |
     if button not in stacks:
         button = next((s for s in seats if s > button), seats[0])
     h = rules.hand_postings(state["small_blind"], state["big_blind"], state["ante"], state["big_blind_ante"], seats,
-                            button, stacks={s: c for s, c in stacks.items()})
+                            button, stacks=dict(stacks))
     p = h.positions
-    return {"button": p.button, "small_blind_seat": p.small_blind, "big_blind_seat": p.big_blind,
-            "first_preflop": p.first_preflop, "first_postflop": p.first_postflop, "heads_up": len(seats) == 2,
-            "postings": [{"seat": x.seat, "what": x.what, "amount": x.amount} for x in h.postings]}
+    return TableHand(p.button, p.small_blind, p.big_blind, p.first_preflop, p.first_postflop, len(seats) == 2,
+                     h.postings)
 
 
 def deal_json(d) -> dict:

@@ -176,6 +176,16 @@ class EntryOut(Schema):
     purchases_paid = Cents()   # rebuys and add-ons, fees included
 
 
+class ReceiptPurchaseOut(Schema):
+    id = fields.Integer()
+    kind = fields.String(metadata={"description": "rebuy | add_on"})
+    price = Cents()
+    fee = Cents()
+    chips = fields.Integer()
+    paid_with = fields.String()
+    at = fields.DateTime()
+
+
 class ReceiptOut(Schema):
     tournament_id = fields.Integer()
     tournament = fields.String()
@@ -193,7 +203,7 @@ class ReceiptOut(Schema):
     paid_with = fields.String()
     registered_at = fields.DateTime()
     draw = fields.Dict(allow_none=True, metadata={"description": "label, seed_hex and algorithm of the seat draw"})
-    purchases = fields.List(fields.Dict(), metadata={"description": "his rebuys and add-ons: kind, price, fee, chips, at"})
+    purchases = fields.List(fields.Nested(ReceiptPurchaseOut), metadata={"description": "his rebuys and add-ons"})
     total_paid = Cents()   # the entry and every purchase
 
 
@@ -390,6 +400,22 @@ class TableSeatOut(Schema):
     bounty = Cents()
 
 
+class PostingOut(Schema):
+    seat = fields.Integer()
+    what = fields.String(metadata={"description": "small_blind | big_blind | ante"})
+    amount = fields.Integer(metadata={"description": "chips (less than the level's when the stack is shorter)"})
+
+
+class TableHandOut(Schema):
+    button = fields.Integer()
+    small_blind_seat = fields.Integer()
+    big_blind_seat = fields.Integer()
+    first_preflop = fields.Integer(metadata={"description": "the seat that acts first before the flop"})
+    first_postflop = fields.Integer()
+    heads_up = fields.Boolean(metadata={"description": "two players: the button posts the small blind"})
+    postings = fields.List(fields.Nested(PostingOut), metadata={"description": "small blind, big blind, then antes"})
+
+
 class TableViewOut(Schema):
     tournament_id = fields.Integer()
     table = fields.Integer()
@@ -399,6 +425,5 @@ class TableViewOut(Schema):
     clock = fields.Nested(ClockOut)
     seats = fields.List(fields.Nested(TableSeatOut))
     moves = fields.List(fields.Nested(MoveOut), metadata={"description": "moves to or from this table still to make"})
-    hand = fields.Dict(allow_none=True, metadata={
-        "description": "the blinds and antes at the clock's level: button, small_blind_seat, big_blind_seat, "
-                       "first_preflop, first_postflop, heads_up, postings [{seat, what, amount}]"})
+    hand = fields.Nested(TableHandOut, allow_none=True,
+                         metadata={"description": "the blinds and antes at the clock's level; None below two players"})

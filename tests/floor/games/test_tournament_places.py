@@ -4,8 +4,7 @@ from collections import Counter
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (Bust, Draw, blind_positions, bust_places, clockwise_from_button,
-                                    deal_final_places)
+from floor.games.tournament import Bust, Draw, blind_positions, bust_places, clockwise_from_button, deal_final_places
 
 SEED = bytes(range(7, 39))
 

@@ -2,12 +2,23 @@
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, Break, Level, Structure,
-                                    bubble_action, clock, running_seconds, structure_from_data,
-                                    structure_to_data)
+from floor.games.tournament import (
+    DAILY_TURBO,
+    TEMPLATES,
+    WEEKLY_DEEP_STACK,
+    Break,
+    Level,
+    Structure,
+    bubble_action,
+    clock,
+    running_seconds,
+    structure_from_data,
+    structure_to_data,
+)
 
 MIN = 60
 SHORT = Structure("short", 10_000, (Level(25, 50, 20), Level(50, 100, 20), Break(10), Level(75, 150, 20),
