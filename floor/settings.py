@@ -81,6 +81,7 @@ class HouseSettings:
     tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
     tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
     tournament_bubble_policy: str = "none"           # none | pause | close_registration: near the money, late reg. open
+    tournament_large_pool_from: int = 100_000        # random-prize cancellation: the large-pool rule from this pool (cents)
     tournament_bubble_pause_minutes: int = 5         # the bubble pause resumes by itself after this (0: the floor resumes)
     # The pit's numbers: a player's visit ends after this long without a bet
     rating_gap_minutes: int = 30

@@ -14,7 +14,10 @@ The rules offered on the floor (``RULES``):
   shares the envelopes not drawn with the rest;
 * ``fees_back`` / ``fees_and_bounty_back``: fees (and the bounty on his head) back, the prize pool
   collected left shared by the rule's steps;
-* ``sit_and_go``: buy-ins and fees back plus an equal share of the buy-ins of the players out.
+* ``sit_and_go``: buy-ins and fees back plus an equal share of the buy-ins of the players out;
+* ``random_prize``: a prize pool drawn at random: buy-ins back out of the prize pool left, the rest
+  by chips; from ``tournament_large_pool_from`` each player left first gets 10 % of the rest (the
+  small and the large pool).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from floor.models import Tournament
 from floor.settings import HouseSettings
 from floor.tournaments import clock, core, registration
 
-RULES = ("refund", "online_room", "fees_back", "fees_and_bounty_back", "sit_and_go")
+RULES = ("refund", "online_room", "fees_back", "fees_and_bounty_back", "sit_and_go", "random_prize")
 DRAIN = ("prize_pool", "bounties", "fees")     # where a share is paid from, in this order; then the overlay
 
 
@@ -58,6 +61,10 @@ def plan(session: Session, settings: HouseSettings, t: Tournament, stacks: dict[
     prizes = core.payouts(session, t, settings.tournament_payout_unit, pool=collected)
     if rule == "refund":
         return rules.refund_all(survivors)
+    if rule == "random_prize":
+        pool_left = ledger.balance(session, core.account(session, t, "prize_pool"))
+        return rules.cancel_random_prize_sit_and_go(survivors, prize_pool=pool_left,
+                                                    large_pool_from=settings.tournament_large_pool_from)
     if rule == "sit_and_go":
         out = core.entries_count(session, t) - len(survivors)
         return rules.cancel_sit_and_go(survivors, eliminated_buy_ins=out * t.buy_in)
@@ -139,7 +146,7 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
             e.status, e.out_at = "finished", now
             shares.append({"entry_id": e.id, "refund": s.refund, "bounty": s.bounty, "next_prize": s.next_prize,
                            "equal_share": s.equal_share, "chip_share": s.chip_share, "total": s.total})
-        if settlement.rule in ("refund", "sit_and_go"):
+        if settlement.rule in ("refund", "sit_and_go") or settlement.rule.startswith("random_prize"):
             # what the players out paid and nobody is owed (their buy-ins, bounty stakes) goes to the house
             for kind in ("prize_pool", "bounties"):
                 left = ledger.balance(session, core.account(session, t, kind))

@@ -195,7 +195,7 @@ function dealCard(t, role, reload) {
 // Cancellation: the rule, the settlement it gives each player still in (from the chips entered above),
 // then a confirmation before anything is paid. The players already out get nothing.
 const CANCEL = ["floor_manager", "pit_boss", "admin"];
-const CANCEL_RULES = ["fees_and_bounty_back", "fees_back", "online_room", "refund", "sit_and_go"];
+const CANCEL_RULES = ["fees_and_bounty_back", "fees_back", "online_room", "refund", "sit_and_go", "random_prize"];
 let cancelPreview = null;   // {tournament, rule, shares}: kept across live redraws
 
 function cancelCard(t, role, reload) {

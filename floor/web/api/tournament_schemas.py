@@ -140,7 +140,7 @@ class AgreeIn(Strict):
     entry_id = fields.Integer(required=True, strict=True)
 
 
-CANCEL_RULES = ("refund", "online_room", "fees_back", "fees_and_bounty_back", "sit_and_go")
+CANCEL_RULES = ("refund", "online_room", "fees_back", "fees_and_bounty_back", "sit_and_go", "random_prize")
 
 
 class CancelIn(Strict):

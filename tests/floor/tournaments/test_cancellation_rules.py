@@ -101,3 +101,21 @@ def test_an_unknown_rule_or_missing_chips_pay_nothing(session):
     with pytest.raises(BadInput):
         cancellation.cancel(session, m, HOUSE, t.id, "x", dict(list(stacks.items())[:3]), now=CLOSED, rule="refund")
     assert t.status == "running"
+
+
+@pytest.mark.parametrize("large_from, expected, rule", [
+    # small pool (500.00 below 1000.00): buy-ins back (100.00 each), the 100.00 left by chips
+    (100_000, [14_000, 13_000, 12_000, 11_000], "random_prize_small"),
+    # large pool (from 500.00): buy-ins back, then each 10 % of the 100.00 left, the 60.00 left by chips
+    (50_000, [10_000 + 1_000 + 2_400, 10_000 + 1_000 + 1_800, 10_000 + 1_000 + 1_200, 10_000 + 1_000 + 600],
+     "random_prize_large"),
+])
+def test_a_random_prize_pool_small_or_large(session, large_from, expected, rule):
+    from floor.settings import HouseSettings
+    house = HouseSettings.from_mapping(HOUSE.as_dict() | {"tournament_large_pool_from": large_from})
+    m, t, out, stacks, left = _four_left(session)
+    res = cancellation.cancel(session, m, house, t.id, "server down", stacks, now=CLOSED, rule="random_prize")
+    assert res["rule"] == rule and [s["total"] for s in res["shares"]] == expected
+    assert out.prize == 0 and ledger.balance(session, core.account(session, t, "prize_pool")) == 0
+    assert ledger.balance(session, core.account(session, t, "fees")) == 5 * 1_500    # fees are not given back
+    assert ledger.check(session).ok
