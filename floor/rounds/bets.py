@@ -33,7 +33,8 @@ SPOTS = {
 }
 
 
-def bet_json(b: Bet) -> dict:
+def bet_record(b: Bet) -> dict:
+    """The bet as its audit record and its live event carry it (the API shapes the model itself)."""
     return {"id": b.id, "round_id": b.round_id, "table_id": b.table_id, "player_id": b.player_id, "seat": b.seat,
             "hand": b.hand, "spot": b.spot, "numbers": b.numbers, "amount": b.amount, "requested": b.requested,
             "source": b.source, "idempotency_key": b.idempotency_key,
@@ -143,8 +144,8 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         return _replay(earlier, spot, numbers, requested, seat, table)
     in_play = ledger.table_account(session, table_id, "in_play")
     ledger.transfer(session, account, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
-    audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_json(bet), at=at)
-    notify.publish(session, "bet.placed", {"round_id": r.id, "table_id": table_id, "bet": bet_json(bet)},
+    audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_record(bet), at=at)
+    notify.publish(session, "bet.placed", {"round_id": r.id, "table_id": table_id, "bet": bet_record(bet)},
                    notify.table_room(table_id), "floor")
     return bet, True
 
