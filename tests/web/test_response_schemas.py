@@ -40,8 +40,6 @@ NOT_YET = {
     "pit_numbers.WheelOut.report",
     "poker_schemas.FloorSeatSchema.player", "poker_schemas.PickupSchema.player",
     "poker_schemas.TableChangeSchema.player",
-    "ratings.DayPlayers.players", "ratings.DayPlayers.totals", "ratings.PlayerRatings.player",
-    "ratings.PlayerRatings.totals",
     "tournament_schemas.ReceiptOut.draw", "tournament_schemas.TournamentOut.structure",
     "tournament_schemas.TournamentOut.payout_table", "tournament_schemas.TemplateOut.settings",
     "tournament_schemas.DrawOut.result",
