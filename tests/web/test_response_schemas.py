@@ -23,7 +23,6 @@ FREE_FORM = {
 }
 # Not yet described field by field: this list only shrinks (an entry that is gone must leave it).
 NOT_YET = {
-    "conduct.PanelSchema.tickets",
     "disputes.ShowdownOut.pots", "disputes.ShowdownOut.hands",
     "disputes.PokerRulingOut.inputs", "disputes.PokerRulingOut.result",
     "pit.TimelineSchema.round", "pit.TimelineSchema.layout", "pit.TimelineSchema.corrected_layout",
@@ -38,8 +37,6 @@ NOT_YET = {
     "pit_numbers.PaceDay.tables", "pit_numbers.PaceDay.games", "pit_numbers.PaceDay.dealers",
     "pit_numbers.HourlyOut.tables", "pit_numbers.WheelOut.sections", "pit_numbers.WheelOut.last",
     "pit_numbers.WheelOut.report",
-    "poker_schemas.FloorSeatSchema.player", "poker_schemas.PickupSchema.player",
-    "poker_schemas.TableChangeSchema.player",
     "tournament_schemas.ReceiptOut.draw", "tournament_schemas.TournamentOut.structure",
     "tournament_schemas.TournamentOut.payout_table", "tournament_schemas.TemplateOut.settings",
     "tournament_schemas.DrawOut.result",
