@@ -18,7 +18,7 @@ from devices.events import RAW_KEEP, FrameError
 
 CR, LF = 0x0D, 0x0A
 
-__all__ = ["LineFramer"]
+__all__ = ["LineDecoder", "LineFramer"]
 
 
 class LineFramer:
@@ -82,3 +82,29 @@ class LineFramer:
             out.append(FrameError(self._reason, bytes(self._refused)))
             self._refused.clear()
             self._reason = None
+
+
+class LineDecoder:
+    """What the wheel's and the scanner's decoders share: lines from the framer, refusals counted and
+    passed on as events. A subclass sets ``self.framer`` and decodes one line in ``_line``."""
+
+    framer: LineFramer
+    errors: int
+
+    def feed(self, data: bytes, now: float | None = None) -> list:
+        """Decode what arrived; never raises (``now``: when it was read, for decoders that time reads)."""
+        events: list = []
+        for item in self.framer.feed(data):
+            if isinstance(item, FrameError):
+                events.append(item)
+                self.errors += 1
+            else:
+                self._line(item, events, now)
+        return events
+
+    def reconnected(self) -> None:
+        """The port was reopened: a half line from before belongs to nothing."""
+        self.framer.reconnected()
+
+    def _line(self, line: bytes, events: list, now: float | None) -> None:
+        raise NotImplementedError

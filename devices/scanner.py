@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from devices.events import FrameError, frame_error
-from devices.framing import LineFramer
+from devices.framing import LineDecoder, LineFramer
 from floor.games.cards import Card
 
 __all__ = ["CardRead", "FrameError", "PlayerCardRead", "ScannerDecoder", "encode_card", "encode_player_card"]
@@ -36,7 +36,7 @@ class PlayerCardRead:
     card_number: str
 
 
-class ScannerDecoder:
+class ScannerDecoder(LineDecoder):
     """Incremental line decoder; ``feed`` never raises."""
 
     def __init__(self, prefix: bytes = b"", suffix: bytes = b"", *,
@@ -50,19 +50,6 @@ class ScannerDecoder:
         self.frames = 0
         self.duplicates = 0
         self.errors = 0
-
-    def reconnected(self) -> None:
-        self.framer.reconnected()
-
-    def feed(self, data: bytes, now: float | None = None) -> list:
-        events: list = []
-        for item in self.framer.feed(data):
-            if isinstance(item, FrameError):
-                events.append(item)
-                self.errors += 1
-            else:
-                self._line(item, events, now)
-        return events
 
     def _line(self, line: bytes, events: list, now: float | None) -> None:
         if not line.strip():

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from devices.events import FrameError, frame_error
-from devices.framing import LineFramer
+from devices.framing import LineDecoder, LineFramer
 
 __all__ = [
     "WheelStatus", "WinningNumber", "SelfTest", "CommandReply", "FrameError", "WheelDecoder",
@@ -74,7 +74,7 @@ _SELFTEST = re.compile(r"\*F (\d{1,3}|BUSY)")
 _REPLY = re.compile(r"\*([PV]) (.{1,32})")
 
 
-class WheelDecoder:
+class WheelDecoder(LineDecoder):
     """Incremental line decoder; ``feed`` never raises."""
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
@@ -82,21 +82,7 @@ class WheelDecoder:
         self.frames = 0
         self.errors = 0
 
-    def feed(self, data: bytes) -> list:
-        events: list = []
-        for item in self.framer.feed(data):
-            if isinstance(item, FrameError):
-                events.append(item)
-                self.errors += 1
-            else:
-                self._line(item, events)
-        return events
-
-    def reconnected(self) -> None:
-        """The port was reopened: a half line from before belongs to nothing."""
-        self.framer.reconnected()
-
-    def _line(self, line: bytes, events: list) -> None:
+    def _line(self, line: bytes, events: list, now: float | None = None) -> None:
         if not line.strip():
             return  # blank line: nothing in it, not worth an error
         # A '*' after other bytes: the head is noise glued to a packet; keep the packet.

@@ -55,6 +55,7 @@ from floor.models.tournaments import (  # noqa: F401
                                       TournamentEntry,
                                       TournamentMove,
                                       TournamentPause,
+                                      TournamentPurchase,
                                       TournamentTable,
                                       TournamentTemplate,
 )

@@ -145,8 +145,10 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     in_play = ledger.table_account(session, table_id, "in_play")
     ledger.transfer(session, account, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
     audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_record(bet), at=at)
-    notify.publish(session, "bet.placed", {"round_id": r.id, "table_id": table_id, "bet": bet_record(bet)},
-                   notify.table_room(table_id), "floor")
+    # to the table's room only (its dealer and whoever follows the table), batched: a burst of bets is
+    # a few emits a second, each with the bets since the last, not one emit per bet to every client
+    notify.publish_batched(session, "bet.placed", {"round_id": r.id, "table_id": table_id}, "bets", bet_record(bet),
+                           notify.table_room(table_id))
     return bet, True
 
 

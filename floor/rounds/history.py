@@ -17,6 +17,7 @@ from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingA
 from floor.models import TableKind
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
+from floor.rounds import table_rules
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
@@ -51,7 +52,7 @@ def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | N
     for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
                                         .order_by(Bet.id)):
         seats[seat] = seats.get(seat, 0) + amount
-    flow = BlackjackFlow(seats) if r.kind == TableKind.BLACKJACK else HoldemFlow(seats)
+    flow = BlackjackFlow(seats, table_rules.BLACKJACK) if r.kind == TableKind.BLACKJACK else HoldemFlow(seats)
     steps = [c.step for c in recorded_cards(session, r.id)]
     items = [(step, "card", card) for step, card in zip(steps, cards)]
     items += [(e.step, "decision", e.data) for e in session.execute(

@@ -22,7 +22,7 @@ from floor.models import Table
 from floor.runtime import recovery, scheduler
 from floor.runtime.commands import CommandListener
 from floor.runtime.devicelock import DeviceLock
-from floor.runtime.lifetime import stop_event, wait_until_stopped
+from floor.runtime.lifetime import quick_handoffs, stop_event, wait_until_stopped
 from floor.web.extensions import db
 
 log = logging.getLogger(__name__)
@@ -178,6 +178,7 @@ def run_device_process(app: Flask, stop: threading.Event | None = None) -> None:
     if not app.config["FLOOR"]["app"].get("message_queue"):
         log.warning("device process without a message queue: live updates and commands stay in this process")
     wire(app)
+    quick_handoffs()
     stop = stop_event(stop)
     supervisor = DeviceSupervisor(app).start()
     try:

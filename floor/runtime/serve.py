@@ -13,6 +13,7 @@ from gunicorn.app.base import BaseApplication
 from app import create_app  # the process entry point builds the app; nothing under app imports this
 from config import load_config
 from floor.runtime import background
+from floor.runtime.lifetime import quick_handoffs
 
 log = logging.getLogger("floor.serve")
 
@@ -47,6 +48,7 @@ def main() -> None:
         "accesslog": "-",
         "loglevel": cfg["app"].get("log_level", "INFO").lower(),
     }
+    quick_handoffs()
     print(f"Floorman on http://{server['host']}:{server['port']}/  (health: /healthz)", flush=True)
     FloorServer(options).run()
 

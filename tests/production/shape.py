@@ -35,7 +35,7 @@ DECISION_S = 2
 ACTIVE = ("betting", "locked", "dealing", "result")
 
 
-def wait(pred, timeout: float = 30.0, what: str = "", interval: float = 0.05):
+def wait(pred, timeout: float = 60.0, what: str = "", interval: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:
         value = pred()
@@ -122,7 +122,11 @@ class Proc:
 
 
 class Floor:
-    def __init__(self, db_url: str, tmp: Path, redis_url: str) -> None:
+    def __init__(self, db_url: str, tmp: Path, redis_url: str, devices: dict[str, str] | None = None,
+                 **env: str) -> None:
+        """``devices``: name (kind-table) -> port of devices someone else speaks for (the bench's wheel and
+        shoe); without it, the shoe of table 10 and the scanners of tables 14 and 15 on simulators of
+        this process. ``env``: more settings of every process (FLOOR_SERVER_THREADS, ...)."""
         self.tmp, self.db_url, self.redis_url = tmp, db_url, redis_url
         self.engine = create_engine(db_url, pool_pre_ping=True)
         self.channel = f"floorman-test-{uuid.uuid4().hex[:12]}"
@@ -131,15 +135,20 @@ class Floor:
             self.token = staff_svc.create_token(s, Actor.system("test"), "pitboss", "production test")
             s.commit()
         # the devices, on ptys linked like /dev/serial/by-id entries
-        self.ends = {name: PtyEnd(link=str(tmp / f"usb-{name}")) for name in ("shoe-10", "scanner-14", "scanner-15")}
-        self.shoe = ShoeSimulator(self.ends["shoe-10"], seed=7, speed=8, paced=True)
-        self.scanner14 = ScannerSimulator(self.ends["scanner-14"], game="blackjack", on_demand=True, speed=8, seed=1)
-        self.scanner15 = ScannerSimulator(self.ends["scanner-15"], game="holdem", on_demand=True, speed=8, seed=2)
-        self.sims = [self.shoe, self.scanner14, self.scanner15]
+        self.ends: dict[str, PtyEnd] = {}
+        self.sims: list = []
+        if devices is None:
+            self.ends = {name: PtyEnd(link=str(tmp / f"usb-{name}")) for name in ("shoe-10", "scanner-14", "scanner-15")}
+            self.shoe = ShoeSimulator(self.ends["shoe-10"], seed=7, speed=8, paced=True)
+            self.scanner14 = ScannerSimulator(self.ends["scanner-14"], game="blackjack", on_demand=True, speed=8, seed=1)
+            self.scanner15 = ScannerSimulator(self.ends["scanner-15"], game="holdem", on_demand=True, speed=8, seed=2)
+            self.sims = [self.shoe, self.scanner14, self.scanner15]
+            devices = {name: end.path for name, end in self.ends.items()}
+        self.device_names = list(devices)
         config = tmp / "floor.toml"
         config.write_text("".join(
             f'[[devices]]\nname = "{name}"\ntable = {name.split("-")[1]}\nkind = "{name.split("-")[0]}"\n'
-            f'port = "{end.path}"\n\n' for name, end in self.ends.items()))
+            f'port = "{port}"\n\n' for name, port in devices.items()))
         base = {k: v for k, v in os.environ.items() if not k.startswith("FLOOR_")}
         base.update({
             "FLOOR_CONFIG": str(config), "FLOOR_SECRET_KEY": "test-secret-key", "FLOOR_APP_DATABASE_URL": db_url,
@@ -148,7 +157,7 @@ class Floor:
             "FLOOR_APP_RUN_SCHEDULER": "false", "FLOOR_APP_RUN_DEVICES": "false",
             "FLOOR_APP_SIMULATE_DEVICES": "false", "FLOOR_APP_LOG_LEVEL": "INFO", "FLASK_APP": "app:create_app",
             "FLOOR_HOUSE_BETTING_SECONDS": str(BETTING_S), "FLOOR_HOUSE_DECISION_SECONDS": str(DECISION_S),
-            "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"', "FLOOR_SERVER_THREADS": "16",
+            "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"', "FLOOR_SERVER_THREADS": "16", **env,
         })
 
         def env(name: str, **extra) -> dict:
@@ -261,7 +270,7 @@ class Floor:
         with self.session() as s:
             rows = s.execute(select(ServiceHeartbeat).where(ServiceHeartbeat.name.like("device:%"))).scalars()
             out = {r.name[len("device:"):]: {**(r.info or {}), "at": r.at} for r in rows}
-        return {name: out.get(name, {"connected": False, "at": None}) for name in self.ends}
+        return {name: out.get(name, {"connected": False, "at": None}) for name in self.device_names}
 
     def table_id(self, number: int) -> int:
         with self.session() as s:
@@ -276,7 +285,7 @@ class Floor:
             return s.execute(select(Round).where(Round.table_id == self.table_id(number),
                                                  Round.status.in_(ACTIVE))).scalar_one_or_none()
 
-    def wait_status(self, rid: int, *statuses: str, timeout: float = 30.0) -> Round:
+    def wait_status(self, rid: int, *statuses: str, timeout: float = 60.0) -> Round:
         return wait(lambda: (r := self.round(rid)).status in statuses and r, timeout,
                     f"round id {rid} to be {'/'.join(statuses)} (it is {self.round(rid).status})")
 
