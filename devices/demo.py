@@ -171,8 +171,8 @@ class DemoDealer:
         with self.factory() as s:
             try:
                 row = dealers.table_dealer(s, table_id, self.house, now)
-                if row.get("incoming_id") and row.get("relief_at") and datetime.fromisoformat(row["relief_at"]) <= now:
-                    dealers.take_table(s, Actor("Demo Pit Boss", "pit_boss", "demo"), row["incoming_id"], table_id, now)
+                if row.incoming_id and row.relief_at and row.relief_at <= now:
+                    dealers.take_table(s, Actor("Demo Pit Boss", "pit_boss", "demo"), row.incoming_id, table_id, now)
                 table = s.get(Table, table_id)
                 seated = visits.seated(s, table_id)
                 if seated and self.rng.random() < 0.2:

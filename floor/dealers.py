@@ -14,6 +14,7 @@ the relief happens when the incoming dealer logs in at the table (or the pit mov
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
@@ -155,10 +156,53 @@ def is_clocked_in(session: Session, staff_id: int) -> bool:
     return _shift(session, staff_id) is not None
 
 
-def roster(session: Session) -> list[dict]:
+@dataclass
+class RosterRow:
+    id: int
+    name: str
+    clocked_in: bool
+
+
+@dataclass
+class RotationRow:
+    """A table of the rotation: its dealer, when he is due for his break, who relieves him and when."""
+
+    table_id: int
+    table: int            # the table's number
+    name: str | None
+    game: str | None
+    dealer_id: int | None
+    dealer: str | None
+    since: datetime | None
+    due_at: datetime | None
+    incoming_id: int | None = None
+    incoming: str | None = None
+    relief_at: datetime | None = None
+
+
+@dataclass
+class BreakRow:
+    dealer_id: int
+    dealer: str
+    since: datetime
+    ready_at: datetime
+
+
+@dataclass
+class Rotation:
+    now: datetime
+    on_minutes: int
+    off_minutes: int
+    tables: list[RotationRow]
+    breaks: list[BreakRow]
+    next_break: list[RotationRow]   # the tables with a dealer, the one due first first
+    dealers: list[RosterRow] = field(default_factory=list)
+
+
+def roster(session: Session) -> list[RosterRow]:
     """Every active dealer, and whether he is clocked in."""
     clocked = set(session.execute(select(DealerShift.staff_id).where(DealerShift.clock_out.is_(None))).scalars())
-    return [{"id": i, "name": n, "clocked_in": i in clocked}
+    return [RosterRow(i, n, i in clocked)
             for i, n in session.execute(select(Staff.id, Staff.name).where(
                 Staff.role == "dealer", Staff.active.is_(True)).order_by(Staff.name))]
 
@@ -185,7 +229,7 @@ def rotation_tables(session: Session, house: HouseSettings) -> list[Table]:
     return sorted(tables, key=lambda t: (order.get(t.number, 0), t.number))
 
 
-def board(session: Session, house: HouseSettings, now: datetime) -> dict:
+def board(session: Session, house: HouseSettings, now: datetime) -> Rotation:
     """The rotation as the pit and the floor see it: who deals where since when, when he is due for
     his break and who relieves him; who is on a break and from when he is ready."""
     on, off = timedelta(minutes=house.rotation_on_minutes), timedelta(minutes=house.rotation_off_minutes)
@@ -196,35 +240,32 @@ def board(session: Session, house: HouseSettings, now: datetime) -> dict:
     tables = []
     for t in rotation_tables(session, house):
         st, name = at_table.get(t.id, (None, None))
-        tables.append({"table_id": t.id, "table": t.number, "name": t.name, "game": t.kind,
-                       "dealer_id": st.staff_id if st else None, "dealer": name,
-                       "since": st.started_at.isoformat() if st else None,
-                       "due_at": (st.started_at + on).isoformat() if st else now.isoformat(),
-                       "incoming_id": None, "incoming": None})
+        tables.append(RotationRow(table_id=t.id, table=t.number, name=t.name, game=t.kind,
+                                  dealer_id=st.staff_id if st else None, dealer=name,
+                                  since=st.started_at if st else None, due_at=st.started_at + on if st else now))
     # the tables due first get the dealers rested the longest
     queue = list(resting)
-    for row in sorted(tables, key=lambda r: (r["dealer_id"] is not None, r["due_at"])):
+    for row in sorted(tables, key=lambda r: (r.dealer_id is not None, r.due_at)):
         if not queue:
             break
         st, name = queue.pop(0)
         ready = max(st.started_at + off, now) if st.how == "break" else now
-        row.update(incoming_id=st.staff_id, incoming=name, relief_at=max(datetime.fromisoformat(row["due_at"]),
-                                                                             ready).isoformat())
-    breaks = [{"dealer_id": st.staff_id, "dealer": name, "since": st.started_at.isoformat(),
-               "ready_at": (st.started_at + off if st.how == "break" else st.started_at).isoformat()}
+        row.incoming_id, row.incoming, row.relief_at = st.staff_id, name, max(row.due_at, ready)
+    breaks = [BreakRow(dealer_id=st.staff_id, dealer=name, since=st.started_at,
+                       ready_at=st.started_at + off if st.how == "break" else st.started_at)
               for st, name in resting]
-    next_break = sorted((r for r in tables if r["dealer_id"] is not None), key=lambda r: r["due_at"])
-    return {"now": now.isoformat(), "on_minutes": house.rotation_on_minutes, "off_minutes": house.rotation_off_minutes,
-            "tables": tables, "breaks": breaks,
-            "next_break": [{"table": r["table"], "dealer": r["dealer"], "due_at": r["due_at"]} for r in next_break]}
+    next_break = sorted((r for r in tables if r.dealer_id is not None), key=lambda r: r.due_at)
+    return Rotation(now=now, on_minutes=house.rotation_on_minutes, off_minutes=house.rotation_off_minutes,
+                    tables=tables, breaks=breaks, next_break=next_break)
 
 
-def table_dealer(session: Session, table_id: int, house: HouseSettings, now: datetime) -> dict:
+def table_dealer(session: Session, table_id: int, house: HouseSettings, now: datetime) -> RotationRow:
     """The table's row of the rotation: its dealer, when he is due, who comes to relieve him."""
-    for row in board(session, house, now)["tables"]:
-        if row["table_id"] == table_id:
+    for row in board(session, house, now).tables:
+        if row.table_id == table_id:
             return row
     dealer = current_dealer(session, table_id)
     name = session.get(Staff, dealer).name if dealer else None
-    return {"table_id": table_id, "dealer_id": dealer, "dealer": name, "since": None, "due_at": None,
-            "incoming_id": None, "incoming": None}
+    table = session.get(Table, table_id)
+    return RotationRow(table_id=table_id, table=table.number, name=None, game=None, dealer_id=dealer, dealer=name,
+                       since=None, due_at=None)

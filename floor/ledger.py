@@ -199,17 +199,39 @@ def amount(value, house: HouseSettings, field: str = "amount") -> int:
     return value
 
 
-def account_json(session: Session, player_id: int, limit: int = 20) -> dict:
+@dataclass
+class AccountMove:
+    """A transfer as the player's account sees it: positive in, negative out."""
+
+    id: int
+    at: datetime | None
+    kind: str
+    amount: int
+    round_id: int | None
+    bet_id: int | None
+    memo: str | None
+
+
+@dataclass
+class Statement:
+    """A player's balance and his latest transfers; ``pending``: a cash move waiting for a second pit boss."""
+
+    player_id: int
+    balance: int
+    transfers: list[AccountMove]
+    pending: CashRequest | None = None
+
+
+def statement(session: Session, player_id: int, limit: int = 20) -> Statement:
     aid = session.execute(select(ACCOUNTS.c.id).where(ACCOUNTS.c.key == f"player:{player_id}")).scalar()
     moves = []
     if aid is not None:
         for t in session.execute(select(TRANSFERS).where((TRANSFERS.c.from_account_id == aid) | (TRANSFERS.c.to_account_id == aid))
                                  .order_by(TRANSFERS.c.id.desc()).limit(limit)).mappings():
             sign = 1 if t["to_account_id"] == aid else -1
-            moves.append({"id": t["id"], "at": t["at"].isoformat() if t["at"] else None, "kind": t["kind"],
-                          "amount": sign * t["amount"], "round_id": t["round_id"], "bet_id": t["bet_id"],
-                          "memo": t["memo"]})
-    return {"player_id": player_id, "balance": player_balance(session, player_id), "transfers": moves}
+            moves.append(AccountMove(id=t["id"], at=t["at"], kind=t["kind"], amount=sign * t["amount"],
+                                     round_id=t["round_id"], bet_id=t["bet_id"], memo=t["memo"]))
+    return Statement(player_id=player_id, balance=player_balance(session, player_id), transfers=moves)
 
 
 def _move(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: str,
@@ -228,7 +250,7 @@ def _move(session: Session, actor: Actor, player_id: int, cents: int, memo: str 
 
 
 def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: str,
-          at: datetime | None, house: HouseSettings) -> dict:
+          at: datetime | None, house: HouseSettings) -> Statement:
     cents = amount(cents, house)
     _player(session, player_id)
     at = at or datetime.now(timezone.utc)
@@ -241,20 +263,22 @@ def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str 
         audit.record(session, actor, "cashier.request", f"player:{player_id}",
                      after={"request": req.id, "kind": kind, "amount": cents, "memo": memo})
         notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
-        return {**account_json(session, player_id), "pending": request_json(req)}
+        out = statement(session, player_id)
+        out.pending = req
+        return out
     _move(session, actor, player_id, cents, memo, kind, at)
-    return {**account_json(session, player_id), "pending": None}
+    return statement(session, player_id)
 
 
 def credit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
-           at: datetime | None = None, *, house: HouseSettings) -> dict:
+           at: datetime | None = None, *, house: HouseSettings) -> Statement:
     """Cash in at the cage: the player's balance goes up by ``cents``. Above the house's
     ``cashier_two_person_cents`` it waits for a second pit boss (``pending`` in the answer)."""
     return _cash(session, actor, player_id, cents, memo, "credit", at, house)
 
 
 def debit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
-          at: datetime | None = None, *, house: HouseSettings) -> dict:
+          at: datetime | None = None, *, house: HouseSettings) -> Statement:
     """Cash out: refused (409 insufficient_balance) when the balance is smaller than ``cents``;
     above the two-person threshold it waits like a credit."""
     return _cash(session, actor, player_id, cents, memo, "debit", at, house)
@@ -270,11 +294,11 @@ def request_json(req: CashRequest) -> dict:
             "decided_at": req.decided_at.isoformat() if req.decided_at else None, "reason": req.reason}
 
 
-def cash_requests(session: Session, only_pending: bool = True, limit: int = 50) -> list[dict]:
+def cash_requests(session: Session, only_pending: bool = True, limit: int = 50) -> list[CashRequest]:
     q = select(CashRequest).order_by(CashRequest.id.desc()).limit(limit)
     if only_pending:
         q = q.where(CashRequest.decision.is_(None))
-    return [request_json(r) for r in session.execute(q).scalars()]
+    return list(session.execute(q).scalars())
 
 
 def _decide(session: Session, actor: Actor, request_id: int, decision: str, reason: str | None,
@@ -294,7 +318,7 @@ def _decide(session: Session, actor: Actor, request_id: int, decision: str, reas
 
 
 def approve_cash(session: Session, actor: Actor, request_id: int, reason: str | None = None,
-                 at: datetime | None = None) -> dict:
+                 at: datetime | None = None) -> CashRequest:
     """A second pit boss approves a waiting credit or debit: the money moves now. Never the one who asked."""
     at = at or datetime.now(timezone.utc)
     req = session.get(CashRequest, request_id)
@@ -306,10 +330,10 @@ def approve_cash(session: Session, actor: Actor, request_id: int, reason: str | 
     _move(session, actor, req.player_id, req.amount, req.memo, req.kind, at,
           {"request": req.id, "requested_by": req.requested_by_name})
     notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
-    return request_json(req)
+    return req
 
 
-def reject_cash(session: Session, actor: Actor, request_id: int, reason: str, at: datetime | None = None) -> dict:
+def reject_cash(session: Session, actor: Actor, request_id: int, reason: str, at: datetime | None = None) -> CashRequest:
     """A pit boss turns a waiting request down, or the one who asked withdraws it: nothing moves."""
     at = at or datetime.now(timezone.utc)
     if not (reason or "").strip():
@@ -322,7 +346,7 @@ def reject_cash(session: Session, actor: Actor, request_id: int, reason: str, at
     audit.record(session, actor, f"cashier.request.{decision}", f"player:{req.player_id}",
                  after={"request": req.id, "reason": req.reason})
     notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
-    return request_json(req)
+    return req
 
 
 def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
@@ -338,5 +362,5 @@ def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
 
 __all__ = ["post", "row", "transfer", "check", "credit", "debit", "balance", "player_balance", "player_account",
            "cage_account", "named_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
-           "account_json", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests",
+           "statement", "Statement", "AccountMove", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests",
            "request_json"]

@@ -29,9 +29,21 @@ from floor.models.poker_table import (  # noqa: F401
                                       PokerSitOut,
 )
 from floor.models.ratings import IDENTIFIED_BY, PlayerVisit  # noqa: F401
-from floor.models.rounds import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe  # noqa: F401
+from floor.models.rounds import (  # noqa: F401
+    Bet,
+    CardSource,
+    DeviceFrame,
+    Round,
+    RoundCard,
+    RoundEvent,
+    RoundStatus,
+    Settlement,
+    SettlementOutcome,
+    Shoe,
+    ShoeStatus,
+)
 from floor.models.service import ServiceHeartbeat  # noqa: F401
-from floor.models.tables import TABLE_KINDS, Game, Seat, SeatAssignment, Table  # noqa: F401
+from floor.models.tables import TABLE_KINDS, Game, Seat, SeatAssignment, Table, TableKind, TableStatus  # noqa: F401
 from floor.models.timers import TIMER_STATUSES, Timer  # noqa: F401
 from floor.models.tournaments import (  # noqa: F401
                                       BOUNTY_KINDS,

@@ -86,3 +86,8 @@ class CashRequest(Base):
     decided_by_name: Mapped[str | None] = mapped_column(String(120))
     decided_at: Mapped[datetime | None]
     reason: Mapped[str | None] = mapped_column(String(200))
+
+    @property
+    def state(self) -> str:
+        """pending until decided, then approved | rejected | withdrawn."""
+        return self.decision or "pending"

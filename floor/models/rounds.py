@@ -7,6 +7,7 @@ timeline of a round (issue "pit boss") is the events, the cards and the device f
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
@@ -15,8 +16,39 @@ from floor.models.base import Base, utcnow, whole_cents
 
 # betting -> locked (no more bets; roulette) or dealing (card games) -> result -> settled
 #         \-> held (device fault, disagreement) -> settled | voided by the pit boss
-ROUND_STATUSES = ("betting", "locked", "dealing", "result", "held", "settled", "voided")
-ACTIVE = ("betting", "locked", "dealing", "result")
+class RoundStatus(StrEnum):
+    """Where a round is; stored and sent as its value ("betting", ...)."""
+
+    BETTING = "betting"
+    LOCKED = "locked"
+    DEALING = "dealing"
+    RESULT = "result"
+    HELD = "held"
+    SETTLED = "settled"
+    VOIDED = "voided"
+
+
+class ShoeStatus(StrEnum):
+    ACTIVE = "active"
+    LAST_COUP = "last_coup"   # the cut card came out: the next coup is the last
+    FINISHED = "finished"
+
+
+class CardSource(StrEnum):
+    """Who read a card: the smart shoe, a scanner, or the dealer typing it."""
+
+    SHOE = "shoe"
+    SCANNER = "scanner"
+    DEALER = "dealer"
+
+
+class SettlementOutcome(StrEnum):
+    SETTLED = "settled"
+    VOIDED = "voided"
+
+
+ROUND_STATUSES = tuple(RoundStatus)
+ACTIVE = (RoundStatus.BETTING, RoundStatus.LOCKED, RoundStatus.DEALING, RoundStatus.RESULT)
 ACTIVE_SQL = "status IN ('betting', 'locked', 'dealing', 'result')"
 
 

@@ -2,14 +2,32 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from floor.models.base import Base, utcnow
 
-TABLE_KINDS = ("poker", "baccarat", "blackjack", "roulette", "casino_holdem")
-TABLE_STATUSES = ("open", "closed", "suspended")
+
+class TableKind(StrEnum):
+    """The game a table deals (a round's kind is its table's); stored and sent as its value."""
+
+    POKER = "poker"
+    BACCARAT = "baccarat"
+    BLACKJACK = "blackjack"
+    ROULETTE = "roulette"
+    CASINO_HOLDEM = "casino_holdem"
+
+
+class TableStatus(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+    SUSPENDED = "suspended"
+
+
+TABLE_KINDS = tuple(TableKind)
+TABLE_STATUSES = tuple(TableStatus)
 POKER_VARIANTS = ("holdem", "omaha", "omaha_hilo", "sixplus")
 STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
 

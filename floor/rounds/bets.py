@@ -21,6 +21,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Money, NotFound
 from floor.games import baccarat, roulette
 from floor.games.base import GameInputError
 from floor.models import Bet, Player, Round, Table
+from floor.models import RoundStatus, TableKind
 from floor.rounds.core import active_round, get_table
 from floor.settings import HouseSettings
 
@@ -32,7 +33,8 @@ SPOTS = {
 }
 
 
-def bet_json(b: Bet) -> dict:
+def bet_record(b: Bet) -> dict:
+    """The bet as its audit record and its live event carry it (the API shapes the model itself)."""
     return {"id": b.id, "round_id": b.round_id, "table_id": b.table_id, "player_id": b.player_id, "seat": b.seat,
             "hand": b.hand, "spot": b.spot, "numbers": b.numbers, "amount": b.amount, "requested": b.requested,
             "source": b.source, "idempotency_key": b.idempotency_key,
@@ -46,7 +48,7 @@ def _normalise(table: Table, spot: str, numbers, seat: int | None) -> tuple[str,
     if spot not in kinds:
         raise BadInput("no spot {spot!r} at {kind} (one of {spots})", field="spot", spot=spot, kind=table.kind,
                        spots=", ".join(kinds))
-    if table.kind == "roulette":
+    if table.kind == TableKind.ROULETTE:
         try:
             return spot, list(roulette.bet(spot, numbers).numbers)
         except GameInputError as exc:   # a layout no chip can cover: the numbers are at fault
@@ -94,7 +96,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         raise Conflict("table {table} is {status}: no bets", code="table_closed", table=table.number, status=table.status)
     spot, numbers = _normalise(table, spot, numbers, seat)
     r = active_round(session, table_id)
-    if r is None or r.status != "betting":
+    if r is None or r.status != RoundStatus.BETTING:
         if r is None:
             raise Conflict("no more bets at table {table}", code="betting_closed", table=table.number)
         raise Conflict("no more bets at table {table} (round {round} is {status})", code="betting_closed",
@@ -106,7 +108,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     game = table.game
     same_spot = select(func.coalesce(func.sum(Bet.amount), 0)).where(
         Bet.round_id == r.id, Bet.account_id == account, Bet.spot == spot, Bet.seat.is_(seat) if seat is None else Bet.seat == seat)
-    if table.kind == "roulette":
+    if table.kind == TableKind.ROULETTE:
         already = sum(b.amount for b in session.execute(
             select(Bet).where(Bet.round_id == r.id, Bet.account_id == account, Bet.spot == spot)).scalars()
             if (b.numbers or None) == numbers)
@@ -115,7 +117,7 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     if table.kind in ("blackjack", "casino_holdem"):
         _check_seat(session, r, table, seat, account, spot)
     if game.max_bet and already + amount > game.max_bet:
-        if table.kind == "casino_holdem":
+        if table.kind == TableKind.CASINO_HOLDEM:
             amount = game.max_bet - already     # the Casino Hold'em rules: a bet over the limit is cut down to the maximum
             if amount <= 0:
                 raise Conflict("this spot already holds the table maximum ({max_bet})", code="over_maximum", max_bet=Money(game.max_bet))
@@ -142,16 +144,16 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
         return _replay(earlier, spot, numbers, requested, seat, table)
     in_play = ledger.table_account(session, table_id, "in_play")
     ledger.transfer(session, account, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
-    audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_json(bet), at=at)
+    audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_record(bet), at=at)
     # to the table's room only (its dealer and whoever follows the table), batched: a burst of bets is
     # a few emits a second, each with the bets since the last, not one emit per bet to every client
-    notify.publish_batched(session, "bet.placed", {"round_id": r.id, "table_id": table_id}, "bets", bet_json(bet),
+    notify.publish_batched(session, "bet.placed", {"round_id": r.id, "table_id": table_id}, "bets", bet_record(bet),
                            notify.table_room(table_id))
     return bet, True
 
 
 def _replay(earlier: Bet, spot, numbers, amount, seat, table: Table) -> tuple[Bet, bool]:
-    if table.kind == "roulette":
+    if table.kind == TableKind.ROULETTE:
         try:
             numbers = list(roulette.bet(spot, numbers).numbers)
         except Exception:
@@ -165,7 +167,7 @@ def _replay(earlier: Bet, spot, numbers, amount, seat, table: Table) -> tuple[Be
 
 def _check_seat(session: Session, r: Round, table: Table, seat: int, account: int, spot: str) -> None:
     """One box per seat: the account that placed the seat's main bet owns it (and its decisions)."""
-    main = "bet" if table.kind == "blackjack" else "ante"
+    main = "bet" if table.kind == TableKind.BLACKJACK else "ante"
     owner = session.execute(select(Bet.account_id).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
                             .limit(1)).scalar()
     if owner is not None and owner != account:
@@ -177,7 +179,7 @@ def _check_seat(session: Session, r: Round, table: Table, seat: int, account: in
 def place_extra(session: Session, actor: Actor, r: Round, seat: int, spot: str, amount: int, hand: int,
                 at: datetime) -> Bet:
     """A bet a decision adds (double, split, insurance, call), funded like the seat's main bet."""
-    main = "bet" if r.kind == "blackjack" else "ante"
+    main = "bet" if r.kind == TableKind.BLACKJACK else "ante"
     owner = session.execute(select(Bet).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
                             .order_by(Bet.id).limit(1)).scalar_one_or_none()
     if owner is None:
@@ -197,6 +199,6 @@ def round_bets(session: Session, round_id: int) -> list[Bet]:
 
 
 def seat_owner(session: Session, r: Round, seat: int) -> Bet | None:
-    main = "bet" if r.kind == "blackjack" else "ante"
+    main = "bet" if r.kind == TableKind.BLACKJACK else "ante"
     return session.execute(select(Bet).where(Bet.round_id == r.id, Bet.seat == seat, Bet.spot == main)
                            .order_by(Bet.id).limit(1)).scalar_one_or_none()

@@ -26,6 +26,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Msg, Term
 from floor.games.base import GameInputError
 from floor.games.cards import Card
 from floor.models import Round, RoundCard, RoundEvent, Shoe
+from floor.models import RoundStatus, TableKind
 from floor.rounds import bets as bets_svc
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold, last_round, stray
@@ -78,7 +79,7 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     table = get_table(session, table_id)
     r = active_round(session, table_id)
     summary = f"card {c} from {source}" + (f" to {target}{index or ''}" if target else "")
-    if table.kind == "baccarat":
+    if table.kind == TableKind.BACCARAT:
         out = _baccarat_card(session, actor, table, r, c, source, target, at, index)
     elif table.kind in ("blackjack", "casino_holdem"):
         out = _flow_card(session, actor, table, r, c, source, at, house)
@@ -161,7 +162,7 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
     actor = Actor.device(device or "shoe", table_id)
     table = get_table(session, table_id)
     r = active_round(session, table_id)
-    repeat = r is not None and r.status == "result"
+    repeat = r is not None and r.status == RoundStatus.RESULT
     _, outcomes = coup_engine.step(_coup_state(session, table_id, r),
                                    coup_engine.ShoeSays(winner, bool(player_pair), bool(banker_pair)), at)
     out = _apply_coup(session, actor, table, r, outcomes, at)
@@ -210,7 +211,7 @@ def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None 
     """The dealer confirms a new shoe (after the cut card, or to start the day)."""
     at = at or core.now_utc()
     table = get_table(session, table_id)
-    if table.kind != "baccarat":
+    if table.kind != TableKind.BACCARAT:
         raise InvalidState("table {table} deals no shoe", code="wrong_game", table=table.number)
     r = active_round(session, table_id)
     if r is not None:
@@ -243,17 +244,17 @@ def shown_flow(session: Session, r: Round) -> dict | None:
         flow = build_flow(session, r)
     except Exception:   # a held round may hold cards that do not fit: show nothing rather than fail
         return None
-    return flow.view() if r.kind == "casino_holdem" else flow.view(hide_hole=r.status == "dealing")
+    return flow.view() if r.kind == TableKind.CASINO_HOLDEM else flow.view(hide_hole=r.status == RoundStatus.DEALING)
 
 
 def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
-    if r is None or r.status != "dealing":
+    if r is None or r.status != RoundStatus.DEALING:
         _record(session, None, table.id, c, source, None, at, False, "no round dealing")
         stray(session, actor, table.id, "card_no_round",
               Msg("Table {table}: card {card} with no round dealing; not settled", table=table.number, card=str(c)),
               at, {"card": str(c)})
         return Outcome(r.id if r else None, r.status if r else None)
-    decks = house.blackjack_decks if table.kind == "blackjack" else 1
+    decks = house.blackjack_decks if table.kind == TableKind.BLACKJACK else 1
     copies = sum(1 for x in accepted(session, r.id) if x.card == str(c))
     flow = build_flow(session, r)
     reason = None
@@ -270,7 +271,7 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
         return Outcome(r.id, r.status)
     rc = _record(session, r, table.id, c, source, target, at, True)
     session.flush()
-    _card_event(session, r, rc, flow.view() if r.kind == "casino_holdem" else flow.view())
+    _card_event(session, r, rc, flow.view() if r.kind == TableKind.CASINO_HOLDEM else flow.view())
     return _after_flow(session, actor, r, flow, at, house)
 
 
@@ -297,7 +298,7 @@ def decide(session: Session, actor: Actor, table_id: int, seat: int, action: str
     at = at or core.now_utc()
     table = get_table(session, table_id)
     r = active_round(session, table_id)
-    if r is None or r.status != "dealing" or table.kind not in ("blackjack", "casino_holdem"):
+    if r is None or r.status != RoundStatus.DEALING or table.kind not in ("blackjack", "casino_holdem"):
         raise InvalidState("no decision is expected at table {table}", code="not_expected", table=table.number)
     owner = bets_svc.seat_owner(session, r, seat)
     if owner is None:
@@ -306,7 +307,7 @@ def decide(session: Session, actor: Actor, table_id: int, seat: int, action: str
         raise Conflict("seat {seat} is not player {player_id}'s this round", code="not_your_seat", seat=seat, player_id=player_id)
     flow = build_flow(session, r)
     try:
-        extra = (flow.apply_decision(seat, action, hand, amount) if r.kind == "blackjack"
+        extra = (flow.apply_decision(seat, action, hand, amount) if r.kind == TableKind.BLACKJACK
                  else flow.apply_decision(seat, action))
     except GameInputError:
         raise
@@ -326,11 +327,11 @@ def decision_timeout(session: Session, round_id: int, step: int, at: datetime | 
     insurance, fold)."""
     at = at or core.now_utc()
     r = core.get_round(session, round_id, lock=True)
-    if r.status != "dealing" or r.steps != step:
+    if r.status != RoundStatus.DEALING or r.steps != step:
         return None
     actor = Actor.system("decision timer")
     flow = build_flow(session, r)
-    if r.kind == "blackjack":
+    if r.kind == TableKind.BLACKJACK:
         d = flow.default_decision()
         return decide(session, actor, r.table_id, d[0], d[1], at, house=house) if d else None
     out = None

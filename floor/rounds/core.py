@@ -21,6 +21,7 @@ from floor.actors import Actor
 from floor.errors import Conflict, InvalidState, Msg, NotFound
 from floor.models import Bet, DeviceFrame, Round, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
+from floor.models import RoundStatus, TableKind
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
@@ -171,7 +172,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
     says "no more bets" for a round the host never saw open."""
     if table.status != "open":
         raise InvalidState("table {table} is {status}", code="table_closed", table=table.number, status=table.status)
-    if table.kind == "poker":
+    if table.kind == TableKind.POKER:
         raise InvalidState("poker tables have no live rounds", code="wrong_game")
     # Asked first: a failed insert is only the last guard (against a race), and SQLite's driver cannot
     # always roll back to the savepoint around it.
@@ -179,7 +180,7 @@ def open_round(session: Session, actor: Actor, table: Table, at: datetime, house
         raise Conflict("table {table} already has a round running", code="round_running", table=table.number)
     number = (session.execute(select(func.max(Round.number)).where(Round.table_id == table.id)).scalar() or 0) + 1
     shoe_id = coup = None
-    if table.kind == "baccarat":
+    if table.kind == TableKind.BACCARAT:
         shoe = current_shoe(session, table.id)
         if shoe is None or shoe.status == "finished":
             raise InvalidState("the shoe is finished: the dealer must confirm a new shoe", code="new_shoe_needed")
@@ -215,7 +216,7 @@ def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, da
     if r.status not in ACTIVE:
         return r
     r.held_reason = reason[:200]
-    set_status(session, r, "held", at, actor, data={"reason": reason, **(data or {})})
+    set_status(session, r, RoundStatus.HELD, at, actor, data={"reason": reason, **(data or {})})
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")
     table = session.get(Table, r.table_id)
@@ -239,7 +240,7 @@ def record_result(session: Session, actor: Actor, r: Round, result: dict, at: da
     """The round has its result: it is stored (and committed by the caller) before settling, so a
     crash while settling leaves a round that ``recover`` settles."""
     r.result = result
-    set_status(session, r, "result", at, actor, data=public_result(r))
+    set_status(session, r, RoundStatus.RESULT, at, actor, data=public_result(r))
     timers.cancel_timer(session, f"round:{r.id}:decision")
     # The process that recorded the result settles at once; this timer is the backstop when that
     # process dies first (recovery at every process's start is the other one).
@@ -287,7 +288,7 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
     r = get_round(session, round_id, lock=True)
     if r.status in ("settled", "voided"):
         return None
-    if r.status != "result" and not (from_held and r.status == "held" and r.result is not None):
+    if r.status != RoundStatus.RESULT and not (from_held and r.status == RoundStatus.HELD and r.result is not None):
         raise InvalidState("round {round} is {status}, not waiting to be settled", code="not_settleable", round=r.id, status=r.status)
     s = _claim(session, r, "settled", actor, at, None)
     if s is None:
@@ -315,7 +316,7 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
             rows.append(ledger.row(acc.in_play, acc.tray, stake - gross, "lose", at=at, round_id=r.id, bet_id=bid))
     ledger.post(session, rows, guard_players=False)   # settling only credits players (net)
     s.bets, s.staked, s.returned, s.commission = len(bets), staked, returned, commission
-    set_status(session, r, "settled", at, actor, data={"bets": len(bets), "staked": staked,
+    set_status(session, r, RoundStatus.SETTLED, at, actor, data={"bets": len(bets), "staked": staked,
                                                         "returned": returned, "commission": commission})
     _after_end(session, r, at)
     publish(session, r, "round.settled")
@@ -341,7 +342,7 @@ def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetim
     s.bets, s.staked, s.returned = len(bets), total, total
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")
-    set_status(session, r, "voided", at, actor, data={"reason": reason, "bets": len(bets), "refunded": total})
+    set_status(session, r, RoundStatus.VOIDED, at, actor, data={"reason": reason, "bets": len(bets), "refunded": total})
     _after_end(session, r, at)
     publish(session, r, "round.voided")
     return s
@@ -349,7 +350,7 @@ def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetim
 
 def recover(session: Session, at: datetime | None = None, *, house: HouseSettings) -> list[int]:
     """Settle every round left at "result" (a restart in the middle of settling). The caller commits."""
-    ids = list(session.execute(select(Round.id).where(Round.status == "result").order_by(Round.id)).scalars())
+    ids = list(session.execute(select(Round.id).where(Round.status == RoundStatus.RESULT).order_by(Round.id)).scalars())
     done = []
     for rid in ids:
         if settle(session, rid, at=at, house=house) is not None:

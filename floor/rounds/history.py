@@ -14,6 +14,7 @@ from floor.errors import BadInput
 from floor.games import baccarat
 from floor.games.cards import Card, InvalidCard
 from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingApproval
+from floor.models import TableKind
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
 from floor.rounds import table_rules
@@ -46,12 +47,12 @@ def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
 def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
     """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order
     (``targets``, when given, gets where each card went)."""
-    main = "bet" if r.kind == "blackjack" else "ante"
+    main = "bet" if r.kind == TableKind.BLACKJACK else "ante"
     seats: dict[int, int] = {}
     for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
                                         .order_by(Bet.id)):
         seats[seat] = seats.get(seat, 0) + amount
-    flow = BlackjackFlow(seats, table_rules.BLACKJACK) if r.kind == "blackjack" else HoldemFlow(seats)
+    flow = BlackjackFlow(seats, table_rules.BLACKJACK) if r.kind == TableKind.BLACKJACK else HoldemFlow(seats)
     steps = [c.step for c in recorded_cards(session, r.id)]
     items = [(step, "card", card) for step, card in zip(steps, cards)]
     items += [(e.step, "decision", e.data) for e in session.execute(
@@ -61,7 +62,7 @@ def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | N
             went = flow.apply_card(item)
             if targets is not None:
                 targets.append(went)
-        elif r.kind == "blackjack":
+        elif r.kind == TableKind.BLACKJACK:
             flow.apply_decision(item["seat"], item["action"], item.get("hand"), item.get("amount"))
         else:
             flow.apply_decision(item["seat"], item["action"])
@@ -93,7 +94,7 @@ def flow_targets(session: Session, r: Round, cards: list[Card]) -> list[str] | N
 def replayed(session: Session, r: Round) -> dict | None:
     """The result the rules give for the cards (or wheel readings) as recorded; None when there is
     nothing to replay (no cards yet, an incomplete round)."""
-    if r.kind == "roulette":
+    if r.kind == TableKind.ROULETTE:
         dev = r.device or {}
         bare, five = dev.get("bare"), dev.get("five")
         if bare is None and five is None:
@@ -103,7 +104,7 @@ def replayed(session: Session, r: Round) -> dict | None:
     if not cards:
         return None
     try:
-        if r.kind == "baccarat":
+        if r.kind == TableKind.BACCARAT:
             return _baccarat_result(cards, None)
         return _flow_result(session, r, cards)
     except BadInput:
@@ -116,7 +117,7 @@ def corrected(session: Session, r: Round, correction: dict) -> dict:
     (any card game: the card dealt at ``step`` was really ``card``)."""
     if not isinstance(correction, dict) or not correction:
         raise BadInput("say what was mis-read: the number, or the card and what it really was", field="correction")
-    if r.kind == "roulette":
+    if r.kind == TableKind.ROULETTE:
         number = correction.get("number")
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
             raise BadInput("give the winning number (0-36)", field="number")
@@ -125,7 +126,7 @@ def corrected(session: Session, r: Round, correction: dict) -> dict:
         raise BadInput("a {kind} round has no result to correct", field="correction", kind=r.kind)
     recorded = recorded_cards(session, r.id)
     if correction.get("cards"):
-        if r.kind != "baccarat":
+        if r.kind != TableKind.BACCARAT:
             raise BadInput("for this game name the card to replace (its place in the deal)", field="cards")
         return _baccarat_result([_card(c, "cards") for c in correction["cards"]], None)
     replace = correction.get("replace")
@@ -146,7 +147,7 @@ def corrected(session: Session, r: Round, correction: dict) -> dict:
         cards[steps[step]] = new
     if not changed:
         raise BadInput("the correction changes no card", field="replace")
-    if r.kind == "baccarat":
+    if r.kind == TableKind.BACCARAT:
         return _baccarat_result(cards, len(cards))
     return _flow_result(session, r, cards)
 

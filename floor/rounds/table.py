@@ -14,6 +14,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import roulette
 from floor.games.base import GameInputError
 from floor.models import Bet, Round, RoundCard, Settlement, Shoe, Table
+from floor.models import RoundStatus, TableKind
 from floor.rounds import core, history, twoperson
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.cards import accepted, build_flow, shown_flow
@@ -34,21 +35,21 @@ def close_betting(session: Session, actor: Actor, table_id: int, at: datetime | 
     blackjack or Casino Hold'em round with no bet has nothing to deal and ends void."""
     at = at or core.now_utc()
     r = active_round(session, table_id)
-    if r is None or r.status != "betting" or (round_id is not None and r.id != round_id):
+    if r is None or r.status != RoundStatus.BETTING or (round_id is not None and r.id != round_id):
         if round_id is not None:
             return None   # the betting timer of a round already closed
         raise InvalidState("no round is taking bets", code="not_betting")
     timers.cancel_timer(session, f"round:{r.id}:betting")
-    if r.kind == "roulette":
-        core.set_status(session, r, "locked", at, actor, kind="no_more_bets")
+    if r.kind == TableKind.ROULETTE:
+        core.set_status(session, r, RoundStatus.LOCKED, at, actor, kind="no_more_bets")
         return r
     if r.kind in ("blackjack", "casino_holdem"):
-        main = "bet" if r.kind == "blackjack" else "ante"
+        main = "bet" if r.kind == TableKind.BLACKJACK else "ante"
         has = session.execute(select(Bet.id).where(Bet.round_id == r.id, Bet.spot == main).limit(1)).first()
         if has is None:
             core.void(session, actor, r.id, "no bets", at)
             return r
-    core.set_status(session, r, "dealing", at, actor, kind="no_more_bets")
+    core.set_status(session, r, RoundStatus.DEALING, at, actor, kind="no_more_bets")
     if r.kind in ("blackjack", "casino_holdem"):
         core.publish(session, r, "round.decision")
     return r
@@ -59,7 +60,7 @@ def coup_start(session: Session, table_id: int, at: datetime | None = None, *, r
     """The shoe's ``S``: the dealer started the coup, so betting is closed if it was still open."""
     at = at or core.now_utc()
     r = active_round(session, table_id)
-    if r is not None and r.status == "betting":
+    if r is not None and r.status == RoundStatus.BETTING:
         close_betting(session, Actor.device(device or "shoe", table_id), table_id, at)
     core.frame(session, device, table_id, raw, "coup start", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
@@ -101,7 +102,7 @@ def held_result(session: Session, r: Round, result: dict | None) -> dict:
     """The result a held round settles with: the one the pit boss gives (roulette ``{"number": n}``,
     baccarat ``{"cards": [...]}`` in shoe order) or, without one, the cards as recorded."""
     result = dict(result or {})
-    if r.kind == "roulette":
+    if r.kind == TableKind.ROULETTE:
         number = result.get("number")
         if number is None:
             dev = r.device or {}
@@ -109,7 +110,7 @@ def held_result(session: Session, r: Round, result: dict | None) -> dict:
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
             raise BadInput("give the winning number (0-36)", field="number")
         return {"number": number, "spin": r.spin, "by_hand": True}
-    if r.kind == "baccarat":
+    if r.kind == TableKind.BACCARAT:
         cards = result.get("cards") or [c.card for c in accepted(session, r.id)]
         try:
             return {**coup_engine.result_of(cards), "by_hand": True}
@@ -141,7 +142,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
     the table may play on meanwhile."""
     at = at or core.now_utc()
     r = core.get_round(session, round_id, lock=True)
-    if r.status != "held":
+    if r.status != RoundStatus.HELD:
         raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
     twoperson.nothing_waiting(session, r, ruling_id)
     fixed = held_result(session, r, result)
@@ -219,7 +220,7 @@ class TableState:
 
 
 def held_rounds(session: Session) -> list[RoundDetail]:
-    rows = session.execute(select(Round).where(Round.status == "held").order_by(Round.id)).scalars().all()
+    rows = session.execute(select(Round).where(Round.status == RoundStatus.HELD).order_by(Round.id)).scalars().all()
     return [round_detail(session, r) for r in rows]
 
 
@@ -236,19 +237,19 @@ def round_detail(session: Session, r: Round) -> RoundDetail:
         for b in bet_lines:
             b.paid = paid.get(b.id, 0)
     view = shown_flow(session, r)
-    if r.status == "dealing" and r.kind == "blackjack" and r.result is None:
+    if r.status == RoundStatus.DEALING and r.kind == TableKind.BLACKJACK and r.result is None:
         # never show the hole card before the dealer turns it over
         dealer_cards = [c for c in cards if c.target == "dealer" and c.accepted]
         if len(dealer_cards) >= 2 and view and view["dealer"][1:2] == ["??"]:
             dealer_cards[1].card = "??"
-    if r.kind == "casino_holdem" and r.status == "dealing":
+    if r.kind == TableKind.CASINO_HOLDEM and r.status == RoundStatus.DEALING:
         for c in cards:
             if c.target == "dealer":
                 c.card = "??"
     dev = r.device or {}
     return RoundDetail(round=r, table=get_table(session, r.table_id), result=core.public_result(r), cards=cards,
                        bets=bet_lines, staked=sum(b.amount for b in bet_lines), settlement=settlement, flow=view,
-                       decision_until=(dev.get("decision_until") or None) if r.status == "dealing" else None)
+                       decision_until=(dev.get("decision_until") or None) if r.status == RoundStatus.DEALING else None)
 
 
 def table_state(session: Session, table_id: int) -> TableState:
@@ -256,7 +257,7 @@ def table_state(session: Session, table_id: int) -> TableState:
     table = get_table(session, table_id)
     r = active_round(session, table_id, lock=False) or core.last_round(session, table_id)
     return TableState(table=table, round=round_detail(session, r) if r is not None else None,
-                      shoe=current_shoe(session, table_id) if table.kind == "baccarat" else None)
+                      shoe=current_shoe(session, table_id) if table.kind == TableKind.BACCARAT else None)
 
 
 @dataclass
@@ -307,8 +308,8 @@ class BoardGame:
 
 
 def roulette_history(session: Session, table_id: int, limit: int = 20, stats_over: int = 200) -> RouletteHistory:
-    rows = session.execute(select(Round.id, Round.result).where(Round.table_id == table_id, Round.kind == "roulette",
-                                                                Round.status == "settled")
+    rows = session.execute(select(Round.id, Round.result).where(Round.table_id == table_id, Round.kind == TableKind.ROULETTE,
+                                                                Round.status == RoundStatus.SETTLED)
                            .order_by(Round.number.desc()).limit(stats_over)).all()
     fixed = history.corrected_results(session, [rid for rid, _ in rows])   # as the pit boss corrected them
     rows = [fixed.get(rid, res) for rid, res in rows]
@@ -326,7 +327,7 @@ def baccarat_roads(session: Session, table_id: int) -> BaccaratRoads:
     shoe = current_shoe(session, table_id)
     if shoe is None:
         return BaccaratRoads(shoe=None, beads=[], big_road=[], counts={"player": 0, "banker": 0, "tie": 0})
-    rows = session.execute(select(Round.coup, Round.result, Round.id).where(Round.shoe_id == shoe.id, Round.status == "settled")
+    rows = session.execute(select(Round.coup, Round.result, Round.id).where(Round.shoe_id == shoe.id, Round.status == RoundStatus.SETTLED)
                            .order_by(Round.coup)).all()
     fixed = history.corrected_results(session, [x[2] for x in rows])   # as the pit boss corrected them
     rows = [(c, fixed.get(rid, res)) for c, res, rid in rows]
@@ -361,7 +362,7 @@ def board_games(session: Session) -> list[BoardGame]:
     out = []
     for t in session.execute(select(Table).where(Table.kind.in_(("roulette", "baccarat")), Table.status == "open")
                              .order_by(Table.number)).scalars():
-        out.append(BoardGame(t, roulette=roulette_history(session, t.id)) if t.kind == "roulette"
+        out.append(BoardGame(t, roulette=roulette_history(session, t.id)) if t.kind == TableKind.ROULETTE
                    else BoardGame(t, baccarat=baccarat_roads(session, t.id)))
     return out
 

@@ -17,6 +17,7 @@ from floor import timers
 from floor.actors import Actor
 from floor.errors import Msg
 from floor.models import Round, RoundEvent
+from floor.models import RoundStatus
 from floor.rounds import core
 from floor.rounds.core import Outcome, active_round, get_table, hold, last_round, stray
 from floor.rounds.engines import wheel as engine
@@ -74,13 +75,13 @@ def _step(session: Session, table_id: int, event, at: datetime, actor: Actor, ho
                 core.event(session, r, table_id, "no_more_bets", at, actor, {"spin": o.spin})
         elif isinstance(o, engine.Lock):
             if o.was_betting:
-                core.set_status(session, r, "locked", at, actor, kind="no_more_bets", data={"spin": o.spin})
+                core.set_status(session, r, RoundStatus.LOCKED, at, actor, kind="no_more_bets", data={"spin": o.spin})
                 timers.cancel_timer(session, f"round:{r.id}:betting")
             else:
                 core.event(session, r, table_id, "no_more_bets", at, actor, {"spin": o.spin})
         elif isinstance(o, engine.Misspin):
             if o.was_betting:
-                core.set_status(session, r, "locked", at, actor, kind="misspin", data={"spin": o.spin})
+                core.set_status(session, r, RoundStatus.LOCKED, at, actor, kind="misspin", data={"spin": o.spin})
                 timers.cancel_timer(session, f"round:{r.id}:betting")
             else:
                 core.event(session, r, table_id, "misspin", at, actor, {"spin": o.spin})
@@ -136,7 +137,7 @@ def no_ball_due(session: Session, round_id: int, spin: int | None, at: datetime)
     r = core.get_round(session, round_id, lock=True)
     out = Outcome(r.id, r.status)
     _step(session, r.table_id, engine.Tick(spin), at, Actor.system("no-ball timer"), None, r, out)
-    return r.status == "voided"
+    return r.status == RoundStatus.VOIDED
 
 
 def wheel_number(session: Session, table_id: int, spin: int | None, number: int, at: datetime, *,

@@ -14,6 +14,7 @@ from floor.errors import BadInput, InvalidState, NotFound
 from floor.models import Table
 from floor.pit import game_pace, ratings, wheel_watch
 from floor.web import i18n
+from floor.web.api.rotation_schemas import BoardOut
 from floor.web.extensions import db, house
 from floor.web.policy import allow
 
@@ -147,8 +148,9 @@ def wheel_page(table_number: int):
 @allow(*VIEW)
 def rotation_page():
     """The dealers' rotation: who deals where, who breaks next, who relieves whom, with countdowns."""
-    board = dealers.board(db.session, house(), datetime.now(timezone.utc))
-    board["dealers"] = dealers.roster(db.session)
+    rotation = dealers.board(db.session, house(), datetime.now(timezone.utc))
+    rotation.dealers = dealers.roster(db.session)
+    board = BoardOut().dump(rotation)
     return render_template("pit_rotation.html", pit_page="rotation", board=board)
 
 

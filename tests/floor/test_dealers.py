@@ -30,12 +30,12 @@ def test_the_rotation_plan_and_the_handover(session):
     dealers.take_table(session, PIT, dan, bacc, T0)
     session.commit()
     b = dealers.board(session, TWO, T0 + 10 * M)
-    rows = {r["table"]: r for r in b["tables"]}
-    assert [r["table"] for r in b["tables"]] == [10, 12]
-    assert rows[10]["dealer"] == "Dan Dealer" and rows[10]["due_at"] == (T0 + 60 * M).isoformat()
+    rows = {r.table: r for r in b.tables}
+    assert [r.table for r in b.tables] == [10, 12]
+    assert rows[10].dealer == "Dan Dealer" and rows[10].due_at.isoformat() == (T0 + 60 * M).isoformat()
     # table 12 has nobody: Dora (clocked in, resting) goes there first
-    assert rows[12]["dealer"] is None and rows[12]["incoming"] == "Dora Dealer"
-    assert rows[10]["incoming"] is None
+    assert rows[12].dealer is None and rows[12].incoming == "Dora Dealer"
+    assert rows[10].incoming is None
     dealers.take_table(session, PIT, dora, wheel, T0 + 12 * M)
     session.commit()
     # the wheel's round is Dora's, the baccarat's Dan's
@@ -46,22 +46,22 @@ def test_the_rotation_plan_and_the_handover(session):
     session.commit()
     # nobody rests: no relief planned; Dan breaks first (due at 60), then Dora (due at 72)
     b = dealers.board(session, TWO, T0 + 50 * M)
-    assert [(n["table"], n["dealer"]) for n in b["next_break"]] == [(10, "Dan Dealer"), (12, "Dora Dealer")]
-    assert all(r["incoming"] is None for r in b["tables"]) and b["breaks"] == []
+    assert [(n.table, n.dealer) for n in b.next_break] == [(10, "Dan Dealer"), (12, "Dora Dealer")]
+    assert all(r.incoming is None for r in b.tables) and b.breaks == []
     # a third dealer clocks in: he relieves Dan at 60 (due first), being fresh
     dealers.clock_in(session, PIT, _staff(session, "dealer3"), T0 + 55 * M)
     session.commit()
     b = dealers.board(session, TWO, T0 + 56 * M)
-    rows = {r["table"]: r for r in b["tables"]}
-    assert rows[10]["incoming"] == "Dino Dealer" and rows[10]["relief_at"] == (T0 + 60 * M).isoformat()
+    rows = {r.table: r for r in b.tables}
+    assert rows[10].incoming == "Dino Dealer" and rows[10].relief_at.isoformat() == (T0 + 60 * M).isoformat()
     # the handover: Dino takes table 10, Dan goes on his break, ready 20 minutes later
     dealers.take_table(session, PIT, _staff(session, "dealer3"), bacc, T0 + 61 * M, how="login")
     session.commit()
     b = dealers.board(session, TWO, T0 + 62 * M)
-    assert [(x["dealer"], x["ready_at"]) for x in b["breaks"]] == [("Dan Dealer", (T0 + 81 * M).isoformat())]
+    assert [(x.dealer, x.ready_at.isoformat()) for x in b.breaks] == [("Dan Dealer", (T0 + 81 * M).isoformat())]
     # Dora is due at 72; Dan relieves her once rested, at 81
-    rows = {r["table"]: r for r in b["tables"]}
-    assert rows[12]["incoming"] == "Dan Dealer" and rows[12]["relief_at"] == (T0 + 81 * M).isoformat()
+    rows = {r.table: r for r in b.tables}
+    assert rows[12].incoming == "Dan Dealer" and rows[12].relief_at.isoformat() == (T0 + 81 * M).isoformat()
     assert dealers.current_dealer(session, bacc) == _staff(session, "dealer3")
     history = session.execute(select(DealerStint.table_id, DealerStint.how).where(DealerStint.staff_id == dan)
                               .order_by(DealerStint.id)).all()

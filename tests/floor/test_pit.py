@@ -93,7 +93,7 @@ def test_a_misread_baccarat_card_is_corrected_and_the_coup_resettled(session):
     assert fifth["card"] == "4C" and fifth["was"] == "8C" and fifth["corrected"]
     by_spot = {b["spot"]: b for b in tl["bets"]}
     # The board's bead plate shows the coup as corrected.
-    assert [b["winner"] for b in rounds.baccarat_roads(session, tid(session, 10))["beads"]] == ["player"]
+    assert [b.winner for b in rounds.baccarat_roads(session, tid(session, 10)).beads] == ["player"]
     assert (by_spot["banker"]["settled_returned"], by_spot["banker"]["returned_now"]) == (3_900, 0)
     assert (by_spot["player"]["settled_returned"], by_spot["player"]["returned_now"]) == (0, 2_000)
 
@@ -178,7 +178,7 @@ def test_below_the_threshold_one_pit_boss_voids_and_a_rejected_ruling_moves_noth
     session.commit()
     assert pit.state(session, small) == "applied"
     assert ledger.player_balance(session, 3) == 8_000
-    assert rounds.roulette_history(session, table)["last"][0]["number"] == 28   # the board shows the real number
+    assert rounds.roulette_history(session, table).last[0].number == 28   # the board shows the real number
     books_balance(session)
 
 

@@ -23,8 +23,6 @@ FREE_FORM = {
 }
 # Not yet described field by field: this list only shrinks (an entry that is gone must leave it).
 NOT_YET = {
-    "cashier.AccountSchema.transfers",
-    "conduct.PanelSchema.tickets",
     "disputes.ShowdownOut.pots", "disputes.ShowdownOut.hands",
     "disputes.PokerRulingOut.inputs", "disputes.PokerRulingOut.result",
     "pit.TimelineSchema.round", "pit.TimelineSchema.layout", "pit.TimelineSchema.corrected_layout",
@@ -39,12 +37,6 @@ NOT_YET = {
     "pit_numbers.PaceDay.tables", "pit_numbers.PaceDay.games", "pit_numbers.PaceDay.dealers",
     "pit_numbers.HourlyOut.tables", "pit_numbers.WheelOut.sections", "pit_numbers.WheelOut.last",
     "pit_numbers.WheelOut.report",
-    "poker_schemas.FloorSeatSchema.player", "poker_schemas.PickupSchema.player",
-    "poker_schemas.TableChangeSchema.player",
-    "ratings.DayPlayers.players", "ratings.DayPlayers.totals", "ratings.PlayerRatings.player",
-    "ratings.PlayerRatings.totals",
-    "rotation.BoardOut.tables", "rotation.BoardOut.breaks", "rotation.BoardOut.next_break",
-    "rotation.BoardOut.dealers",
     "tournament_schemas.ReceiptOut.draw", "tournament_schemas.TournamentOut.structure",
     "tournament_schemas.TournamentOut.payout_table", "tournament_schemas.TemplateOut.settings",
     "tournament_schemas.DrawOut.result",
@@ -54,12 +46,12 @@ PRESENTATION_NOT_YET = {
     "floor/errors.py:to_json", "floor/errors.py:from_json",   # a Msg's stored form (outbox, alerts), not a response
     "floor/pit/visits.py:visit_json", "floor/pit/wheel_watch.py:report_json", "floor/pit/review.py:hand_json",
     "floor/pit/ratings.py:as_json", "floor/pit/ratings.py:visits_json", "floor/pit/rulings.py:ruling_json",
-    "floor/pit/showdown.py:ruling_json", "floor/players.py:player_json", "floor/ledger.py:account_json",
-    "floor/ledger.py:request_json", "floor/tables.py:table_json",
+    "floor/pit/showdown.py:ruling_json", "floor/players.py:player_json",
+    "floor/ledger.py:request_json",   # the live event of a cash request (Socket.IO), built where it is published
+    "floor/tables.py:table_json",
     "floor/tournaments/results.py:entry_json", "floor/tournaments/results.py:move_json",
     "floor/tournaments/results.py:tournament_json", "floor/tournaments/results.py:table_view",
     "floor/tournaments/results.py:deal_json",
-    "floor/rounds/bets.py:bet_json",
     "floor/poker/mustmove.py:chain_json", "floor/poker/waitlist.py:entry_json", "floor/poker/waitlist.py:call_json",
     "floor/poker/waitlist.py:lists_view", "floor/poker/waitlist.py:board_view", "floor/poker/conduct.py:ban_json",
     "floor/poker/conduct.py:warning_json", "floor/poker/seating.py:table_change_json",
@@ -128,10 +120,13 @@ def _conforms(app, headers: dict, cases: list[tuple]) -> int:
     return checked
 
 
-def test_live_rounds_in_every_state_match_their_documented_schemas(app):
+def test_live_rounds_the_rotation_and_the_cashier_match_their_documented_schemas(app):
     from datetime import datetime, timezone
 
-    from floor import rounds, staff
+    from sqlalchemy import select
+
+    from floor import dealers, rounds, staff
+    from floor.models import Staff
     from floor.actors import Actor
     from floor.rounds import bets
     from tests.conftest import app_session
@@ -150,6 +145,15 @@ def test_live_rounds_in_every_state_match_their_documented_schemas(app):
         s.commit()
         for card in ("8H", "9S", "TH", "7C"):
             rounds.commit_then_settle(s, rounds.card(s, table, card, "scanner", None, now, house=HOUSE), house=HOUSE)
+        pit = Actor("Pia", "pit_boss", "pit")
+        for username, at_table in (("dealer", 12), ("dealer2", None)):   # one deals, one rests
+            dealer_id = s.execute(select(Staff.id).where(Staff.username == username)).scalar_one()
+            dealers.clock_in(s, pit, dealer_id, now)
+            if at_table:
+                dealers.take_table(s, pit, dealer_id, tid(s, at_table), now)
+        from floor import ledger
+        ledger.credit(s, Actor("Cleo", "cashier", "cage"), 4, HOUSE.cashier_two_person_cents + 100, "big", house=HOUSE)
+        s.commit()
         token = staff.create_token(s, Actor.system("test"), "admin", "schemas")
     headers = {"Authorization": f"Bearer {token}"}
     checked = _conforms(app, headers, [
@@ -158,8 +162,13 @@ def test_live_rounds_in_every_state_match_their_documented_schemas(app):
         ("/api/rounds/held", "GET", {}),
         ("/api/rounds/{round_id}", "GET", {"round_id": held}),
         ("/api/board/games", "GET", {}),
+        ("/api/rotation", "GET", {}),
+        ("/api/cashier/players/{player_id}", "GET", {"player_id": 6}),
+        ("/api/cashier/requests", "GET", {}),
+        ("/api/tables/{table_number}/dealer", "GET", {"table_number": 12}),
+        ("/api/tables/{table_number}/dealer", "GET", {"table_number": 2}),
         ("/api/rounds/{round_id}/settle", "POST", {"round_id": held}, {"number": 17}),   # settled, paid
         ("/api/rounds/{round_id}", "GET", {"round_id": held}),
         ("/api/board/games", "GET", {}),
     ])
-    assert checked == 8
+    assert checked == 13

@@ -8,7 +8,7 @@ from marshmallow import Schema, fields
 from floor import tables as tables_svc
 from floor.errors import NotAllowed
 from floor.rounds import bets as bets_svc
-from floor.web.api.schemas import Strict, cents
+from floor.web.api.schemas import Cents, Iso, Strict, cents
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow, current_identity
 
@@ -31,16 +31,16 @@ class BetSchema(Schema):
     id = fields.Integer()
     round_id = fields.Integer()
     table_id = fields.Integer()
-    player_id = fields.Integer(allow_none=True)
+    player_id = fields.Integer(allow_none=True, metadata={"description": "a remote player's bet; null: a seat's chips"})
     seat = fields.Integer(allow_none=True)
-    hand = fields.Integer()
-    spot = fields.String()
-    numbers = fields.List(fields.Integer(), allow_none=True)
-    amount = fields.Integer()
-    requested = fields.Integer()
-    source = fields.String()
+    hand = fields.Integer(metadata={"description": "blackjack: the hand after a split"})
+    spot = fields.String(metadata={"description": "roulette kind, baccarat spot, blackjack bet, Casino Hold'em ante..."})
+    numbers = fields.List(fields.Integer(), allow_none=True, metadata={"description": "roulette: the numbers covered"})
+    amount = Cents()
+    requested = Cents(metadata={"description": "cents asked for, when the limits cut it"})
+    source = fields.String(metadata={"description": "api | dealer | decision"})
     idempotency_key = fields.String(allow_none=True)
-    placed_at = fields.String()
+    placed_at = Iso()
 
 
 @blp.route("/tables/<int:table_number>/bets", methods=["POST"])
@@ -59,11 +59,11 @@ def place_bet(args, table_number: int):
                                   player_id=args["player_id"], seat=args["seat"], numbers=args["numbers"],
                                   idempotency_key=key, source="dealer" if ident.role == "dealer" else "api", house=house())
     db.session.commit()
-    return bets_svc.bet_json(bet), 201 if created else 200
+    return bet, 201 if created else 200
 
 
 @blp.route("/rounds/<int:round_id>/bets")
 @allow("pit_boss", "admin", "floor_manager", "cashier")
 @blp.response(200, BetSchema(many=True))
 def round_bets(round_id: int):
-    return [bets_svc.bet_json(b) for b in bets_svc.round_bets(db.session, round_id)]
+    return bets_svc.round_bets(db.session, round_id)

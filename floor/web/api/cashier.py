@@ -5,6 +5,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from floor import ledger, players
+from floor.web.api.cashier_schemas import AccountSchema, CashRequestSchema
 from floor.web.api.schemas import Strict, cents
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -15,31 +16,6 @@ blp = Blueprint("api_cashier", __name__, url_prefix="/api", description="Player 
 class CashSchema(Strict):
     amount = cents(required=True)
     memo = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
-
-
-class CashRequestSchema(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    kind = fields.String(metadata={"description": "credit | debit"})
-    amount = fields.Integer(metadata={"description": "cents"})
-    memo = fields.String(allow_none=True)
-    requested_by = fields.Integer(allow_none=True)
-    requested_by_name = fields.String()
-    requested_at = fields.String(allow_none=True)
-    state = fields.String(metadata={"description": "pending | approved | rejected | withdrawn"})
-    decided_by = fields.Integer(allow_none=True)
-    decided_by_name = fields.String(allow_none=True)
-    decided_at = fields.String(allow_none=True)
-    reason = fields.String(allow_none=True)
-
-
-class AccountSchema(Schema):
-    player_id = fields.Integer()
-    balance = fields.Integer(metadata={"description": "cents"})
-    transfers = fields.List(fields.Dict())
-    pending = fields.Nested(CashRequestSchema, allow_none=True,
-                            metadata={"description": "above the two-person threshold: the request waiting for a "
-                                                     "second pit boss (nothing moved yet)"})
 
 
 class CashDecisionSchema(Strict):
@@ -67,12 +43,12 @@ def _player(player_id: int):
 def account(player_id: int):
     """A player's balance and his latest transfers."""
     _player(player_id)
-    return ledger.account_json(db.session, player_id)
+    return ledger.statement(db.session, player_id)
 
 
-def _answer(out: dict):
+def _answer(out: ledger.Statement):
     db.session.commit()
-    return out, 202 if out["pending"] else 200
+    return out, 202 if out.pending is not None else 200
 
 
 @blp.route("/cashier/players/<int:player_id>/credit", methods=["POST"])

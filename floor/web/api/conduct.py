@@ -11,6 +11,7 @@ from floor import tables as tables_svc
 from floor.gaming_day import end_of_gaming_day
 from floor.poker import conduct
 from floor.poker import table as poker_table
+from floor.web.api.poker_schemas import TicketSchema
 from floor.web.api.schemas import Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -97,7 +98,7 @@ class ReasonTextSchema(Schema):
 class PanelSchema(Schema):
     bans = fields.List(fields.Nested(BanSchema))
     warnings = fields.List(fields.Nested(WarningSchema))
-    tickets = fields.List(fields.Dict())
+    tickets = fields.List(fields.Nested(TicketSchema), metadata={"description": "recent tickets, newest first"})
     reasons = fields.List(fields.Nested(ReasonTextSchema))
     warnings_to_ban = fields.Integer()
 

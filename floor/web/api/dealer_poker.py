@@ -10,6 +10,7 @@ from floor.errors import NotFound
 from floor.poker import conduct, queries
 from floor.poker import table as svc
 from floor.web.api.conduct import WarningResultSchema, warning_result_json
+from floor.web.api.poker_schemas import TicketSchema
 from floor.web.api.schemas import EmptySchema, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -120,22 +121,6 @@ class NextHandSchema(Schema):
     postings = fields.List(fields.Nested(PostingSchema))
     misses = fields.List(fields.Nested(MissSchema))
     forfeits = fields.List(fields.Nested(ForfeitSchema), metadata={"description": "seats this hand frees"})
-
-
-class TicketSchema(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    player = fields.String(allow_none=True)
-    seat = fields.Integer()
-    kind = fields.String(metadata={"description": "miss | manual | void (a correction of voids_id)"})
-    blind = fields.String(allow_none=True)
-    ticket = fields.Boolean(metadata={"description": "counts toward forfeiting the seat"})
-    hand_id = fields.Integer(allow_none=True)
-    voids_id = fields.Integer(allow_none=True)
-    voided = fields.Boolean()
-    reason = fields.String()
-    at = fields.String()
-    table_number = fields.Integer()
 
 
 class TerminalTableSchema(Schema):

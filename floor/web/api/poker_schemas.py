@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Query, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, GameSchema, Query, SeatPlayerSchema, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -124,7 +124,7 @@ class TableMustMoveSchema(Schema):
 
 class FloorSeatSchema(Schema):
     number = fields.Integer()
-    player = fields.Dict(allow_none=True)
+    player = fields.Nested(SeatPlayerSchema, allow_none=True)
     sat_at = fields.String(allow_none=True)
     arrival = fields.String(allow_none=True)
     away_since = fields.String(allow_none=True)
@@ -152,14 +152,14 @@ class PickupSchema(Schema):
     table_id = fields.Integer()
     table = fields.Integer()
     seat = fields.Integer()
-    player = fields.Dict()
+    player = fields.Nested(SeatPlayerSchema)
     away_since = fields.String()
     waiting = fields.Integer()
 
 
 class TableChangeSchema(Schema):
     id = fields.Integer()
-    player = fields.Dict()
+    player = fields.Nested(SeatPlayerSchema)
     game_id = fields.Integer()
     from_table = fields.Integer()
     to_table = fields.Integer()
@@ -344,3 +344,19 @@ class MoveArgs(Strict):
 class RefuseArgs(Strict):
     player_id = fields.Integer(required=True, strict=True)
     reason = Reason()
+
+
+class TicketSchema(Schema):
+    id = fields.Integer()
+    player_id = fields.Integer()
+    player = fields.String(allow_none=True)
+    seat = fields.Integer()
+    kind = fields.String(metadata={"description": "miss | manual | void (a correction of voids_id)"})
+    blind = fields.String(allow_none=True)
+    ticket = fields.Boolean(metadata={"description": "counts toward forfeiting the seat"})
+    hand_id = fields.Integer(allow_none=True)
+    voids_id = fields.Integer(allow_none=True)
+    voided = fields.Boolean()
+    reason = fields.String(allow_none=True)
+    at = fields.String()
+    table_number = fields.Integer()

@@ -11,7 +11,7 @@ from floor import pit
 from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.pit import ratings, visits
-from floor.web.api.schemas import Query, Strict
+from floor.web.api.schemas import PlayerSchema, Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -74,18 +74,51 @@ class RatedVisit(Schema):
     theo = fields.Integer(metadata={"description": "theoretical win, cents"})
 
 
+class RatedPlayer(Schema):
+    player_id = fields.Integer()
+    player = fields.String()
+    card_number = fields.String()
+    visits = fields.Integer()
+    minutes = fields.Float()
+    rounds = fields.Integer()
+    bets = fields.Integer()
+    staked = fields.Integer(metadata={"description": "cents"})
+    average_stake = fields.Integer(metadata={"description": "cents per round"})
+    won = fields.Integer(metadata={"description": "the player's result from the ledger, cents"})
+    house_result = fields.Integer(metadata={"description": "cents"})
+    theo = fields.Integer(metadata={"description": "theoretical win, cents"})
+    tables = fields.List(fields.Integer(), metadata={"description": "the table numbers he played at"})
+
+
+class DayTotals(Schema):
+    players = fields.Integer()
+    staked = fields.Integer(metadata={"description": "cents"})
+    won = fields.Integer(metadata={"description": "cents"})
+    theo = fields.Integer(metadata={"description": "cents"})
+
+
 class DayPlayers(Schema):
     day = fields.String()
     currency = fields.String()
-    players = fields.List(fields.Dict())
-    totals = fields.Dict()
+    players = fields.List(fields.Nested(RatedPlayer), metadata={"description": "the highest theoretical win first"})
+    totals = fields.Nested(DayTotals)
+
+
+class PlayerTotals(Schema):
+    visits = fields.Integer()
+    minutes = fields.Float()
+    rounds = fields.Integer()
+    bets = fields.Integer()
+    staked = fields.Integer(metadata={"description": "cents"})
+    won = fields.Integer(metadata={"description": "cents"})
+    theo = fields.Integer(metadata={"description": "cents"})
 
 
 class PlayerRatings(Schema):
-    player = fields.Dict()
+    player = fields.Nested(PlayerSchema)
     since = fields.String()
     visits = fields.Nested(RatedVisit, many=True)
-    totals = fields.Dict()
+    totals = fields.Nested(PlayerTotals)
 
 
 def gaming_day(day: date | None) -> date:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
-
 from floor import dealers
 from floor import tables as tables_svc
+from floor.web.api.rotation_schemas import BoardOut, TableDealerOut
 from floor.web.api.schemas import EmptySchema
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -18,34 +17,14 @@ blp = Blueprint("api_rotation", __name__, url_prefix="/api", description="Dealer
 RUN = ("pit_boss", "floor_manager", "admin")
 
 
-class BoardOut(Schema):
-    now = fields.String()
-    on_minutes = fields.Integer()
-    off_minutes = fields.Integer()
-    tables = fields.List(fields.Dict(), metadata={"description": "per table: dealer, since, due_at, incoming, relief_at"})
-    breaks = fields.List(fields.Dict(), metadata={"description": "dealers on a break: since, ready_at"})
-    next_break = fields.List(fields.Dict())
-    dealers = fields.List(fields.Dict(), metadata={"description": "every active dealer and whether he is clocked in"})
-
-
-class TableDealerOut(Schema):
-    table_id = fields.Integer()
-    table = fields.Integer()
-    dealer_id = fields.Integer(allow_none=True)
-    dealer = fields.String(allow_none=True)
-    since = fields.String(allow_none=True)
-    due_at = fields.String(allow_none=True)
-    incoming_id = fields.Integer(allow_none=True)
-    incoming = fields.String(allow_none=True)
-    relief_at = fields.String(allow_none=True)
-
-
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _board() -> dict:
-    return {**dealers.board(db.session, house(), _now()), "dealers": dealers.roster(db.session)}
+def _board() -> dealers.Rotation:
+    board = dealers.board(db.session, house(), _now())
+    board.dealers = dealers.roster(db.session)
+    return board
 
 
 @blp.route("/rotation")
@@ -104,4 +83,4 @@ def to_table(_args, staff_id: int, table_number: int):
 def table_dealer(table_number: int):
     """The table's dealer, when he is due for his break and who comes to relieve him."""
     table = tables_svc.table_by_number(db.session, table_number)
-    return {**dealers.table_dealer(db.session, table.id, house(), _now()), "table": table.number}
+    return dealers.table_dealer(db.session, table.id, house(), _now())

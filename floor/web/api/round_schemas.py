@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from floor.web.api.schemas import Cents, Iso, Out
+from floor.models import CardSource, RoundStatus, SettlementOutcome, ShoeStatus, TableKind, TableStatus
+from floor.web.api.schemas import Cents, Choice, Iso, Out
 
 CARD = "rank then suit (AS, TD, 9H); \"??\" while a player may not see it"
 
@@ -13,11 +14,11 @@ class RoundTableSchema(Schema):
     id = fields.Integer()
     number = fields.Integer()
     name = fields.String()
-    kind = fields.String(metadata={"description": "the game: roulette | baccarat | blackjack | casino_holdem"})
+    kind = Choice(TableKind, metadata={"description": "the game"})
 
 
 class LiveTableSchema(RoundTableSchema):
-    status = fields.String(metadata={"description": "open | closed"})
+    status = Choice(TableStatus)
     min_bet = Cents(attribute="game.min_bet", allow_none=True)
     max_bet = Cents(attribute="game.max_bet", allow_none=True)
     seat_count = fields.Integer()
@@ -27,7 +28,7 @@ class RoundCardSchema(Schema):
     card = fields.String(metadata={"description": CARD})
     target = fields.String(allow_none=True, metadata={
         "description": "where the deal put it: dealer | board | seat:N | player | banker; null when refused"})
-    source = fields.String(metadata={"description": "who read it: shoe | scanner | dealer (typed by hand)"})
+    source = Choice(CardSource, metadata={"description": "who read it (dealer: typed by hand)"})
     accepted = fields.Boolean(metadata={"description": "false: refused (the reason says why), not part of the deal"})
     reason = fields.String(allow_none=True)
     at = Iso()
@@ -50,7 +51,7 @@ class BetLineSchema(Out):
 
 
 class SettlementSchema(Schema):
-    outcome = fields.String(metadata={"description": "settled | voided"})
+    outcome = Choice(SettlementOutcome)
     bets = fields.Integer(metadata={"description": "how many bets it paid or returned"})
     staked = Cents()
     returned = Cents()
@@ -93,10 +94,8 @@ class RoundSchema(Out):
     id = fields.Integer(attribute="round.id")
     table_id = fields.Integer(attribute="round.table_id")
     number = fields.Integer(attribute="round.number", metadata={"description": "the table's round number"})
-    kind = fields.String(attribute="round.kind", metadata={
-        "description": "roulette | baccarat | blackjack | casino_holdem"})
-    status = fields.String(attribute="round.status", metadata={
-        "description": "betting | locked | dealing | result | held | settled | voided"})
+    kind = Choice(TableKind, attribute="round.kind", metadata={"description": "the game"})
+    status = Choice(RoundStatus, attribute="round.status")
     # The game's own record of how the round ended, which the settlement pays from: roulette
     # {number, spin}; baccarat {winner, player_total, banker_total, pairs, cards...}; blackjack and
     # Casino Hold'em {seats: {seat: ...}, dealer, board}. Stored as the round's JSON column; its keys
@@ -122,7 +121,7 @@ class RoundSchema(Out):
 
 class ShoeSchema(Schema):
     number = fields.Integer()
-    status = fields.String(metadata={"description": "active | last_coup | finished"})
+    status = Choice(ShoeStatus)
     decks = fields.Integer()
     last_coup = fields.Integer(allow_none=True)
 
@@ -144,7 +143,7 @@ class CountedNumberSchema(NumberSchema):
 
 class RoadShoeSchema(Schema):
     number = fields.Integer()
-    status = fields.String()
+    status = Choice(ShoeStatus)
 
 
 class BeadSchema(Schema):
@@ -172,7 +171,7 @@ class BoardGameSchema(Schema):
     id = fields.Integer(attribute="table.id")
     number = fields.Integer(attribute="table.number")
     name = fields.String(attribute="table.name")
-    kind = fields.String(attribute="table.kind", metadata={"description": "roulette | baccarat"})
+    kind = Choice((TableKind.ROULETTE, TableKind.BACCARAT), attribute="table.kind")
     last = fields.List(fields.Nested(NumberSchema), attribute="roulette.last",
                        metadata={"description": "roulette: the last 20 numbers, newest first"})
     hot = fields.List(fields.Nested(CountedNumberSchema), attribute="roulette.hot",

@@ -64,6 +64,12 @@ def Cents(**kw) -> fields.Integer:   # noqa: N802  (a field, named like one)
     return fields.Integer(metadata=meta, **kw)
 
 
+def Choice(values, **kw) -> fields.String:   # noqa: N802  (a field, named like one)
+    """A string of a closed set in a response (an ``enum.StrEnum`` of the domain): the OpenAPI
+    document lists the values."""
+    return fields.String(validate=validate.OneOf([str(v) for v in values]), **kw)
+
+
 class Out(Schema):
     """A response schema. ``OMIT_NONE`` names the keys that are left out, not sent as null, when
     they have no value (the readers test for the key)."""
