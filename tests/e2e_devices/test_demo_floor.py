@@ -23,7 +23,7 @@ DEMO_ENV = {"FLOOR_APP_RUN_DEVICES": "true", "FLOOR_APP_SIMULATE_DEVICES": "true
 
 
 def start_demo(db_url: str, instance: Path) -> Server:
-    return Server(db_url, instance, **DEMO_ENV).wait(60)
+    return Server(db_url, instance, **DEMO_ENV).wait()   # the hang guard of every server (120 s)
 
 
 def settled_with_bets(session: Session) -> dict[str, int]:

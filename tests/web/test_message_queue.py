@@ -44,12 +44,12 @@ def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, 
             received.append(data)
             got.set()
 
-        client.connect(b.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=10)
+        client.connect(b.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=60)
         try:
             resp = requests.post(f"{a.url}/api/alerts/{alert_id}/acknowledge",
-                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=60)
             assert resp.status_code == 200, resp.text
-            assert got.wait(10), "the event did not cross from process A to the client of process B"
+            assert got.wait(60), "the event did not cross from process A to the client of process B"
             assert received == [{"id": alert_id}]
         finally:
             client.disconnect()
@@ -88,11 +88,11 @@ def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(red
             numbers.append(data)
             got.set()
 
-        client.connect(web.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=10)
-        assert client.call("join_table", {"table_id": 5}, namespace="/live", timeout=10)["ok"]
+        client.connect(web.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=60)
+        assert client.call("join_table", {"table_id": 5}, namespace="/live", timeout=60)["ok"]
         # Keep the wheel talking until the device process has opened the port and the number crosses.
         import time
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60   # a hang guard: the device process may start slowly
         while not got.is_set() and time.monotonic() < deadline:
             end.write(encode_status(5, 4, 17) + encode_number(17))
             got.wait(0.5)
