@@ -215,13 +215,7 @@ class DemoDealer:
     def _commit(self, s: Session, out) -> None:
         """Commit the move, then settle in its own transaction when the round got its result (as
         the terminal's API does)."""
-        s.commit()
-        if out is not None and getattr(out, "settle", None):
-            try:
-                rounds.settle(s, out.settle, house=self.house)
-                s.commit()
-            except InvalidState:
-                s.rollback()
+        rounds.commit_then_settle(s, out, house=self.house)
 
     def _amount(self, table: Table, choices=(1_000, 2_000, 2_500, 5_000)) -> int:
         lo, hi = table.game.min_bet or 100, table.game.max_bet or 10_000
@@ -366,7 +360,7 @@ class DemoDealer:
                 self.wait(self.timings["between"])
             return
         with self.factory() as s:
-            view = (rounds.terminal_json(s, s.get(Round, r.id)).get("flow") or {})
+            view = rounds.shown_flow(s, s.get(Round, r.id)) or {}
         expecting = view.get("expecting") or []
         if not expecting:
             self.wait(0.25)

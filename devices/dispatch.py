@@ -21,7 +21,7 @@ from devices.wheel import WheelStatus, WinningNumber
 from devices.events import Silence
 from floor import rounds
 from floor.pit import visits
-from floor.errors import InvalidState, Msg
+from floor.errors import Msg
 from floor.settings import HouseSettings
 
 SHOE_ERRORS = {1: "unreadable card", 2: "overdraw", 3: "button misuse", 4: "card pulled back",
@@ -102,10 +102,6 @@ class RoundsDispatch:
             if out.command and self.send is not None:
                 self.send(device, out.command)
             if out.settle:
-                with self.session_factory() as s:
-                    try:
-                        rounds.settle(s, out.settle, house=self.house)
-                    except InvalidState:
-                        return   # held or voided meanwhile: the pit boss decides, nothing to pay here
-                    s.commit()
+                with self.session_factory() as s:   # held or voided meanwhile: the pit boss decides
+                    rounds.commit_then_settle(s, out, house=self.house)
         return follow_up

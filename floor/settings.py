@@ -80,7 +80,7 @@ class HouseSettings:
     tournament_progressive_cash_percent: int = 50    # of a progressive bounty, paid in cash
     tournament_mystery_start: str = "in_the_money"   # late_registration_end | in_the_money
     tournament_cancellation_rule: str = "fees_and_bounty_back"   # fees_back | fees_and_bounty_back
-    tournament_bubble_policy: str = "none"           # none | pause: on the bubble with late registration open
+    tournament_bubble_policy: str = "none"           # none | pause | close_registration: near the money, late reg. open
     # The pit's numbers: a player's visit ends after this long without a bet
     rating_gap_minutes: int = 30
     # Game pace: the house's target range of rounds an hour per game, the rolling window the live

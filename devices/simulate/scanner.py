@@ -158,7 +158,7 @@ class ScannerSimulator(Simulator):
             while total(hand) < 21 and wants_hit(hand, dealer[0]) and not self.stopped:
                 hand.append(self.draw())
                 self.read(hand[-1], faults)
-        while blackjack.dealer_must_draw(dealer) and not self.stopped:
+        while blackjack.dealer_must_draw(dealer, blackjack.DEFAULT) and not self.stopped:
             dealer.append(self.draw())
             self.read(dealer[-1], faults)
 

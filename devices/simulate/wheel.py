@@ -5,9 +5,12 @@ Answers ``*X``, ``*R``, ``*P``, ``*F``, ``*V`` and ``*u``. Faults: misspin (flag
 sends ``*R``), no ball (flag 1 in state 4, then state 7), failed launch (flag 8 early in state 3),
 sensor fault (flag 4), noise, silence, unplug and replug. For the pit's wheel watch it can also
 run a biased wheel (``bias``: pocket -> weight, 1 being fair) and a wheel whose rotor keeps turning
-the same way (``alternate=False``).
+the same way (``alternate=False``). A croupier (or a test) can keep the wheel in a state until
+released (``hold_in``): betting stays open until the bets are down, whatever the machine's speed.
 """
 from __future__ import annotations
+
+import threading
 
 from devices import wheel as w
 from devices.simulate.base import Simulator
@@ -22,7 +25,7 @@ class WheelSimulator(Simulator):
 
     def __init__(self, end, *, timings: dict | None = None, start_spin: int = 1,
                  no_ball_s: float = 6.0, silence_s: float = 3.0, bias: dict[int, float] | None = None,
-                 alternate: bool = True, **kw) -> None:
+                 alternate: bool = True, hold_in: tuple[int, ...] = (), **kw) -> None:
         super().__init__(end, **kw)
         self.weights = [float((bias or {}).get(n, 1.0)) for n in range(37)]
         if any(x < 0 for x in self.weights) or not any(self.weights):
@@ -37,6 +40,23 @@ class WheelSimulator(Simulator):
         self.results: list[tuple[int, int]] = []  # (spin, number) the wheel announced, for tests
         self._line = bytearray()
         self._reset = False
+        self._held = set(hold_in)   # states the wheel stays in, past their time, until released
+        self._releases: dict[int, int] = {}
+        self._gate = threading.Lock()
+
+    def release(self, state: int) -> None:
+        """Let the wheel go on from ``state`` once (now, or the next time it is there)."""
+        with self._gate:
+            self._releases[state] = self._releases.get(state, 0) + 1
+
+    def _may_leave(self, state: int) -> bool:
+        with self._gate:
+            if state not in self._held:
+                return True
+            if self._releases.get(state, 0) > 0:
+                self._releases[state] -= 1
+                return True
+            return False
 
     # --- the host -------------------------------------------------------------------------
 
@@ -70,7 +90,8 @@ class WheelSimulator(Simulator):
                                   self.direction))
 
     def hold(self, state: int, seconds: float, flags: int = 0, *, until_reset: bool = False) -> bool:
-        """Stay in ``state`` for ``seconds``, a status line every 500 ms; False if stopped or reset."""
+        """Stay in ``state`` for ``seconds`` (and on while it is held, until released), a status line
+        every 500 ms; False if stopped or reset."""
         self.state, self.flags = state, flags
         left = seconds
         while not self.stopped and not self._reset:
@@ -80,7 +101,9 @@ class WheelSimulator(Simulator):
                 return False
             left -= step
             if left <= 0:
-                return not until_reset  # a misspin waits for *R; past the time it resets itself
+                if until_reset or self._may_leave(state):
+                    return not until_reset  # a misspin waits for *R; past the time it resets itself
+                left = STATUS_EVERY         # held: the status lines go on until released
         return False
 
     def run(self) -> None:

@@ -123,7 +123,7 @@ def play(cards) -> Coup:
     )
 
 
-def returned(spot: str, stake: int, coup: Coup, settings: BaccaratSettings = DEFAULT) -> int:
+def returned(spot: str, stake: int, coup: Coup, settings: BaccaratSettings) -> int:
     """Total handed back on a bet of ``stake`` cents on ``spot`` (stake included; 0 for a loss)."""
     check_amount(stake, "baccarat stake")
     if spot not in SPOTS:

@@ -56,7 +56,7 @@ def is_blackjack(cards) -> bool:
     return len(cards) == 2 and hand_value(cards)[0] == 21
 
 
-def dealer_must_draw(cards, settings: BlackjackSettings = DEFAULT) -> bool:
+def dealer_must_draw(cards, settings: BlackjackSettings) -> bool:
     """The dealer draws below 17, and on soft 17 only where the house hits it."""
     total, soft = hand_value(cards)
     return total < 17 or (total == 17 and soft and settings.dealer_hits_soft_17)
@@ -144,7 +144,7 @@ def _check_seat(name, seat: Seat, up: Card, settings: BlackjackSettings) -> None
                 raise GameInputError("{where}: no double after a split in this house", where=where)
 
 
-def settle(seats: Mapping[object, Seat], dealer, settings: BlackjackSettings = DEFAULT) -> dict[object, SeatResult]:
+def settle(seats: Mapping[object, Seat], dealer, settings: BlackjackSettings) -> dict[object, SeatResult]:
     """Settle a round: {seat: SeatResult} with what each hand and insurance bet hands back.
 
     A dealer blackjack under a ten shows only after play. With ``late_blackjack_takes="original_bet"``

@@ -51,7 +51,7 @@ def _hand(player, what: str) -> tuple[Card, ...]:
     return cards
 
 
-def dealer_qualifies(dealer, board, settings: CasinoHoldemSettings = DEFAULT) -> bool:
+def dealer_qualifies(dealer, board, settings: CasinoHoldemSettings) -> bool:
     """The dealer plays on with a pair of 4s or better (his two cards and the five on the board)."""
     dealer, board = _hand(dealer, "dealer's cards"), cards_of(board, "board")
     check_count(board, (5,), "board")
@@ -59,7 +59,7 @@ def dealer_qualifies(dealer, board, settings: CasinoHoldemSettings = DEFAULT) ->
     return hand_rank("holdem", dealer, board) >= _lowest_pair(settings.dealer_qualifies_with)
 
 
-def ante_pays(player, board, settings: CasinoHoldemSettings = DEFAULT) -> int:
+def ante_pays(player, board, settings: CasinoHoldemSettings) -> int:
     """Odds the ante pays ("x to 1") for the player's best five of seven."""
     rank = hand_rank("holdem", _hand(player, "player's cards"), cards_of(board, "board"))
     if rank == _royal():
@@ -69,7 +69,7 @@ def ante_pays(player, board, settings: CasinoHoldemSettings = DEFAULT) -> int:
                                                                            settings.straight_or_less)
 
 
-def aa_bonus_pays(player, flop, settings: CasinoHoldemSettings = DEFAULT) -> Optional[int]:
+def aa_bonus_pays(player, flop, settings: CasinoHoldemSettings) -> Optional[int]:
     """Odds of the AA Bonus on the player's two cards and the flop; None when it loses."""
     flop = cards_of(flop, "flop")
     check_count(flop, (3,), "flop")
@@ -82,7 +82,7 @@ def aa_bonus_pays(player, flop, settings: CasinoHoldemSettings = DEFAULT) -> Opt
 
 
 def returned(ante: int, aa_bonus: int, called: bool, player, dealer, board,
-             settings: CasinoHoldemSettings = DEFAULT) -> int:
+             settings: CasinoHoldemSettings) -> int:
     """Total handed back on the ante, the call (2 x ante, when ``called``) and the AA Bonus.
 
     A fold loses the ante and the AA Bonus; ``board`` may then be the flop alone."""

@@ -116,7 +116,7 @@ def all_bets() -> list[Bet]:
     return [Bet(kind, tuple(sorted(s))) for kind in KINDS for s in sorted(layouts[kind], key=sorted)]
 
 
-def returned(b: Bet, stake: int, number: int, settings: RouletteSettings = DEFAULT) -> int:
+def returned(b: Bet, stake: int, number: int, settings: RouletteSettings) -> int:
     """Total handed back on ``stake`` cents placed on ``b`` when the ball lands on ``number``."""
     check_amount(stake, "roulette stake")
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:

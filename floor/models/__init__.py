@@ -43,6 +43,7 @@ from floor.models.tournaments import (  # noqa: F401
                                       TournamentEntry,
                                       TournamentMove,
                                       TournamentPause,
+                                      TournamentPurchase,
                                       TournamentTable,
                                       TournamentTemplate,
 )

@@ -73,6 +73,13 @@ class Tournament(Base):
     finished_at: Mapped[datetime | None]
     step_index: Mapped[int] = mapped_column(default=0)         # the step the clock last announced
     hands: Mapped[int] = mapped_column(default=0)              # hands with an elimination, numbered
+    # late registration closed early (the house's bubble rule): the guarantee no longer applies
+    registration_closed_at: Mapped[datetime | None]
+    guarantee_void: Mapped[bool] = mapped_column(default=False)
+    # hand for hand: None outside it; 0 entered, no hand dealt yet; else the hand number being played
+    hfh_hand: Mapped[int | None]
+    hfh_left: Mapped[int | None]                               # players in when that hand was dealt (None between hands)
+    hfh_done: Mapped[list] = mapped_column(JSON, default=list)  # table numbers that finished that hand
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(default=1)
 
@@ -129,6 +136,25 @@ class TournamentEntry(Base):
 
     player: Mapped[Player] = relationship(lazy="joined")
     table: Mapped[Table | None] = relationship(lazy="joined")
+
+
+class TournamentPurchase(Base):
+    """Chips bought by a player still in: a rebuy or the add-on, its price to the prize pool and its
+    fee to the house (both through the ledger)."""
+
+    __tablename__ = "tournament_purchases"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("tournament_entries.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))              # rebuy | add_on
+    price: Mapped[int] = mapped_column(BigInteger)            # cents to the prize pool
+    fee: Mapped[int] = mapped_column(BigInteger, default=0)   # cents to the house
+    chips: Mapped[int] = mapped_column(BigInteger)
+    paid_with: Mapped[str] = mapped_column(String(10))
+    status: Mapped[str] = mapped_column(String(10), default="paid")   # paid | refunded
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    by_name: Mapped[str] = mapped_column(String(120))
 
 
 class TournamentPause(Base):

@@ -32,10 +32,9 @@ from sqlalchemy.types import NullType
 from sqlalchemy.orm import Session
 
 from floor.gaming_day import gaming_day_bounds
-from floor.games import blackjack, casino_holdem, roulette
 from floor.games.edges import house_edge, theo_cents
 from floor.models import Bet, Player, PlayerVisit, Round, Shoe, Table, Transfer
-from floor.rounds.payouts import baccarat_settings
+from floor.rounds.table_rules import BLACKJACK, CASINO_HOLDEM, ROULETTE, baccarat_rules
 from floor.settings import HouseSettings
 
 # Bets whose edge is counted on the initial bet they follow from.
@@ -48,13 +47,13 @@ def _edge(kind: str, spot: str, decks: int, commission_percent: int) -> Fraction
     if spot in FOLLOW_ON.get(kind, ()):
         return Fraction(0)
     if kind == "roulette":
-        return house_edge("roulette", spot, roulette.DEFAULT)
+        return house_edge("roulette", spot, ROULETTE)
     if kind == "baccarat":
-        return house_edge("baccarat", spot, baccarat_settings(HouseSettings(baccarat_commission_percent=commission_percent)),
+        return house_edge("baccarat", spot, baccarat_rules(commission_percent),
                           decks=decks)
     if kind == "blackjack":
-        return house_edge("blackjack", EDGE_BET["blackjack"][spot], blackjack.DEFAULT, decks=decks)
-    return house_edge("casino_holdem", spot, casino_holdem.DEFAULT)
+        return house_edge("blackjack", EDGE_BET["blackjack"][spot], BLACKJACK, decks=decks)
+    return house_edge("casino_holdem", spot, CASINO_HOLDEM)
 
 
 def bet_edge(kind: str, spot: str, house: HouseSettings, decks: int | None = None) -> Fraction:

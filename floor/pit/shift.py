@@ -76,7 +76,7 @@ def _tournaments(session: Session, start: datetime, end: datetime) -> list[dict]
     def row(key: str) -> dict:
         tid = int(key.split(":t", 1)[1])
         return out.setdefault(tid, {"tournament_id": tid, "entries": 0, "fees": 0, "collected": 0, "prizes": 0,
-                                    "overlay": 0})
+                                    "overlay": 0, "rebuys": 0})
     for src_key, src_kind, dst_key, dst_kind, kind, amount in moves:
         if dst_kind == "fees":
             row(dst_key)["fees"] += amount
@@ -86,11 +86,15 @@ def _tournaments(session: Session, start: datetime, end: datetime) -> list[dict]
             r = row(dst_key)
             r["collected"] += amount
             r["entries"] += 1
+        if dst_kind == "prize_pool" and kind in ("rebuy", "add_on"):
+            r = row(dst_key)
+            r["collected"] += amount                # the players' money, like a buy-in
+            r["rebuys"] += 1
         if src_kind == "prize_pool" and kind == "refund":
             r = row(src_key)
             r["collected"] -= amount
             r["entries"] -= 1
-        if src_kind == "prize_pool" and kind == "prize":
+        if src_kind == "prize_pool" and kind in ("prize", "cancellation"):
             row(src_key)["prizes"] += amount
         if src_kind == "overlay":
             row(src_key)["overlay"] += amount
@@ -158,7 +162,10 @@ def _cell(key: str, value) -> str:
 
 
 def to_csv(fig: dict) -> str:
-    """One row per table and a total row; money in the house currency with two decimals."""
+    """One row per table and a total row; then, under their own header, one row per tournament whose
+    money moved in the day (fees are the house's revenue, the prize pool is the players' money, so
+    only fees less the overlay count as the house's result). Money in the house currency with two
+    decimals."""
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["Gaming day"] + [label for _, label in COLUMNS])
@@ -166,7 +173,24 @@ def to_csv(fig: dict) -> str:
         w.writerow([fig["day"]] + [_cell(k, row[k]) for k, _ in COLUMNS])
     tot = fig["totals"]
     w.writerow([fig["day"], "Total", "", ""] + [_cell(k, tot[k]) for k, _ in COLUMNS[3:]])
+    if fig.get("tournaments"):
+        w.writerow(["Gaming day"] + [label for _, label in TOURNAMENT_COLUMNS])
+        for r in fig["tournaments"]:
+            w.writerow([fig["day"]] + [f"#{r[k]}" if k == "tournament_id" else _money(r[k]) if k in TOURNAMENT_MONEY
+                                       else r[k] for k, _ in TOURNAMENT_COLUMNS])
     return buf.getvalue()
+
+
+TOURNAMENT_COLUMNS = (("tournament_id", "Tournament"), ("name", "Name"), ("entries", "Entries"),
+                      ("rebuys", "Rebuys and add-ons"), ("fees", "Fees (house revenue)"),
+                      ("collected", "Collected for the prize pool (players' money)"), ("prizes", "Prizes paid"),
+                      ("overlay", "Overlay (house)"), ("house", "House result"))
+TOURNAMENT_MONEY = {"fees", "collected", "prizes", "overlay", "house"}
+
+
+def _money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 def _house_moves(session: Session, start: datetime, end: datetime, *columns):

@@ -259,9 +259,17 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
     last_correction = None
     if applied:
         last_correction = session.get(RoundRuling, applied[-1]["id"])
-    round_out = core.round_json(session, r, bets=False, cards=False)
-    round_out["table"] = {"id": table.id, "number": table.number, "name": table.name, "kind": table.kind}
-    round_out["device"] = r.device
+    round_out = {
+        "id": r.id, "table_id": r.table_id, "number": r.number, "kind": r.kind, "status": r.status,
+        "coup": r.coup, "spin": r.spin, "shoe_id": r.shoe_id, "opened_at": _iso(r.opened_at),
+        "closes_at": _iso(r.closes_at), "locked_at": _iso(r.locked_at), "result_at": _iso(r.result_at),
+        "ended_at": _iso(r.ended_at), "result": core.public_result(r), "held_reason": r.held_reason,
+        "settlement": None if settlement is None else {
+            "outcome": settlement.outcome, "bets": settlement.bets, "staked": settlement.staked,
+            "returned": settlement.returned, "commission": settlement.commission, "at": _iso(settlement.at),
+            "actor": settlement.actor, "reason": settlement.reason},
+        "table": {"id": table.id, "number": table.number, "name": table.name, "kind": table.kind},
+        "device": r.device}
     return {
         "round": round_out,
         "layout": layout(r, cards, decisions, core.public_result(r)),

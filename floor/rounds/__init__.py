@@ -2,7 +2,7 @@
 
 Entry points for the device bridge (plain values; one DB session per event; the caller commits,
 then, when ``Outcome.settle`` is set, calls ``settle(session, outcome.settle)`` in a new
-transaction and commits again; ``Outcome.command`` is bytes-to-be for the device, e.g. ``*R``):
+transaction and commits again (``commit_then_settle`` does both); ``Outcome.command`` is bytes-to-be for the device, e.g. ``*R``):
 
     wheel_status(session, table_id, state, spin, flags, at, *, winning=None, raw=None, device=None)
     wheel_number(session, table_id, spin, number, at, *, raw=None, device=None)
@@ -26,6 +26,7 @@ from floor.rounds.cards import (  # noqa: F401
     new_shoe,
     shoe_lock,
     shoe_result,
+    shown_flow,
 )
 from floor.rounds.core import (  # noqa: F401
                                 Outcome,
@@ -35,7 +36,7 @@ from floor.rounds.core import (  # noqa: F401
                                 get_round,
                                 last_round,
                                 recover,
-                                round_json,
+                                paid_by_bet,
                                 settle,
                                 void,
 )
@@ -52,8 +53,10 @@ from floor.rounds.table import (  # noqa: F401
                                 open_betting,
                                 roulette_history,
                                 settle_held,
+                                TableState,
+                                round_detail,
                                 table_state,
-                                terminal_json,
                                 void_round,
 )
+from floor.rounds.unit import commit_then_settle  # noqa: F401
 from floor.rounds.wheel import no_ball_due, wheel_number, wheel_status  # noqa: F401

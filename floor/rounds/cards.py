@@ -59,9 +59,9 @@ def _record(session: Session, r: Round | None, table_id: int, card: Card, source
     return rc
 
 
-def _card_event(session: Session, r: Round, rc: RoundCard, flow_view: dict | None = None) -> None:
+def _card_event(session: Session, r: Round, rc: RoundCard, shown: dict | None = None) -> None:
     notify.publish(session, "round.card", {"round_id": r.id, "table_id": r.table_id, "card": rc.card,
-                                           "target": rc.target, "source": rc.source, "view": flow_view},
+                                           "target": rc.target, "source": rc.source, "view": shown},
                    notify.table_room(r.table_id), "floor")
 
 
@@ -235,7 +235,8 @@ def build_flow(session: Session, r: Round):
     return replay_flow(session, r, [Card.parse(c.card) for c in accepted(session, r.id)])
 
 
-def flow_view(session: Session, r: Round) -> dict | None:
+def shown_flow(session: Session, r: Round) -> dict | None:
+    """The deal of a blackjack or Casino Hold'em round as a player may see it (see the flows' ``view``)."""
     if r.kind not in ("blackjack", "casino_holdem") or r.status not in ("dealing", "result", "settled", "held"):
         return None
     try:

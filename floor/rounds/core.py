@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from floor import alerts, audit, dealers, ledger, notify, timers
 from floor.actors import Actor
 from floor.errors import Conflict, InvalidState, Msg, NotFound
-from floor.models import Bet, DeviceFrame, Round, RoundCard, RoundEvent, Settlement, Shoe, Table, Transfer
+from floor.models import Bet, DeviceFrame, Round, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
@@ -113,39 +113,7 @@ def device_frame(session: Session, table_id: int | None, device: str, raw: bytes
     frame(session, device, table_id, raw, summary, at, r.id if r else None)
 
 
-def round_json(session: Session, r: Round, *, bets: bool = True, cards: bool = True) -> dict:
-    out = {
-        "id": r.id, "table_id": r.table_id, "number": r.number, "kind": r.kind, "status": r.status,
-        "coup": r.coup, "spin": r.spin, "shoe_id": r.shoe_id,
-        "opened_at": r.opened_at.isoformat() if r.opened_at else None,
-        "closes_at": r.closes_at.isoformat() if r.closes_at else None,
-        "locked_at": r.locked_at.isoformat() if r.locked_at else None,
-        "result_at": r.result_at.isoformat() if r.result_at else None,
-        "ended_at": r.ended_at.isoformat() if r.ended_at else None,
-        "result": public_result(r), "held_reason": r.held_reason,
-    }
-    if cards:
-        out["cards"] = [{"card": c.card, "target": c.target, "source": c.source, "accepted": c.accepted,
-                         "reason": c.reason, "at": c.at.isoformat()}
-                        for c in session.execute(select(RoundCard).where(RoundCard.round_id == r.id)
-                                                 .order_by(RoundCard.id)).scalars()]
-    if bets:
-        rows = session.execute(select(*BET_COLUMNS, Bet.requested, Bet.source).where(Bet.round_id == r.id)
-                               .order_by(Bet.id)).mappings().all()
-        out["bets"] = [dict(b) for b in rows]
-        out["staked"] = sum(b["amount"] for b in rows)
-    s = session.execute(select(Settlement).where(Settlement.round_id == r.id)).scalar_one_or_none()
-    if s is not None and bets:
-        paid = _paid(session, r.id)
-        for b in out["bets"]:
-            b["paid"] = paid.get(b["id"], 0)
-    out["settlement"] = None if s is None else {
-        "outcome": s.outcome, "bets": s.bets, "staked": s.staked, "returned": s.returned,
-        "commission": s.commission, "at": s.at.isoformat(), "actor": s.actor, "reason": s.reason}
-    return out
-
-
-def _paid(session: Session, round_id: int) -> dict[int, int]:
+def paid_by_bet(session: Session, round_id: int) -> dict[int, int]:
     """What each bet of a settled or voided round has been handed back, by the ledger alone: what
     went to its account net of what came out of it (commission, a correction taking a win back),
     stakes left out. One source of truth, corrections included."""

@@ -35,7 +35,7 @@ class BJHand:
 
 
 class BlackjackFlow:
-    def __init__(self, seats: dict[int, int], settings: blackjack.BlackjackSettings = blackjack.DEFAULT):
+    def __init__(self, seats: dict[int, int], settings: blackjack.BlackjackSettings):
         self.settings = settings
         self.order = sorted(seats)
         self.hands: dict[int, list[BJHand]] = {s: [BJHand(seats[s])] for s in self.order}

@@ -16,6 +16,7 @@ from floor.games.cards import Card, InvalidCard
 from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingApproval
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
+from floor.rounds import table_rules
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
@@ -50,7 +51,7 @@ def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | N
     for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
                                         .order_by(Bet.id)):
         seats[seat] = seats.get(seat, 0) + amount
-    flow = BlackjackFlow(seats) if r.kind == "blackjack" else HoldemFlow(seats)
+    flow = BlackjackFlow(seats, table_rules.BLACKJACK) if r.kind == "blackjack" else HoldemFlow(seats)
     steps = [c.step for c in recorded_cards(session, r.id)]
     items = [(step, "card", card) for step, card in zip(steps, cards)]
     items += [(e.step, "decision", e.data) for e in session.execute(

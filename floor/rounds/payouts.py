@@ -6,17 +6,12 @@ what the house took out of a win (baccarat banker), so ``returned + commission``
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 from floor.games import baccarat, blackjack, casino_holdem, roulette
+from floor.rounds.table_rules import TableRules, table_rules
 from floor.settings import HouseSettings
 
 
-def baccarat_settings(house: HouseSettings) -> baccarat.BaccaratSettings:
-    return baccarat.BaccaratSettings(banker_commission=Fraction(house.baccarat_commission_percent, 100))
-
-
-def _roulette(result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[int, int]]:
+def _roulette(result: dict, bets: list[dict], rules: TableRules) -> list[tuple[int, int]]:
     number = result["number"]
     out = []
     cache: dict = {}
@@ -25,12 +20,12 @@ def _roulette(result: dict, bets: list[dict], house: HouseSettings) -> list[tupl
         rb = cache.get(key)
         if rb is None:
             rb = cache[key] = roulette.bet(b["spot"], b["numbers"] or None)
-        out.append((roulette.returned(rb, b["amount"], number), 0))
+        out.append((roulette.returned(rb, b["amount"], number, rules.roulette), 0))
     return out
 
 
-def _baccarat(result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[int, int]]:
-    settings = baccarat_settings(house)
+def _baccarat(result: dict, bets: list[dict], rules: TableRules) -> list[tuple[int, int]]:
+    settings = rules.baccarat
     coup = baccarat.play(result["cards"])
     out = []
     for b in bets:
@@ -53,12 +48,12 @@ def _split_hand(returned: int, base: int, doubled: int) -> tuple[int, int]:
     return 0, returned   # a late dealer blackjack took the original bet only: the double comes back
 
 
-def _blackjack(result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[int, int]]:
+def _blackjack(result: dict, bets: list[dict], rules: TableRules) -> list[tuple[int, int]]:
     seats = {}
     for seat, s in result["seats"].items():
         hands = tuple(blackjack.PlayerHand(tuple(h["cards"]), h.get("doubled", 0)) for h in s["hands"])
         seats[int(seat)] = blackjack.Seat(s["bet"], hands, s.get("insurance", 0))
-    res = blackjack.settle(seats, result["dealer"]) if seats else {}
+    res = blackjack.settle(seats, result["dealer"], rules.blackjack) if seats else {}
     share: dict[tuple, int] = {}
     for seat, sr in res.items():
         s = result["seats"][str(seat)] if str(seat) in result["seats"] else result["seats"][seat]
@@ -81,7 +76,7 @@ def _blackjack(result: dict, bets: list[dict], house: HouseSettings) -> list[tup
     return out
 
 
-def _holdem(result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[int, int]]:
+def _holdem(result: dict, bets: list[dict], rules: TableRules) -> list[tuple[int, int]]:
     dealer, board = result["dealer"], result["board"]
     stakes: dict[int, dict[str, int]] = {}
     for b in bets:
@@ -96,12 +91,12 @@ def _holdem(result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[
             continue
         cards = s["cards"]
         shown = board if called else board[:3]
-        total = casino_holdem.returned(ante, aa, called, cards, dealer, shown)
-        main = casino_holdem.returned(ante, 0, called, cards, dealer, shown)
+        total = casino_holdem.returned(ante, aa, called, cards, dealer, shown, rules.casino_holdem)
+        main = casino_holdem.returned(ante, 0, called, cards, dealer, shown, rules.casino_holdem)
         call = 2 * ante
         if not called or main == 0:
             ante_part, call_part = main, 0
-        elif not casino_holdem.dealer_qualifies(dealer, board):
+        elif not casino_holdem.dealer_qualifies(dealer, board, rules.casino_holdem):
             ante_part, call_part = main - call, call              # ante by the paytable, the call pushes
         elif main == ante + call:
             ante_part, call_part = ante, call                     # a tie: both push
@@ -128,4 +123,4 @@ def _holdem(result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[
 
 def payouts(kind: str, result: dict, bets: list[dict], house: HouseSettings) -> list[tuple[int, int]]:
     fn = {"roulette": _roulette, "baccarat": _baccarat, "blackjack": _blackjack, "casino_holdem": _holdem}[kind]
-    return fn(result, bets, house)
+    return fn(result, bets, table_rules(house))

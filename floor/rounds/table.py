@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
@@ -12,10 +13,10 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import roulette
 from floor.games.base import GameInputError
-from floor.models import Bet, Round, Settlement, Table
+from floor.models import Bet, Round, RoundCard, Settlement, Shoe, Table
 from floor.rounds import core, history, twoperson
 from floor.rounds.engines import baccarat as coup_engine
-from floor.rounds.cards import accepted, build_flow, flow_view
+from floor.rounds.cards import accepted, build_flow, shown_flow
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold
 from floor.settings import HouseSettings
 
@@ -166,51 +167,146 @@ def void_round(session: Session, actor: Actor, round_id: int, reason: str, at: d
 
 # --- what pages show -----------------------------------------------------------------------------
 
-def held_rounds(session: Session) -> list[dict]:
+@dataclass
+class ShownCard:
+    """A card of the round as a page may show it (the hole card is "??" until turned over)."""
+
+    card: str
+    target: str | None
+    source: str
+    accepted: bool
+    reason: str | None
+    at: datetime
+
+
+@dataclass
+class BetLine:
+    id: int
+    account_id: int
+    spot: str
+    numbers: list[int] | None
+    amount: int
+    seat: int | None
+    hand: int | None
+    player_id: int | None
+    requested: int | None
+    source: str
+    paid: int | None = None   # once settled or voided: what the ledger handed back (stake excluded)
+
+
+@dataclass
+class RoundDetail:
+    """One round with what the dealer terminal and the pit boss see of it."""
+
+    round: Round
+    table: Table
+    result: dict | None
+    cards: list[ShownCard]
+    bets: list[BetLine]
+    staked: int
+    settlement: Settlement | None
+    flow: dict | None = None            # blackjack / Casino Hold'em: the deal as a player may see it
+    decision_until: str | None = None   # while dealing: when the decision timer answers for the player
+
+
+@dataclass
+class TableState:
+    """What the dealer terminal shows: the table, its live round (or its last one) and the shoe."""
+
+    table: Table
+    round: RoundDetail | None
+    shoe: Shoe | None
+
+
+def held_rounds(session: Session) -> list[RoundDetail]:
     rows = session.execute(select(Round).where(Round.status == "held").order_by(Round.id)).scalars().all()
-    return [terminal_json(session, r) for r in rows]
+    return [round_detail(session, r) for r in rows]
 
 
-def terminal_json(session: Session, r: Round) -> dict:
-    out = core.round_json(session, r)
-    view = flow_view(session, r)
-    if view is not None:
-        out["flow"] = view
+def round_detail(session: Session, r: Round) -> RoundDetail:
+    cards = [ShownCard(c.card, c.target, c.source, c.accepted, c.reason, c.at)
+             for c in session.execute(select(RoundCard).where(RoundCard.round_id == r.id)
+                                      .order_by(RoundCard.id)).scalars()]
+    rows = session.execute(select(*core.BET_COLUMNS, Bet.requested, Bet.source).where(Bet.round_id == r.id)
+                           .order_by(Bet.id)).mappings().all()
+    bet_lines = [BetLine(**b) for b in rows]
+    settlement = session.execute(select(Settlement).where(Settlement.round_id == r.id)).scalar_one_or_none()
+    if settlement is not None:
+        paid = core.paid_by_bet(session, r.id)
+        for b in bet_lines:
+            b.paid = paid.get(b.id, 0)
+    view = shown_flow(session, r)
     if r.status == "dealing" and r.kind == "blackjack" and r.result is None:
         # never show the hole card before the dealer turns it over
-        for c in out.get("cards", []):
-            if c["target"] == "dealer":
-                pass
-        dealer_cards = [c for c in out.get("cards", []) if c["target"] == "dealer" and c["accepted"]]
+        dealer_cards = [c for c in cards if c.target == "dealer" and c.accepted]
         if len(dealer_cards) >= 2 and view and view["dealer"][1:2] == ["??"]:
-            dealer_cards[1]["card"] = "??"
+            dealer_cards[1].card = "??"
     if r.kind == "casino_holdem" and r.status == "dealing":
-        for c in out.get("cards", []):
-            if c["target"] == "dealer":
-                c["card"] = "??"
+        for c in cards:
+            if c.target == "dealer":
+                c.card = "??"
     dev = r.device or {}
-    if dev.get("decision_until") and r.status == "dealing":
-        out["decision_until"] = dev["decision_until"]
-    out["table"] = {"id": r.table_id}
-    t = get_table(session, r.table_id)
-    out["table"] = {"id": t.id, "number": t.number, "name": t.name, "kind": t.kind}
-    return out
+    return RoundDetail(round=r, table=get_table(session, r.table_id), result=core.public_result(r), cards=cards,
+                       bets=bet_lines, staked=sum(b.amount for b in bet_lines), settlement=settlement, flow=view,
+                       decision_until=(dev.get("decision_until") or None) if r.status == "dealing" else None)
 
 
-def table_state(session: Session, table_id: int) -> dict:
+def table_state(session: Session, table_id: int) -> TableState:
     """What the dealer terminal shows: the live round (or the last one) and the shoe."""
     table = get_table(session, table_id)
     r = active_round(session, table_id, lock=False) or core.last_round(session, table_id)
-    shoe = current_shoe(session, table_id) if table.kind == "baccarat" else None
-    return {"table": {"id": table.id, "number": table.number, "name": table.name, "kind": table.kind,
-                      "status": table.status, "min_bet": table.game.min_bet, "max_bet": table.game.max_bet,
-                      "seat_count": table.seat_count},
-            "round": terminal_json(session, r) if r is not None else None,
-            "shoe": None if shoe is None else {"number": shoe.number, "status": shoe.status, "decks": shoe.decks,
-                                               "last_coup": shoe.last_coup}}
+    return TableState(table=table, round=round_detail(session, r) if r is not None else None,
+                      shoe=current_shoe(session, table_id) if table.kind == "baccarat" else None)
 
 
-def roulette_history(session: Session, table_id: int, limit: int = 20, stats_over: int = 200) -> dict:
+@dataclass
+class NumberSeen:
+    number: int
+    colour: str   # red | black | green
+    count: int    # spins it came up on, among the last ones counted
+
+
+@dataclass
+class RouletteHistory:
+    last: list[NumberSeen]   # newest first
+    hot: list[NumberSeen]
+    cold: list[NumberSeen]
+    spins: int
+
+
+@dataclass
+class Bead:
+    coup: int
+    winner: str   # player | banker | tie
+    player_pair: bool
+    banker_pair: bool
+    total: int
+
+
+@dataclass
+class RoadCell:
+    winner: str | None   # None: ties before the shoe's first decision
+    ties: int = 0
+
+
+@dataclass
+class BaccaratRoads:
+    shoe: Shoe | None
+    beads: list[Bead]
+    big_road: list[list[RoadCell]]
+    counts: dict[str, int]   # player, banker, tie
+
+
+@dataclass
+class BoardGame:
+    """A table on the TV board with its history (one of the two, by its game)."""
+
+    table: Table
+    roulette: RouletteHistory | None = None
+    baccarat: BaccaratRoads | None = None
+
+
+def roulette_history(session: Session, table_id: int, limit: int = 20, stats_over: int = 200) -> RouletteHistory:
     rows = session.execute(select(Round.id, Round.result).where(Round.table_id == table_id, Round.kind == "roulette",
                                                                 Round.status == "settled")
                            .order_by(Round.number.desc()).limit(stats_over)).all()
@@ -220,58 +316,56 @@ def roulette_history(session: Session, table_id: int, limit: int = 20, stats_ove
     counts = Counter(numbers)
     ranked = sorted(range(37), key=lambda n: (-counts[n], n))
     cold = sorted(range(37), key=lambda n: (counts[n], n))
-    colour = lambda n: "green" if n == 0 else ("red" if n in roulette.RED else "black")  # noqa: E731
-    return {"last": [{"number": n, "colour": colour(n)} for n in numbers[:limit]],
-            "hot": [{"number": n, "colour": colour(n), "count": counts[n]} for n in ranked[:5]],
-            "cold": [{"number": n, "colour": colour(n), "count": counts[n]} for n in cold[:5]],
-            "spins": len(numbers)}
+    seen = lambda n: NumberSeen(n, "green" if n == 0 else ("red" if n in roulette.RED else "black"), counts[n])  # noqa: E731
+    return RouletteHistory(last=[seen(n) for n in numbers[:limit]], hot=[seen(n) for n in ranked[:5]],
+                           cold=[seen(n) for n in cold[:5]], spins=len(numbers))
 
 
-def baccarat_roads(session: Session, table_id: int) -> dict:
+def baccarat_roads(session: Session, table_id: int) -> BaccaratRoads:
     """Bead plate and big road of the current shoe."""
     shoe = current_shoe(session, table_id)
     if shoe is None:
-        return {"shoe": None, "beads": [], "big_road": [], "counts": {}}
+        return BaccaratRoads(shoe=None, beads=[], big_road=[], counts={"player": 0, "banker": 0, "tie": 0})
     rows = session.execute(select(Round.coup, Round.result, Round.id).where(Round.shoe_id == shoe.id, Round.status == "settled")
                            .order_by(Round.coup)).all()
     fixed = history.corrected_results(session, [x[2] for x in rows])   # as the pit boss corrected them
     rows = [(c, fixed.get(rid, res)) for c, res, rid in rows]
-    beads = [{"coup": c, "winner": res["winner"], "player_pair": res.get("player_pair", False),
-              "banker_pair": res.get("banker_pair", False), "total": max(res.get("player_total", 0), res.get("banker_total", 0))}
+    beads = [Bead(coup=c, winner=res["winner"], player_pair=res.get("player_pair", False),
+                  banker_pair=res.get("banker_pair", False),
+                  total=max(res.get("player_total", 0), res.get("banker_total", 0)))
              for c, res in rows if res and "winner" in res]
     # big road: a new column each time the winner changes (ties mark the last cell), 6 rows then tail right
-    columns: list[list[dict]] = []
+    columns: list[list[RoadCell]] = []
     last = None
     for b in beads:
-        if b["winner"] == "tie":
+        if b.winner == "tie":
             if columns:
-                columns[-1][-1]["ties"] = columns[-1][-1].get("ties", 0) + 1
+                columns[-1][-1].ties += 1
             else:
-                columns.append([{"winner": None, "ties": 1}])
+                columns.append([RoadCell(None, 1)])
             continue
-        if last is not None and b["winner"] == last and columns:
-            columns[-1].append({"winner": b["winner"], "ties": 0})
-        elif columns and columns[-1][0]["winner"] is None:
-            columns[-1][0]["winner"] = b["winner"]
+        if last is not None and b.winner == last and columns:
+            columns[-1].append(RoadCell(b.winner))
+        elif columns and columns[-1][0].winner is None:
+            columns[-1][0].winner = b.winner
         else:
-            columns.append([{"winner": b["winner"], "ties": 0}])
-        last = b["winner"]
-    counts = Counter(b["winner"] for b in beads)
-    return {"shoe": {"number": shoe.number, "status": shoe.status}, "beads": beads, "big_road": columns,
-            "counts": {"player": counts["player"], "banker": counts["banker"], "tie": counts["tie"]}}
+            columns.append([RoadCell(b.winner)])
+        last = b.winner
+    counts = Counter(b.winner for b in beads)
+    return BaccaratRoads(shoe=shoe, beads=beads, big_road=columns,
+                         counts={"player": counts["player"], "banker": counts["banker"], "tie": counts["tie"]})
 
 
-def board_games(session: Session) -> list[dict]:
+def board_games(session: Session) -> list[BoardGame]:
     """Every open roulette and baccarat table with its history, for the TV board."""
     out = []
     for t in session.execute(select(Table).where(Table.kind.in_(("roulette", "baccarat")), Table.status == "open")
                              .order_by(Table.number)).scalars():
-        item = {"id": t.id, "number": t.number, "name": t.name, "kind": t.kind}
-        item.update(roulette_history(session, t.id) if t.kind == "roulette" else baccarat_roads(session, t.id))
-        out.append(item)
+        out.append(BoardGame(t, roulette=roulette_history(session, t.id)) if t.kind == "roulette"
+                   else BoardGame(t, baccarat=baccarat_roads(session, t.id)))
     return out
 
 
 __all__ = ["open_betting", "close_betting", "coup_start", "device_fault", "settle_held", "void_round",
-           "held_rounds", "terminal_json", "table_state", "roulette_history", "baccarat_roads", "board_games",
+           "held_rounds", "round_detail", "table_state", "roulette_history", "baccarat_roads", "board_games",
            "audit"]

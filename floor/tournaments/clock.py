@@ -42,6 +42,15 @@ def reading(session: Session, t: Tournament, now: datetime) -> rules.ClockReadin
     return rules.clock(core.structure(t), elapsed(session, t, now))
 
 
+def late_open(session: Session, t: Tournament, now: datetime) -> bool:
+    """Late registration still takes entries: the structure's window, unless the floor closed it early
+    (the house's rule at the money)."""
+    if t.status == "registering":
+        return True
+    return (t.status == "running" and t.registration_closed_at is None
+            and reading(session, t, now).late_registration_open)
+
+
 def _schedule(session: Session, t: Tournament, now: datetime) -> None:
     """The next timer: the end of the step in play (nothing while paused or past the schedule)."""
     r = reading(session, t, now)
@@ -126,13 +135,20 @@ def resume(session: Session, actor: Actor, tournament_id: int, now: datetime | N
     p = open_pause(session, t)
     if p is None:
         raise InvalidState("the clock of {name} is running", code="clock_running", name=t.name)
+    if t.hfh_hand is not None:
+        raise InvalidState("{name} plays hand for hand: deal the next hand", code="hand_for_hand", name=t.name)
+    release(session, actor, t, p, now)
+    return t
+
+
+def release(session: Session, actor: Actor, t: Tournament, p: TournamentPause, now: datetime) -> None:
+    """Resume the clock of a tournament already locked by the caller."""
     p.resumed_at = now
     session.flush()
     _schedule(session, t, now)
     audit.record(session, actor, "tournament.resume", f"tournament:{t.id}",
                  after={"paused_seconds": int((now - p.paused_at).total_seconds())})
     core.publish(session, t, "tournament.clock")
-    return t
 
 
 def tick(session: Session, tournament_id: int, now: datetime | None = None) -> bool:
@@ -143,7 +159,7 @@ def tick(session: Session, tournament_id: int, now: datetime | None = None) -> b
     if t.status != "running":
         return False
     r = reading(session, t, now)
-    if not r.late_registration_open and core.place_late_busts(session, t):
+    if not late_open(session, t, now) and core.place_late_busts(session, t):
         core.publish(session, t, "tournament.entries")
     changed = r.step_index != t.step_index
     if changed:
@@ -154,6 +170,15 @@ def tick(session: Session, tournament_id: int, now: datetime | None = None) -> b
         core.publish(session, t, "tournament.clock")
     _schedule(session, t, now)
     return changed
+
+
+def _offered(session: Session, t: Tournament, r: rules.ClockReading, now: datetime, kind: str) -> bool:
+    """The structure sells this kind of chips now (to a player who has not bought any yet)."""
+    if t.status != "running":
+        return False
+    return rules.purchase_refusal(core.structure(t), kind, levels_completed=r.levels_completed,
+                                  late_registration_open=late_open(session, t, now), chips_now=0,
+                                  bought_before=0) is None
 
 
 def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> dict:
@@ -180,8 +205,16 @@ def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> d
         "next_big_blind": r.next_level.big_blind if r.next_level else None,
         "next_ante": r.next_level.ante if r.next_level else None,
         "seconds_to_next_break": r.seconds_to_next_break,
-        "late_registration_open": t.status == "registering" or (t.status == "running" and r.late_registration_open),
-        "seconds_to_late_registration_end": r.seconds_to_late_registration_end if t.status == "running" else None,
+        "late_registration_open": late_open(session, t, now),
+        "seconds_to_late_registration_end": r.seconds_to_late_registration_end
+        if t.status == "running" and t.registration_closed_at is None else None,
+        "registration_closed_early": t.registration_closed_at is not None,
+        "hand_for_hand": t.hfh_hand is not None,
+        "hand_for_hand_hand": t.hfh_hand or None, "hand_in_play": t.hfh_left is not None,
+        "tables_done": list(t.hfh_done or []) if t.hfh_left is not None else [],
+        "tables_in_play": [tt.table.number for tt in core.tables(session, t, in_play=True)],
+        "paid_places": core.paid_places(session, t, payout_unit),
+        "rebuy_open": _offered(session, t, r, now, "rebuy"), "add_on_open": _offered(session, t, r, now, "add_on"),
         "paused": p is not None, "pause_reason": p.reason if p else None,
         "players_left": len(left), "entries": core.entries_count(session, t),
         "average_stack": chips // seated if seated else 0,

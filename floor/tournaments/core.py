@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 from floor import ledger, notify
 from floor.errors import InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentTable
+from floor.models import (Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentPurchase,
+                          TournamentTable)
 
 IN_PLAY = ("seated", "alternate")     # players still in the tournament (an alternate has paid, waits a seat)
 
@@ -48,13 +49,35 @@ def account(session: Session, t: Tournament, kind: str) -> int:
     return ledger.named_account(session, f"{kind}:t{t.id}", kind)
 
 
+def purchases(session: Session, t: Tournament, entry_id: int | None = None) -> list[TournamentPurchase]:
+    """Rebuys and add-ons paid (a refunded one excluded), oldest first."""
+    q = select(TournamentPurchase).where(TournamentPurchase.tournament_id == t.id, TournamentPurchase.status == "paid")
+    if entry_id is not None:
+        q = q.where(TournamentPurchase.entry_id == entry_id)
+    return list(session.execute(q.order_by(TournamentPurchase.id)).scalars())
+
+
+def purchases_in(session: Session, t: Tournament) -> tuple[int, int]:
+    """(to the prize pool, to the house) from rebuys and add-ons."""
+    row = session.execute(select(func.coalesce(func.sum(TournamentPurchase.price), 0),
+                                 func.coalesce(func.sum(TournamentPurchase.fee), 0)).where(
+        TournamentPurchase.tournament_id == t.id, TournamentPurchase.status == "paid")).one()
+    return int(row[0]), int(row[1])
+
+
 def pool_collected(session: Session, t: Tournament) -> int:
-    """What the entries put into the prize pool (the overlay excluded)."""
-    return entries_count(session, t) * t.buy_in
+    """What the entries, rebuys and add-ons put into the prize pool (the overlay excluded)."""
+    return entries_count(session, t) * t.buy_in + purchases_in(session, t)[0]
 
 
 def prize_pool(session: Session, t: Tournament) -> int:
-    return rules.prize_pool(pool_collected(session, t), t.guarantee)
+    """The pool the places share: what was collected, or the guarantee if more (unless registration
+    was closed at the money, which drops the guarantee)."""
+    return rules.prize_pool(pool_collected(session, t), 0 if t.guarantee_void else t.guarantee)
+
+
+def paid_places(session: Session, t: Tournament, unit: int) -> int:
+    return sum(1 for p in payouts(session, t, unit) if p > 0)
 
 
 def pay(session: Session, t: Tournament, frm: str, e: TournamentEntry, amount: int, kind: str,
@@ -143,7 +166,9 @@ def place_late_busts(session: Session, t: Tournament) -> list[TournamentEntry]:
     waiting = session.execute(
         select(TournamentElimination, TournamentEntry).join(TournamentEntry, TournamentEntry.id == TournamentElimination.entry_id)
         .where(TournamentElimination.tournament_id == t.id, TournamentEntry.place.is_(None),
-               TournamentEntry.status == "out")
+               TournamentEntry.status == "out",
+               # the busts of a hand-for-hand hand still being played are placed at its end
+               TournamentElimination.hand != (t.hfh_hand if t.hfh_left is not None else -1))
         .order_by(TournamentElimination.hand, TournamentElimination.place.desc())).all()
     place = entries_count(session, t)
     for elim, e in waiting:

@@ -47,7 +47,7 @@ def offer(session: Session, actor: Actor, settings: HouseSettings, tournament_id
     if paid_deal(session, t) is not None:
         raise InvalidState("{name} already has a deal", code="deal_paid", name=t.name)
     left = core.entries(session, t, *core.IN_PLAY)
-    if any(e.status != "seated" for e in left) or clock.reading(session, t, now).late_registration_open:
+    if any(e.status != "seated" for e in left) or clock.late_open(session, t, now):
         raise InvalidState("no deal while late registration is open or alternates wait", code="deal_too_early")
     core.place_late_busts(session, t)
     pays = core.payouts(session, t, settings.tournament_payout_unit)

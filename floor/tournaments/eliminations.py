@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from floor import audit, timers
+from floor import audit, notify, timers
 from floor.actors import Actor
 from floor.errors import N_, BadInput, InvalidState, NotAllowed
 from floor.games import tournament as rules
@@ -47,7 +48,7 @@ def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: Tou
         r = clock.reading(session, t, now)
         pays = core.payouts(session, t, settings.tournament_payout_unit)
         start = settings.tournament_mystery_start
-        open_ = rules.mystery_stage_open(start, late_registration_open=r.late_registration_open,
+        open_ = rules.mystery_stage_open(start, late_registration_open=clock.late_open(session, t, now),
                                          levels_completed=r.levels_completed, start_level=None,
                                          players_left=players_left, paid_places=max(1, len(pays)))
         if not open_ or not t.mystery_envelopes:
@@ -113,12 +114,13 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
                          number=table_number)
     if t.bounty_kind != "none" and not won:
         raise BadInput("a bounty goes to the winner of the pot: name him", field="winners")
-    late = clock.reading(session, t, now).late_registration_open
+    late = clock.late_open(session, t, now)
     if not late:
         core.place_late_busts(session, t)
-    left = len(core.entries(session, t, *core.IN_PLAY))
+    in_hand = t.hfh_hand is not None and t.hfh_left is not None   # a hand-for-hand hand being played
+    left = t.hfh_left if in_hand else len(core.entries(session, t, *core.IN_PLAY))
     tables = {tt.table_id: tt for tt in core.tables(session, t)}
-    hand = t.hands + 1
+    hand = t.hfh_hand if in_hand else t.hands + 1
 
     def position(e: TournamentEntry) -> int:
         button = button_seat or tables[e.table_id].button_seat
@@ -127,51 +129,204 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     places = rules.bust_places(left, [rules.Bust(e.id, chips, tables[e.table_id].table.number, position(e))
                                       for e, chips in out], t.tie_rule, draw)
     chips_of = {e.id: chips for e, chips in out}
-    if len({chips_of[p.player] for p in places}) != len(places):
+    if not in_hand and len({chips_of[p.player] for p in places}) != len(places):
         core.record_draw(session, t, "tie", draw, {"places": [[p.player, p.place] for p in places]}, now)
     rows = []
+    done_tables = set()
     for p in sorted(places, key=lambda p: -p.place):   # the lowest place first, as they went out
         e = core.entry(session, t, p.player)
         table_id, seat = e.table_id, e.seat
-        # while late registration is open the field still grows: the place is given at its close
-        e.status, e.place, e.out_at, e.seat = "out", None if late else p.place, now, None
+        done_tables.add(tables[table_id].table.number)
+        # while late registration is open the field still grows: the place is given at its close; in a
+        # hand-for-hand hand, once every table has played it (all its busts placed together)
+        pending = late or in_hand
+        e.status, e.place, e.out_at, e.seat = "out", None if pending else p.place, now, None
         session.flush()
         bounty = _bounties(session, settings, t, e, won, hand, left - len(out), now)
-        prize = 0 if late else pay_place(session, settings, t, e, p.place, now)
+        prize = 0 if pending else pay_place(session, settings, t, e, p.place, now)
         rows.append(TournamentElimination(tournament_id=t.id, entry_id=e.id, hand=hand, place=p.place,
                                           chips_at_start=chips_of[e.id], table_id=table_id, seat=seat,
                                           winners=[w.id for w in won], prize=prize, bounty_paid=bounty, at=now,
                                           by_name=actor.name))
     session.add_all(rows)
-    t.hands = hand
+    if not in_hand:
+        t.hands = hand
     session.flush()
     moves = []
-    still = core.entries(session, t, *core.IN_PLAY)
-    if len(still) == 1 and not late:
-        _finish(session, settings, t, still[0], now)
+    if in_hand:
+        # a bust is recorded at the end of the hand at that table: it is done with this hand
+        moves = _table_done(session, actor, settings, t, done_tables, now)
     else:
-        moves = balancing.rebalance(session, t, now)
-        _bubble(session, settings, t, late, now)
+        moves = _after_hand(session, settings, t, late, now)
     audit.record(session, actor, "tournament.bust", f"tournament:{t.id}",
                  after={"hand": hand, "out": [[r.entry_id, r.place, r.chips_at_start, r.prize, r.bounty_paid] for r in rows],
-                        "winners": [w.id for w in won], "moves": [m.id for m in moves], "status": t.status})
+                        "winners": [w.id for w in won], "moves": [m.id for m in moves], "status": t.status,
+                        "hand_for_hand": in_hand})
     core.publish(session, t, "tournament.bust", {"hand": hand})
     core.publish(session, t, "tournament.clock")
     return {"hand": hand, "eliminations": rows, "moves": moves, "finished": t.status == "finished"}
 
 
+def _after_hand(session: Session, settings: HouseSettings, t: Tournament, late: bool, now: datetime) -> list:
+    """After players went out (and were placed): the winner, or the moves, the bubble, hand for hand."""
+    still = core.entries(session, t, *core.IN_PLAY)
+    if len(still) == 1 and not late:
+        _finish(session, settings, t, still[0], now)
+        return []
+    moves = balancing.rebalance(session, t, now)
+    _bubble(session, settings, t, late, now)
+    sync_hand_for_hand(session, settings, t, now)
+    return moves
+
+
 BUBBLE_PAUSE = N_("the bubble: late registration is still open")
+HAND_FOR_HAND = N_("hand for hand")
 
 
 def _bubble(session: Session, settings: HouseSettings, t: Tournament, late: bool, now: datetime) -> None:
-    """On the bubble while late entries can still come in, the house may stop the clock a moment
-    (``tournament_bubble_policy`` = ``pause``); the floor resumes it."""
-    if settings.tournament_bubble_policy != "pause" or not late or clock.open_pause(session, t) is not None:
+    """Near the money while late entries can still come in, by the house's rule
+    (``tournament_bubble_policy``): ``pause`` stops the clock a moment on the bubble so late entries
+    can still come in (the floor resumes it); ``close_registration`` closes late registration as soon
+    as the next player out is paid, and the prize pool is then what was collected (no guarantee)."""
+    policy = settings.tournament_bubble_policy
+    if policy == "none" or not late:
         return
     left = len(core.entries(session, t, *core.IN_PLAY))
-    paid = len(core.payouts(session, t, settings.tournament_payout_unit))
-    if rules.bubble_action(left, paid, late, "pause") == "pause":
+    paid = core.paid_places(session, t, settings.tournament_payout_unit)
+    if paid < 1:
+        return
+    action = rules.bubble_action(left, paid, late, policy)
+    if action == "pause" and clock.open_pause(session, t) is None:
         clock.stop(session, Actor.system("tournament clock"), t, BUBBLE_PAUSE, now)
+    elif action == "close_registration":
+        t.registration_closed_at, t.guarantee_void = now, True
+        session.flush()
+        placed = core.place_late_busts(session, t)
+        audit.record(session, Actor.system("tournament clock"), "tournament.registration_closed", f"tournament:{t.id}",
+                     after={"players_left": left, "paid_places": paid, "placed": [e.id for e in placed],
+                            "prize_pool": core.prize_pool(session, t)})
+        core.publish(session, t, "tournament.entries")
+
+
+def _tell_tables(session: Session, t: Tournament, payload: dict) -> None:
+    """The dealer terminals of the tournament's tables in play (hand for hand: deal, wait)."""
+    for tt in core.tables(session, t, in_play=True):
+        notify.publish(session, "tournament.hand_for_hand", {"tournament_id": t.id, **payload},
+                       notify.table_room(tt.table_id))
+    core.publish(session, t, "tournament.hand_for_hand", payload)
+
+
+def sync_hand_for_hand(session: Session, settings: HouseSettings, t: Tournament, now: datetime) -> None:
+    """Enter hand for hand when one player from the money (``rules.hand_for_hand``) and leave it once
+    the bubble has burst. In it the clock is stopped between hands; the floor deals each hand."""
+    if t.status != "running" or t.hfh_left is not None:
+        return      # a hand being played: decided at its end
+    left = len(core.entries(session, t, *core.IN_PLAY))
+    paid = core.paid_places(session, t, settings.tournament_payout_unit)
+    want = rules.hand_for_hand(left, paid, len(core.tables(session, t, in_play=True)), clock.late_open(session, t, now))
+    system = Actor.system("tournament clock")
+    if want and t.hfh_hand is None:
+        t.hfh_hand, t.hfh_done = 0, []
+        if clock.open_pause(session, t) is None:
+            clock.stop(session, system, t, HAND_FOR_HAND, now)
+        audit.record(session, system, "tournament.hand_for_hand", f"tournament:{t.id}",
+                     after={"players_left": left, "paid_places": paid})
+        _tell_tables(session, t, {"state": "wait"})
+    elif not want and t.hfh_hand is not None:
+        t.hfh_hand, t.hfh_done = None, []
+        p = clock.open_pause(session, t)
+        if p is not None and p.reason == HAND_FOR_HAND:
+            clock.release(session, system, t, p, now)
+        audit.record(session, system, "tournament.hand_for_hand_over", f"tournament:{t.id}",
+                     after={"players_left": left, "paid_places": paid})
+        _tell_tables(session, t, {"state": "over"})
+
+
+def deal_hand(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int,
+              now: datetime | None = None) -> Tournament:
+    """Hand for hand: the floor has every table deal the next hand together; the clock runs while it
+    is played."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "running")
+    if t.hfh_hand is None:
+        raise InvalidState("{name} is not playing hand for hand", code="not_hand_for_hand", name=t.name)
+    if t.hfh_left is not None:
+        raise InvalidState("hand {hand} is still being played", code="hand_in_play", hand=t.hfh_hand)
+    t.hands += 1
+    t.hfh_hand, t.hfh_left, t.hfh_done = t.hands, len(core.entries(session, t, *core.IN_PLAY)), []
+    p = clock.open_pause(session, t)
+    if p is not None and p.reason == HAND_FOR_HAND:
+        clock.release(session, actor, t, p, now)
+    session.flush()
+    audit.record(session, actor, "tournament.hand_dealt", f"tournament:{t.id}",
+                 after={"hand": t.hfh_hand, "players_left": t.hfh_left,
+                        "tables": [tt.table.number for tt in core.tables(session, t, in_play=True)]})
+    _tell_tables(session, t, {"state": "deal", "hand": t.hfh_hand})
+    core.publish(session, t, "tournament.clock")
+    return t
+
+
+def hand_done(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, table_number: int,
+              now: datetime | None = None) -> Tournament:
+    """Hand for hand: this table has finished the hand (nobody out there, or already recorded)."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "running")
+    if t.hfh_hand is None or t.hfh_left is None:
+        raise InvalidState("no hand-for-hand hand is being played", code="no_hand_in_play")
+    if table_number not in {tt.table.number for tt in core.tables(session, t, in_play=True)}:
+        raise BadInput("table {number} is not in play", field="table", number=table_number)
+    _table_done(session, actor, settings, t, {table_number}, now)
+    core.publish(session, t, "tournament.clock")
+    return t
+
+
+def _table_done(session: Session, actor: Actor, settings: HouseSettings, t: Tournament, numbers: set[int],
+                now: datetime) -> list:
+    t.hfh_done = sorted(set(t.hfh_done or []) | set(numbers))
+    audit.record(session, actor, "tournament.hand_done", f"tournament:{t.id}",
+                 after={"hand": t.hfh_hand, "tables": sorted(numbers), "done": t.hfh_done})
+    if set(t.hfh_done) >= {tt.table.number for tt in core.tables(session, t, in_play=True)}:
+        return _end_hand(session, settings, t, now)
+    _tell_tables(session, t, {"state": "playing", "hand": t.hfh_hand, "done": t.hfh_done})
+    return []
+
+
+def _end_hand(session: Session, settings: HouseSettings, t: Tournament, now: datetime) -> list:
+    """Every table has played the hand-for-hand hand: its busts, from all tables, are placed together
+    by their chips at the start of the hand (``bust_places``), the places in the money paid; then the
+    clock stops for the next hand, or hand for hand ends when the bubble has burst."""
+    hand, left = t.hfh_hand, t.hfh_left
+    rows = list(session.execute(select(TournamentElimination).where(
+        TournamentElimination.tournament_id == t.id, TournamentElimination.hand == hand)
+        .order_by(TournamentElimination.id)).scalars())
+    tables = {tt.table_id: tt for tt in core.tables(session, t)}
+    if rows:
+        def position(r: TournamentElimination) -> int:
+            button = tables[r.table_id].button_seat
+            return rules.clockwise_from_button(r.seat, button, t.seats_per_table) if button and r.seat else 0
+        draw = core.new_draw(t, f"bust:{hand}")
+        places = rules.bust_places(left, [rules.Bust(r.entry_id, r.chips_at_start, tables[r.table_id].table.number,
+                                                     position(r)) for r in rows], t.tie_rule, draw)
+        if len({r.chips_at_start for r in rows}) != len(rows):
+            core.record_draw(session, t, "tie", draw, {"places": [[p.player, p.place] for p in places]}, now)
+        by_entry = {r.entry_id: r for r in rows}
+        for p in sorted(places, key=lambda p: -p.place):
+            e = core.entry(session, t, p.player)
+            r = by_entry[p.player]
+            e.place = r.place = p.place
+            r.prize = pay_place(session, settings, t, e, p.place, now)
+    t.hfh_left, t.hfh_done = None, []
+    session.flush()
+    audit.record(session, Actor.system("tournament clock"), "tournament.hand_over", f"tournament:{t.id}",
+                 after={"hand": hand, "places": [[r.entry_id, r.place, r.chips_at_start, r.prize] for r in rows]})
+    moves = _after_hand(session, settings, t, False, now)
+    if t.status == "running" and t.hfh_hand is not None:
+        if clock.open_pause(session, t) is None:
+            clock.stop(session, Actor.system("tournament clock"), t, HAND_FOR_HAND, now)
+        _tell_tables(session, t, {"state": "wait"})
+    return moves
 
 
 def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dict[int, int]) -> None:

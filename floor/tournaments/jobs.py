@@ -7,10 +7,12 @@ from sqlalchemy.orm import Session
 
 from floor.jobs import job
 from floor.settings import HouseSettings
-from floor.tournaments import clock
+from floor.tournaments import clock, core, eliminations
 
 
 @job(clock.JOB)
 def clock_job(session: Session, settings: HouseSettings, tournament_id: int, now: datetime | None = None) -> None:
     """The end of a level or a break: the clock moves on and the next timer is set."""
     clock.tick(session, tournament_id, now)
+    t = core.get(session, tournament_id)
+    eliminations.sync_hand_for_hand(session, settings, t, core.now_or(now))   # late registration may just have closed

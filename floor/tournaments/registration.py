@@ -12,7 +12,7 @@ from floor import audit, ledger
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import Player, Tournament, TournamentDraw, TournamentEntry
+from floor.models import Player, Tournament, TournamentDraw, TournamentEntry, TournamentPurchase
 from floor.settings import HouseSettings
 from floor.tournaments import clock, core
 
@@ -28,11 +28,7 @@ def _source(session: Session, player_id: int, paid_with: str) -> int:
 
 
 def late_registration_open(session: Session, t: Tournament, now: datetime) -> bool:
-    if t.status == "registering":
-        return True
-    if t.status != "running":
-        return False
-    return clock.reading(session, t, now).late_registration_open
+    return clock.late_open(session, t, now)
 
 
 def _seat_late(session: Session, t: Tournament, e: TournamentEntry, now: datetime) -> bool:
@@ -78,7 +74,10 @@ def receipt(session: Session, t: Tournament, e: TournamentEntry) -> dict:
             "player_name": e.player.name, "entry_number": e.number, "status": e.status,
             "table": e.table.number if e.table else None, "seat": e.seat, "buy_in": t.buy_in, "fee": t.fee,
             "bounty": t.bounty, "total": t.buy_in + t.fee + t.bounty, "paid_with": e.paid_with,
-            "registered_at": e.registered_at, "draw": draw}
+            "registered_at": e.registered_at, "draw": draw,
+            "purchases": [{"id": p.id, "kind": p.kind, "price": p.price, "fee": p.fee, "chips": p.chips,
+                           "paid_with": p.paid_with, "at": p.at} for p in core.purchases(session, t, e.id)],
+            "total_paid": t.buy_in + t.fee + t.bounty + sum(p.price + p.fee for p in core.purchases(session, t, e.id))}
 
 
 def register(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, player_id: int,
@@ -169,3 +168,77 @@ def refund(session: Session, t: Tournament, e: TournamentEntry, now: datetime) -
     return t.buy_in + t.fee + t.bounty
 
 
+
+def _refused(code: str, name: str, player: str) -> InvalidState:
+    if code == "no_rebuys":
+        return InvalidState("{name} has no rebuys", code=code, name=name)
+    if code == "rebuys_over":
+        return InvalidState("the rebuys of {name} are over", code=code, name=name)
+    if code == "too_many_chips":
+        return InvalidState("{player} has too many chips to rebuy", code=code, player=player)
+    if code == "no_rebuy_left":
+        return InvalidState("{player} has no rebuy left", code=code, player=player)
+    if code == "no_add_on":
+        return InvalidState("{name} has no add-on", code=code, name=name)
+    if code == "add_on_not_yet":
+        return InvalidState("the add-on of {name} is not offered yet", code=code, name=name)
+    if code == "add_on_over":
+        return InvalidState("the add-on of {name} is over", code=code, name=name)
+    if code == "add_on_taken":
+        return InvalidState("{player} already took the add-on", code=code, player=player)
+    return InvalidState("registration for {name} is closed", code="registration_closed", name=name)
+
+
+def buy_chips(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, entry_id: int,
+              kind: str, chips_now: int, paid_with: str = "cash", now: datetime | None = None) -> TournamentPurchase:
+    """A rebuy or the add-on for a player still seated, if the structure offers it now: the price to
+    the prize pool and the fee to the house in one ledger posting; his stack becomes ``chips_now``
+    (as the floor counts it, 0 for a player who lost his last chip) plus the chips bought."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "running")
+    if paid_with not in PAID_WITH:
+        raise BadInput("paid with cash or balance", field="paid_with")
+    if isinstance(chips_now, bool) or not isinstance(chips_now, int) or chips_now < 0:
+        raise BadInput("the chips he has now are a whole number, at least 0", field="chips_now")
+    e = core.entry(session, t, entry_id)
+    if e.status != "seated":
+        raise InvalidState("{player} is not playing", code="not_playing", player=e.player.name)
+    structure = core.structure(t)
+    if kind not in ("rebuy", "add_on"):
+        raise BadInput("a purchase is a rebuy or an add-on", field="kind")
+    before = sum(1 for p in core.purchases(session, t, e.id) if p.kind == kind)
+    refusal = rules.purchase_refusal(structure, kind, levels_completed=clock.reading(session, t, now).levels_completed,
+                                     late_registration_open=clock.late_open(session, t, now), chips_now=chips_now,
+                                     bought_before=before)
+    if refusal is not None:
+        raise _refused(refusal, t.name, e.player.name)
+    offer = structure.rebuy if kind == "rebuy" else structure.add_on
+    src = _source(session, e.player_id, paid_with)
+    memo = f"tournament:{t.id}"
+    rows = [ledger.row(src, core.account(session, t, "prize_pool"), offer.price, kind, at=now, memo=memo)] \
+        if offer.price else []
+    if offer.fee:
+        rows.append(ledger.row(src, core.account(session, t, "fees"), offer.fee, "fee", at=now, memo=memo))
+    if rows:
+        ledger.post(session, rows)
+    p = TournamentPurchase(tournament_id=t.id, entry_id=e.id, kind=kind, price=offer.price, fee=offer.fee,
+                           chips=offer.chips, paid_with=paid_with, at=now, by_name=actor.name)
+    session.add(p)
+    e.chips = chips_now + offer.chips
+    session.flush()
+    audit.record(session, actor, "tournament." + kind, f"tournament:{t.id}",
+                 after={"purchase_id": p.id, "entry_id": e.id, "player_id": e.player_id, "price": offer.price,
+                        "fee": offer.fee, "chips": offer.chips, "chips_now": chips_now, "paid_with": paid_with,
+                        "number": before + 1})
+    core.publish(session, t, "tournament.entries", {"entry_id": e.id})
+    core.publish(session, t, "tournament.clock")
+    return p
+
+
+def purchase_receipt(session: Session, t: Tournament, p: TournamentPurchase) -> dict:
+    e = core.entry(session, t, p.entry_id)
+    return {"tournament_id": t.id, "tournament": t.name, "purchase_id": p.id, "entry_id": e.id,
+            "player_name": e.player.name, "kind": p.kind, "price": p.price, "fee": p.fee, "total": p.price + p.fee,
+            "chips": p.chips, "stack": e.chips, "paid_with": p.paid_with, "at": p.at,
+            "number": sum(1 for x in core.purchases(session, t, e.id) if x.kind == p.kind and x.id <= p.id)}

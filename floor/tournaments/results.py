@@ -2,6 +2,8 @@
 standings with payouts and bounties, and the results as CSV."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import csv
 import io
 from datetime import datetime
@@ -12,6 +14,7 @@ from sqlalchemy.orm import Session
 from floor import ledger
 from floor.models import Table, Tournament, TournamentDraw, TournamentEntry, TournamentMove, TournamentTable
 from floor.settings import HouseSettings
+from floor.games import tournament as rules
 from floor.tournaments import balancing, clock, core, deals
 
 
@@ -19,11 +22,23 @@ def listing(session: Session) -> list[Tournament]:
     return list(session.execute(select(Tournament).order_by(Tournament.id.desc())).scalars())
 
 
-def entry_json(e: TournamentEntry) -> dict:
+def entry_json(e: TournamentEntry, bought: dict | None = None) -> dict:
+    """``bought``: entry id -> {"rebuy": n, "add_on": n, "paid": cents} (``purchases_by_entry``)."""
+    mine = (bought or {}).get(e.id, {})
     return {"id": e.id, "player_id": e.player_id, "player_name": e.player.name, "number": e.number,
             "status": e.status, "table": e.table.number if e.table and e.seat else None, "seat": e.seat,
             "chips": e.chips, "bounty": e.bounty, "place": e.place, "prize": e.prize,
-            "bounties_won": e.bounties_won, "registered_at": e.registered_at}
+            "bounties_won": e.bounties_won, "registered_at": e.registered_at,
+            "rebuys": mine.get("rebuy", 0), "add_ons": mine.get("add_on", 0), "purchases_paid": mine.get("paid", 0)}
+
+
+def purchases_by_entry(session: Session, t: Tournament) -> dict[int, dict]:
+    out: dict[int, dict] = {}
+    for p in core.purchases(session, t):
+        row = out.setdefault(p.entry_id, {"rebuy": 0, "add_on": 0, "paid": 0})
+        row[p.kind] += 1
+        row["paid"] += p.price + p.fee
+    return out
 
 
 def move_json(session: Session, m: TournamentMove) -> dict:
@@ -37,6 +52,7 @@ def move_json(session: Session, m: TournamentMove) -> dict:
 def tournament_json(session: Session, settings: HouseSettings, t: Tournament, now: datetime | None = None) -> dict:
     now = core.now_or(now)
     deal = deals.open_deal(session, t) or deals.paid_deal(session, t)
+    bought = purchases_by_entry(session, t)
     return {
         "id": t.id, "name": t.name, "status": t.status, "game_id": t.game_id, "game": t.game.name,
         "scheduled_at": t.scheduled_at, "started_at": t.started_at, "finished_at": t.finished_at,
@@ -50,7 +66,7 @@ def tournament_json(session: Session, settings: HouseSettings, t: Tournament, no
                     "in_play": tt.opened_at is not None and tt.broken_at is None,
                     "broken": tt.broken_at is not None} for tt in core.tables(session, t)],
         "clock": clock.state(session, t, now, settings.tournament_payout_unit),
-        "entries": [entry_json(e) for e in core.entries(session, t)],
+        "entries": [entry_json(e, bought) for e in core.entries(session, t)],
         "moves": [move_json(session, m) for m in balancing.pending_moves(session, t)],
         "deal": deal_json(deal) if deal else None,
     }
@@ -74,9 +90,40 @@ def table_view(session: Session, settings: HouseSettings, t: Tournament, table: 
              for e in sorted(core.entries(session, t, "seated"), key=lambda e: e.seat or 0) if e.table_id == table.id]
     moves = [move_json(session, m) for m in balancing.pending_moves(session, t)
              if table.id in (m.from_table_id, m.to_table_id)]
+    state = clock.state(session, t, now, settings.tournament_payout_unit)
     return {"tournament_id": t.id, "table": table.number, "table_id": table.id,
             "button_seat": tt.button_seat if tt else None, "broken": bool(tt and tt.broken_at),
-            "clock": clock.state(session, t, now, settings.tournament_payout_unit), "seats": seats, "moves": moves}
+            "clock": state, "seats": seats, "moves": moves,
+            "hand": table_hand(state, {s["seat"]: s["chips"] for s in seats}, tt.button_seat if tt else None)}
+
+
+@dataclass(frozen=True)
+class TableHand:
+    """The blinds and antes a tournament table posts for its next hand."""
+
+    button: int
+    small_blind_seat: int
+    big_blind_seat: int
+    first_preflop: int
+    first_postflop: int
+    heads_up: bool
+    postings: tuple   # of floor.games.tournament Posting: seat, what, amount (chips)
+
+
+def table_hand(state: dict, stacks: dict[int, int], button: int | None) -> TableHand | None:
+    """The blinds and antes this table posts at the level on the clock (on a break: the next level),
+    with the button where it was recorded (or, his seat empty, the next player clockwise); heads-up
+    the button posts the small blind and acts first before the flop."""
+    if len(stacks) < 2 or button is None or state["big_blind"] is None:
+        return None
+    seats = sorted(stacks)
+    if button not in stacks:
+        button = next((s for s in seats if s > button), seats[0])
+    h = rules.hand_postings(state["small_blind"], state["big_blind"], state["ante"], state["big_blind_ante"], seats,
+                            button, stacks=dict(stacks))
+    p = h.positions
+    return TableHand(p.button, p.small_blind, p.big_blind, p.first_preflop, p.first_postflop, len(seats) == 2,
+                     h.postings)
 
 
 def deal_json(d) -> dict:
@@ -87,7 +134,8 @@ def deal_json(d) -> dict:
 def standings(session: Session, t: Tournament) -> list[dict]:
     """Players still in by chips, then everyone placed (best first), then those out during late
     registration, not placed until it closes."""
-    rows = [entry_json(e) for e in core.entries(session, t) if e.status != "refunded"]
+    bought = purchases_by_entry(session, t)
+    rows = [entry_json(e, bought) for e in core.entries(session, t) if e.status != "refunded"]
 
     def key(r):
         group = 1 if r["place"] is not None else 2 if r["status"] == "out" else 0
@@ -99,8 +147,12 @@ def money(session: Session, t: Tournament) -> dict:
     """Where the money stands: paid in, paid out, and what each account holds (fees are the house's)."""
     n = core.entries_count(session, t)
     accounts = {k: ledger.balance(session, core.account(session, t, k)) for k in ("prize_pool", "bounties", "fees", "overlay")}
-    return {"entries": n, "collected": n * t.buy_in, "fees": n * t.fee, "bounty_stakes": n * t.bounty,
-            "prize_pool": core.prize_pool(session, t), "accounts": accounts}
+    bought = core.purchases(session, t)
+    to_pool, to_house = core.purchases_in(session, t)
+    return {"entries": n, "collected": core.pool_collected(session, t), "fees": n * t.fee + to_house,
+            "bounty_stakes": n * t.bounty, "rebuys": sum(1 for p in bought if p.kind == "rebuy"),
+            "add_ons": sum(1 for p in bought if p.kind == "add_on"), "purchases_to_pool": to_pool,
+            "purchases_fees": to_house, "prize_pool": core.prize_pool(session, t), "accounts": accounts}
 
 
 def draws(session: Session, t: Tournament) -> list[dict]:
@@ -110,7 +162,8 @@ def draws(session: Session, t: Tournament) -> list[dict]:
                                      .order_by(TournamentDraw.id)).scalars()]
 
 
-CSV_COLUMNS = ("place", "player", "entry", "prize_cents", "bounties_cents", "status")
+CSV_COLUMNS = ("place", "player", "entry", "prize_cents", "bounties_cents", "status", "rebuys", "add_ons",
+               "purchases_cents")
 
 
 def results_csv(session: Session, t: Tournament) -> str:
@@ -118,5 +171,6 @@ def results_csv(session: Session, t: Tournament) -> str:
     w = csv.writer(out)
     w.writerow(CSV_COLUMNS)
     for r in standings(session, t):
-        w.writerow([r["place"] or "", r["player_name"], r["number"], r["prize"], r["bounties_won"], r["status"]])
+        w.writerow([r["place"] or "", r["player_name"], r["number"], r["prize"], r["bounties_won"], r["status"],
+                    r["rebuys"], r["add_ons"], r["purchases_paid"]])
     return out.getvalue()

@@ -6,11 +6,12 @@ from flask import current_app, render_template
 from floor import rounds
 from floor.games import roulette
 from floor.models import Table
+from floor.web.api.round_schemas import TableStateSchema
 from floor.web.extensions import db
 
 
 def render_terminal(table: Table):
-    state = rounds.table_state(db.session, table.id)
+    state = TableStateSchema().dump(rounds.table_state(db.session, table.id))
     house = current_app.config["HOUSE"]
     layout = {}
     if table.kind == "roulette":

@@ -102,6 +102,11 @@ VOCABULARY = {
     "seats_per_table": _l("seats per table"), "final_table_size": _l("final table size"),
     "max_reentries": _l("re-entries"), "max_entries": _l("maximum entries"),
     "seat_draw": _l("seat draw"), "late_seat": _l("late entry's seat"), "tables": _l("tables broken or balanced"),
+    "cancel:fees_and_bounty_back": _l("fees and bounty back, the prize pool by the rule"),
+    "cancel:fees_back": _l("fees back, the prize pool by the rule"),
+    "cancel:online_room": _l("all money in shared: buy-ins and fees back, next prize, 50 % equal, 50 % by chips"),
+    "cancel:refund": _l("technical problem: each player left gets back all he paid"),
+    "cancel:sit_and_go": _l("single table: buy-ins and fees back, the buy-ins of the players out shared equally"),
 }
 # marshmallow's own validation sentences (the API's bad_input answers repeat them).
 MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null."), _l("Not a valid integer."),

@@ -5,12 +5,13 @@ from flask import Blueprint, current_app, render_template
 
 from floor import alerts as alerts_svc
 from floor import tables as tables_svc
-from floor.poker import waitlist
 from floor.models import Game, Player
+from floor.poker import waitlist
 from floor.tournaments import clock, registration
 from floor.tournaments import core as tournaments_core
 from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
+from floor.web.api.tournament_schemas import TableViewOut
 from floor.web.extensions import db
 from floor.web.policy import allow, current_identity
 
@@ -97,6 +98,6 @@ def dealer(table_number: int):
     running = tournament_results.tournament_at_table(db.session, table.id) if table.kind == "poker" else None
     if running is not None:      # a tournament table: the clock's blinds, its players, busts, moves
         view = tournament_results.table_view(db.session, current_app.config["HOUSE"], running, table)
-        return render_template("tournament_dealer.html", table=table, view=view)
+        return render_template("tournament_dealer.html", table=table, view=TableViewOut().dump(view))
     module = dealer_poker if table.kind == "poker" else dealer_games
     return module.render_terminal(table)

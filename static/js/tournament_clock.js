@@ -31,7 +31,9 @@ export function render(root, s, since) {
       el("div", { class: "tc-time", "data-seconds": Math.round(s.seconds_left - gone) },
         s.started ? mmss(s.seconds_left - gone) : "—"),
       el("div", { class: "tc-blinds" }, blinds(s.small_blind, s.big_blind, s.ante)),
-      s.paused ? el("div", { class: "tc-paused" }, _("Paused: {reason}", { reason: _(s.pause_reason) })) : null),
+      s.hand_for_hand ? el("div", { class: "tc-hfh" }, s.hand_in_play
+        ? _("Hand for hand · hand {hand}", { hand: s.hand_for_hand_hand }) : _("Hand for hand")) : null,
+      s.paused && !s.hand_for_hand ? el("div", { class: "tc-paused" }, _("Paused: {reason}", { reason: _(s.pause_reason) })) : null),
     el("div", { class: "tc-stats" },
       stat(_("Next level"), s.next_level ? blinds(s.next_small_blind, s.next_big_blind, s.next_ante) : "—"),
       stat(_("Next break"), s.seconds_to_next_break === null ? "—" : mmss(s.seconds_to_next_break - gone)),
@@ -62,7 +64,7 @@ export function start(root, seconds) {
     try { state = await api("GET", `/api/tournaments/${id}/clock`); since = Date.now(); draw(); } catch (e) { /* keep the last */ }
   };
   const socket = connect();
-  for (const ev of ["tournament.clock", "tournament.entries", "tournament.bust", "connect"]) {
+  for (const ev of ["tournament.clock", "tournament.entries", "tournament.bust", "tournament.hand_for_hand", "connect"]) {
     socket.on(ev, msg => { if (!msg || String(msg.tournament_id) === String(id)) refresh(); });
   }
   return socket;

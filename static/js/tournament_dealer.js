@@ -20,7 +20,31 @@ export function start(root) {
         c.ante ? el("span", {}, " · ", c.big_blind_ante ? _("big blind ante {ante}", { ante: number(c.ante) })
                                                         : _("ante {ante}", { ante: number(c.ante) })) : null),
       el("p", { class: "td-time" }, `${String(Math.floor(left / 60)).padStart(2, "0")}:${String(left % 60).padStart(2, "0")}`,
-        c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null));
+        c.paused && !c.hand_for_hand ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null),
+      hfhLine(c));
+  }
+
+  // Hand for hand: deal only when the floor says so; say when this table has played the hand.
+  function hfhLine(c) {
+    if (!c.hand_for_hand) return null;
+    const mine = Number(table);
+    if (!c.hand_in_play) return el("p", { class: "td-hfh wait", role: "status" }, el("strong", {}, _("Hand for hand: wait for the floor before dealing")));
+    if (c.tables_done.includes(mine)) return el("p", { class: "td-hfh done", role: "status" }, el("strong", {}, _("Hand for hand: hand {hand} played here; wait for the other tables", { hand: c.hand_for_hand_hand })));
+    return el("p", { class: "td-hfh deal", role: "status" }, el("strong", {}, _("Hand for hand: deal hand {hand}", { hand: c.hand_for_hand_hand })), " ",
+      el("button", { class: "btn primary", type: "button", onclick: async () => {
+        try { await api("POST", `/api/tournaments/${view.tournament_id}/tables/${table}/hand-done`, {}); refresh(); } catch (e) { toast(e.message, "error"); }
+      } }, _("Hand played, nobody out")));
+  }
+
+  // Who posts what at the clock's level (heads-up the button posts the small blind and acts first).
+  function postingsLine(h) {
+    if (!h) return null;
+    const what = { small_blind: _("small blind"), big_blind: _("big blind"), ante: _("ante") };
+    return el("section", { class: "card td-hand" },
+      el("p", { class: "td-positions" }, _("Button seat {b} · first to act seat {f}", { b: h.button, f: h.first_preflop }),
+        h.heads_up ? el("strong", {}, " · ", _("heads-up: the button posts the small blind")) : null),
+      el("ul", { class: "td-postings" }, h.postings.map(p => el("li", { "data-seat": p.seat, "data-what": p.what },
+        _("seat {seat}: {what} {amount}", { seat: p.seat, what: what[p.what], amount: number(p.amount) })))));
   }
 
   function render() {
@@ -45,7 +69,7 @@ export function start(root) {
       el("ul", {}, v.moves.map(m => el("li", { "data-move": m.id }, el("strong", {}, m.player_name), " ",
         _("table {ft} seat {fs} → table {tt} seat {ts}", { ft: m.from_table, fs: m.from_seat, tt: m.to_table, ts: m.to_seat }),
         " · ", term(m.reason))))) : null;
-    root.replaceChildren(clockLine(v.clock), moves || "",
+    root.replaceChildren(clockLine(v.clock), postingsLine(v.hand) || "", moves || "",
       el("section", { class: "card" }, el("h3", {}, _("Table {n}", { n: v.table })),
         el("table", { class: "tn-entries" }, el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, _("Seat")),
           el("th", {}, _("Player")), el("th", {}, _("Chips at the start of the hand")))), el("tbody", {}, rows)),
@@ -61,6 +85,6 @@ export function start(root) {
   onLanguage(render);
   setInterval(() => { const t = root.querySelector(".tn-clock"); if (t) t.replaceWith(clockLine(view.clock)); }, 1000);
   const socket = connect();
-  for (const ev of ["tournament.clock", "tournament.bust", "tournament.seats", "tournament.moves", "tournament.entries"]) socket.on(ev, refresh);
+  for (const ev of ["tournament.clock", "tournament.bust", "tournament.seats", "tournament.moves", "tournament.entries", "tournament.hand_for_hand"]) socket.on(ev, refresh);
   return socket;
 }

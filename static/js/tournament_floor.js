@@ -24,6 +24,16 @@ async function act(fn, okText) {
   try { const out = await fn(); if (okText) toast(okText, "ok"); return out; } catch (e) { toast(e.message, "error"); return null; }
 }
 
+// Hand for hand at the bubble: which hand, which tables have played it.
+export function handForHand(c) {
+  if (!c.hand_for_hand) return null;
+  const text = !c.hand_in_play
+    ? (c.hand_for_hand_hand ? _("Hand for hand · hand {hand} over: waiting for the next deal", { hand: c.hand_for_hand_hand })
+                            : _("Hand for hand · waiting for the first deal"))
+    : _("Hand for hand · hand {hand}: {done} of {tables} tables done", { hand: c.hand_for_hand_hand, done: c.tables_done.length, tables: c.tables_in_play.length });
+  return el("p", { class: "tn-hfh", role: "status" }, el("strong", {}, text));
+}
+
 function clockCard(t, role, reload) {
   const c = t.clock;
   const level = c.on_break ? _("Break") : c.level ? _("Level {n}", { n: c.level }) : _("Registration");
@@ -33,7 +43,15 @@ function clockCard(t, role, reload) {
   if (manage && t.status === "registering") {
     controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary"));
   }
-  if (manage && t.status === "running") {
+  if (manage && t.status === "running" && c.hand_for_hand) {
+    if (!c.hand_in_play) {
+      controls.push(button(_("Deal the next hand at every table"), () => act(() => api("POST", `/api/tournaments/${t.id}/hand-for-hand/deal`)).then(reload), "btn primary tn-deal-hand"));
+    } else {
+      for (const n of c.tables_in_play.filter(n => !c.tables_done.includes(n))) {
+        controls.push(button(_("Table {n} has played the hand", { n }), () => act(() => api("POST", `/api/tournaments/${t.id}/tables/${n}/hand-done`)).then(reload), "btn small tn-hand-done"));
+      }
+    }
+  } else if (manage && t.status === "running") {
     controls.push(c.paused
       ? button(_("Resume the clock"), () => act(() => api("POST", `/api/tournaments/${t.id}/resume`)).then(reload), "btn primary")
       : button(_("Pause the clock"), () => {
@@ -44,6 +62,7 @@ function clockCard(t, role, reload) {
   return el("section", { class: "card tn-clock", "data-status": t.status },
     el("h2", {}, t.name, " ", el("span", { class: "tn-status" }, term(t.status))),
     el("p", { class: "tn-level" }, level, " · ", blinds, c.paused ? el("strong", { class: "tn-paused" }, " · ", _("Paused: {reason}", { reason: _(c.pause_reason) })) : null),
+    handForHand(c),
     el("p", {}, _("{left} players left of {entries} entries · prize pool {pool}",
                   { left: c.players_left, entries: c.entries, pool: money(c.prize_pool) })),
     el("p", { class: "tn-payouts" }, c.payouts.map((p, i) => el("span", { class: "tn-pay" }, `${i + 1}. ${money(p)}`))),
@@ -81,13 +100,32 @@ function registerCard(t, data, reload) {
       button(_("Register"), go, "btn primary")), receipt);
 }
 
+// Rebuys and the add-on, while the structure offers them: the floor or the cage sells the chips.
+function buyButtons(t, role, e, reload) {
+  if (!REGISTER.includes(role) || t.status !== "running" || e.status !== "seated") return [];
+  const buy = (kind, label) => button(label, () => {
+    const input = document.querySelector(`.tn-chips[data-entry="${e.id}"]`);
+    const now = window.prompt(_("Chips {player} has now", { player: e.player_name }), input ? input.value : String(e.chips));
+    if (now === null) return;
+    act(() => api("POST", `/api/tournaments/${t.id}/entries/${e.id}/purchases`, { kind, chips_now: Number(now), paid_with: "cash" }),
+      kind === "rebuy" ? _("Rebuy paid") : _("Add-on paid")).then(reload);
+  }, `btn small tn-${kind.replace("_", "-")}`);
+  const out = [];
+  if (t.clock.rebuy_open) out.push(" ", buy("rebuy", _("Rebuy")));
+  if (t.clock.add_on_open && !e.add_ons) out.push(" ", buy("add_on", _("Add-on")));
+  return out;
+}
+
 function entriesCard(t, role, reload) {
   const playing = t.entries.filter(e => e.status === "seated");
   const canBust = MANAGE.includes(role) && t.status === "running";
   const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
       el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
-      el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : ""),
+      el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : "",
+        e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("{n} rebuys", { n: e.rebuys })) : null,
+        e.add_ons ? el("span", { class: "tn-bought" }, " · ", _("add-on")) : null,
+        ...buyButtons(t, role, e, reload)),
       el("td", {}, term(e.status)),
       el("td", { class: "num" }, e.table ?? ""), el("td", { class: "num" }, e.seat ?? ""),
       el("td", { class: "num" }, canBust && e.status === "seated"
@@ -154,16 +192,48 @@ function dealCard(t, role, reload) {
   return el("section", { class: "card tn-deal-card" }, ...parts);
 }
 
+// Cancellation: the rule, the settlement it gives each player still in (from the chips entered above),
+// then a confirmation before anything is paid. The players already out get nothing.
+const CANCEL = ["floor_manager", "pit_boss", "admin"];
+const CANCEL_RULES = ["fees_and_bounty_back", "fees_back", "online_room", "refund", "sit_and_go"];
+let cancelPreview = null;   // {tournament, rule, shares}: kept across live redraws
+
 function cancelCard(t, role, reload) {
-  if (!MANAGE.includes(role) || !["registering", "running"].includes(t.status)) return null;
-  const go = () => {
+  if (!CANCEL.includes(role) || !["registering", "running"].includes(t.status)) return null;
+  const stacks = () => t.entries.filter(e => e.status === "seated").map(e => ({
+    entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
+  const rule = el("select", { id: "tn-cancel-rule", class: "tn-input" },
+    CANCEL_RULES.map(r => el("option", { value: r, selected: cancelPreview?.rule === r ? "selected" : null }, term(`cancel:${r}`))));
+  const pay = (chosen) => {
     const reason = window.prompt(_("Why is the tournament cancelled?"));
     if (!reason) return;
-    const stacks = t.entries.filter(e => e.status === "seated").map(e => ({
-      entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
-    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks }), _("Cancelled and settled")).then(reload);
+    if (!window.confirm(_("Cancel {name} and pay these amounts? This cannot be undone.", { name: t.name }))) return;
+    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks: t.status === "running" ? stacks() : [], rule: chosen }),
+      _("Cancelled and settled")).then(() => { cancelPreview = null; reload(); });
   };
-  return el("section", { class: "card tn-cancel" }, button(_("Cancel the tournament"), go, "btn danger ghost"));
+  if (t.status === "registering") {
+    return el("section", { class: "card tn-cancel" }, el("h3", {}, _("Cancel the tournament")),
+      el("p", {}, _("Before the start every entry gets back all it paid.")),
+      button(_("Cancel the tournament"), () => pay(null), "btn danger ghost"));
+  }
+  const preview = async () => {
+    const shares = await act(() => api("POST", `/api/tournaments/${t.id}/cancellation`, { stacks: stacks(), rule: rule.value }));
+    if (shares) { cancelPreview = { tournament: t.id, rule: rule.value, shares }; reload(); }
+  };
+  const parts = [el("h3", {}, _("Cancel the tournament")),
+    el("div", { class: "tn-row" }, field(_("Rule"), rule), button(_("Show the settlement"), preview, "btn"))];
+  if (cancelPreview && cancelPreview.tournament === t.id) {
+    const name = id => (t.entries.find(e => e.id === id) || {}).player_name;
+    parts.push(el("table", { class: "tn-settlement" },
+      el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Refund")), el("th", {}, _("Bounty")),
+        el("th", {}, _("Next prize")), el("th", {}, _("Equal share")), el("th", {}, _("By chips")), el("th", {}, _("Total")))),
+      el("tbody", {}, cancelPreview.shares.map(s => el("tr", { "data-entry": s.entry_id }, el("td", {}, name(s.entry_id)),
+        ...[s.refund, s.bounty, s.next_prize, s.equal_share, s.chip_share].map(v => el("td", { class: "num" }, money(v))),
+        el("td", { class: "num tn-amount" }, money(s.total)))))),
+      el("p", { class: "hint" }, _("The players already out get nothing more.")),
+      button(_("Confirm and pay: {rule}", { rule: term(`cancel:${cancelPreview.rule}`) }), () => pay(cancelPreview.rule), "btn danger tn-cancel-confirm"));
+  }
+  return el("section", { class: "card tn-cancel" }, ...parts);
 }
 
 // A new tournament from the tablet; amounts typed in the house currency, sent in cents.
@@ -252,7 +322,7 @@ export function start(root) {
     clearTimeout(pending);
     pending = setTimeout(reload, 80);
   };
-  for (const ev of ["tournament.changed", "tournament.entries", "tournament.clock", "tournament.bust",
+  for (const ev of ["tournament.changed", "tournament.entries", "tournament.clock", "tournament.bust", "tournament.hand_for_hand",
                     "tournament.moves", "tournament.deal", "tournament.seats"]) socket.on(ev, later);
   return socket;
 }

@@ -2,6 +2,8 @@
 reaches a Socket.IO client in the table's room, health is stored, and a lost wheel raises an alert."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
@@ -19,8 +21,21 @@ from tests.devices.helpers import wait_until
 TABLE_12 = 5   # demo floor: table number 12 (roulette) has id 5
 
 
-@pytest.fixture
-def wheel(app, tmp_path):
+class ManualClock:
+    """The reader's monotonic clock, moved by the test: a heartbeat is missed when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@contextmanager
+def _wheel_line(app, tmp_path, **reader_kw):
     from floor import notify
     from floor.web.extensions import db
     with app.app_context():
@@ -28,12 +43,20 @@ def wheel(app, tmp_path):
     end = PtyEnd(link=str(tmp_path / "usb-wheel-12"))
     config = DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path, heartbeat_s=0.4)
     bridge = FloorBridge(factory, {"wheel-12": TABLE_12}, {"wheel-12": "wheel"}, emit=notify.emit)
-    reader = DeviceReader(config, bridge, backoff_initial=0.02, backoff_max=0.2).start()
+    reader = DeviceReader(config, bridge, backoff_initial=0.02, backoff_max=0.2, **reader_kw).start()
     wait_until(lambda: reader.health().connected)
-    yield end, reader, factory, config
-    reader.stop()
-    bridge.close()
-    end.close()
+    try:
+        yield end, reader, factory, config
+    finally:
+        reader.stop()
+        bridge.close()
+        end.close()
+
+
+@pytest.fixture
+def wheel(app, tmp_path):
+    with _wheel_line(app, tmp_path) as line:
+        yield line
 
 
 def _dealer_socket(login, socket_client):
@@ -67,29 +90,37 @@ def test_a_winning_number_reaches_the_dealer_and_the_raw_stream_replays(wheel, l
     assert [e for e in replay(config, stream) if isinstance(e, WinningNumber)] == [WinningNumber(25)]
 
 
-def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(wheel, login, socket_client):
-    end, reader, factory, _ = wheel
-    login("manager")
-    sc = socket_client()
-    end.write(encode_status(2, 3, None))   # betting open: a round is in progress, silence is a loss
-    wait_until(lambda: reader.health().lost)
-    with factory() as s:
-        def lost_alert():
+def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(app, tmp_path, login, socket_client):
+    clock = ManualClock()
+    with _wheel_line(app, tmp_path, clock=clock) as (end, reader, factory, _):
+        login("manager")
+        sc = socket_client()
+        end.write(encode_status(2, 3, None))   # betting open: a round is in progress, silence is a loss
+        wait_until(lambda: reader.health().frames >= 1)
+        clock.advance(1.0)                     # more than the 0.4 s heartbeat without a word
+        wait_until(lambda: reader.health().lost)
+
+        def lost_alerts(s):
             s.rollback()   # a new snapshot each look (SQLite: and no write lock held while waiting)
-            return s.scalars(select(Alert).where(Alert.kind == "device_lost")).all()
-        alerts = wait_until(lost_alert)
-        assert alerts[0].severity == "critical" and alerts[0].table_id == TABLE_12
-        assert "wheel-12" in alerts[0].message
-        listed = {d["name"]: d for d in device_health.devices(s)}
-    assert listed["wheel-12"]["status"] == "lost" and listed["wheel-12"]["table"] == "12"
-    received = sc.get_received("/live")
-    assert any(m["name"] == "alert" and m["args"][0]["kind"] == "device_lost" for m in received)
-    assert any(m["name"] == "device.health" and m["args"][0]["lost"] for m in received)
-    # Back: health clears; a second loss later is a new alert, a steady loss is not repeated.
-    end.write(encode_status(2, 3, None))
-    wait_until(lambda: not reader.health().lost)
-    with factory() as s:
-        assert len(s.scalars(select(Alert).where(Alert.kind == "device_lost")).all()) == 1
+            return s.scalars(select(Alert).where(Alert.kind == "device_lost").order_by(Alert.id)).all()
+        with factory() as s:
+            alerts = wait_until(lambda: lost_alerts(s))
+            assert alerts[0].severity == "critical" and alerts[0].table_id == TABLE_12
+            assert "wheel-12" in alerts[0].message
+            listed = {d["name"]: d for d in device_health.devices(s)}
+        assert listed["wheel-12"]["status"] == "lost" and listed["wheel-12"]["table"] == "12"
+        received = sc.get_received("/live")
+        assert any(m["name"] == "alert" and m["args"][0]["kind"] == "device_lost" for m in received)
+        assert any(m["name"] == "device.health" and m["args"][0]["lost"] for m in received)
+        # Back: health clears, and while the wheel speaks no new alert; a second loss later is a new alert.
+        end.write(encode_status(2, 3, None))
+        wait_until(lambda: not reader.health().lost)
+        with factory() as s:
+            assert len(lost_alerts(s)) == 1
+        clock.advance(1.0)
+        wait_until(lambda: reader.health().lost)
+        with factory() as s:
+            assert len(wait_until(lambda: (a := lost_alerts(s)) and len(a) == 2 and a)) == 2
 
 
 def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
@@ -112,9 +143,9 @@ def test_the_reader_keeps_reading_when_the_rounds_service_fails(app, tmp_path):
         wait_until(lambda: reader.health().connected)
         end.write(encode_status(1, 1, None))
         end.write(encode_number(7))
-        wait_until(lambda: bridge.failures >= 1 and Broken.calls >= 2, timeout=20)
+        wait_until(lambda: bridge.failures >= 1 and Broken.calls >= 2)
         end.write(encode_status(1, 1, 7))
-        wait_until(lambda: Broken.calls >= 3, timeout=20)   # the reader went on after each failure
+        wait_until(lambda: Broken.calls >= 3)   # the reader went on after each failure
         wait_until(lambda: bridge.failures >= 2)   # each chunk's events failed in the table's worker
         assert reader.alive
         bridge.drain()

@@ -30,12 +30,12 @@ def test_wheel_simulator_rounds_reach_the_floor_once(pty, sink, make_reader, sim
     sim.inject("misspin")
     sims.append(sim.start())
     # the host answers the misspin as the rounds do: *R, and the wheel spins again
-    wait_until(lambda: any(e.flags & FLAG_MISSPIN for e in sink.events_of(reader.name, WheelStatus)), timeout=15)
+    wait_until(lambda: any(e.flags & FLAG_MISSPIN for e in sink.events_of(reader.name, WheelStatus)))
     assert reader.send(Misspin(1, True).command)
 
     def results():
         return [o for o in wheel_outcomes(sink.timed_events(reader.name)) if isinstance(o, Result)]
-    wait_until(lambda: len(results()) >= 2, timeout=15)
+    wait_until(lambda: len(results()) >= 2)
     assert [(r.spin, r.number) for r in results()[:2]] == sim.results[:2]
     first = [o for o in wheel_outcomes(sink.timed_events(reader.name)) if getattr(o, "spin", None) == 1]
     assert first == [Open(1), Misspin(1, True), Lock(1, False), Result(sim.results[0][1], 1)]
@@ -65,7 +65,7 @@ def test_wheel_simulator_unplug_and_replug(pty, sink, make_reader, sims):
 
     def results():
         return [(o.spin, o.number) for o in wheel_outcomes(sink.timed_events(reader.name)) if isinstance(o, Result)]
-    wait_until(lambda: any(spin == 2 for spin, _ in results()), timeout=15)
+    wait_until(lambda: any(spin == 2 for spin, _ in results()))
     results = results()
     assert len({spin for spin, _ in results}) == len(results)
     assert set(results) <= set(sim.results)
@@ -91,7 +91,7 @@ def test_shoe_simulator_deals_real_coups(pty, sink, make_reader, sims):
     sim = ShoeSimulator(pty, seed=5, speed=50)
     sim.inject("bad_bcc")
     sims.append(sim.start())
-    wait_until(lambda: len(coups_from(sink.events_of(reader.name))) >= 3, timeout=15)
+    wait_until(lambda: len(coups_from(sink.events_of(reader.name))) >= 3)
     coups = coups_from(sink.events_of(reader.name))[:3]
     assert coups == [{k: c[k] for k in ("player", "banker", "result")} for c in sim.coups[:3]]
     for coup, dealt in zip(coups, sim.coups):  # every coup follows the tableau, card by card
@@ -110,7 +110,7 @@ def test_shoe_simulator_reaches_the_cut_card_and_starts_a_new_shoe(pty, sink, ma
     reader = make_reader("shoe", pty.path)
     sim = ShoeSimulator(pty, seed=6, speed=200, decks=1, timings={"copy": 0.02})
     sims.append(sim.start())
-    wait_until(lambda: sim.shoes >= 2 and sink.events_of(reader.name, CutCard), timeout=20)
+    wait_until(lambda: sim.shoes >= 2 and sink.events_of(reader.name, CutCard))
     events = sink.events_of(reader.name, (CutCard, ShoeResult))
     cut = next(i for i, e in enumerate(events) if isinstance(e, CutCard))
     assert isinstance(events[cut + 1], ShoeResult)  # the coup with the cut card is the last one
@@ -123,7 +123,7 @@ def test_scanner_simulator_reads_deals_in_order(pty, sink, make_reader, sims, ga
     sim.inject("double_read")
     sim.inject("noise")
     sims.append(sim.start())
-    wait_until(lambda: len(sim.deals) >= 2, timeout=15)
+    wait_until(lambda: len(sim.deals) >= 2)
     first = sim.deals[0]
     wait_until(lambda: len(sink.events_of(reader.name, CardRead)) >= len(first))
     assert [str(e.card) for e in sink.events_of(reader.name, CardRead)][:len(first)] == first
@@ -140,7 +140,7 @@ def test_simulator_command_line_on_a_symlinked_pty(tmp_path, sink, make_reader):
     try:
         assert "shoe simulator on" in proc.stdout.readline()
         reader = make_reader("shoe", str(link))
-        wait_until(lambda: sink.events_of(reader.name, CardDealt), timeout=15)
+        wait_until(lambda: sink.events_of(reader.name, CardDealt))
     finally:
         proc.terminate()
         proc.wait(5)
@@ -152,18 +152,18 @@ def test_paced_shoe_waits_for_the_game_confirmation_and_deals_a_coup_per_request
     reader = make_reader("shoe", pty.path)
     sim = ShoeSimulator(pty, seed=5, speed=50, paced=True)
     sims.append(sim.start())
-    wait_until(lambda: sim.waiting, timeout=10)                   # the shoe waits for the dealer
+    wait_until(lambda: sim.waiting)                   # the shoe waits for the dealer
     assert reader.send(encode_command("EC", 2))                   # a command that confirms nothing
-    wait_until(lambda: sim.commands == ["EC02"], timeout=10)      # heard while waiting
+    wait_until(lambda: sim.commands == ["EC02"])      # heard while waiting
     assert sink.events_of(reader.name) == [] and sim.shoes == 0   # nothing until the game is confirmed
     assert reader.send(encode_command("GP", 0))                   # the host confirms the game
-    wait_until(lambda: sim.shoes == 1 and sim.waiting, timeout=10)
+    wait_until(lambda: sim.shoes == 1 and sim.waiting)
     assert sim.commands == ["EC02", "GP00"]
     burn = sink.events_of(reader.name, CardDrawn)
     assert len(burn) >= 2 and sink.events_of(reader.name, CoupStart) == []   # the burn, and no coup yet
     for n in (1, 2):
         sim.deal_coup()
-        wait_until(lambda n=n: len(sink.events_of(reader.name, ShoeResult)) == n and sim.waiting, timeout=10)
+        wait_until(lambda n=n: len(sink.events_of(reader.name, ShoeResult)) == n and sim.waiting)
         assert len(sim.coups) == n
     assert coups_from(sink.events_of(reader.name)) == [{k: c[k] for k in ("player", "banker", "result")}
                                                        for c in sim.coups]
@@ -176,12 +176,12 @@ def test_scanner_on_demand_reads_what_it_is_asked_for(pty, sink, make_reader, si
     sims.append(sim.start())
     sim.new_hand()
     asked = sim.deal("AS", "TD", count=3)
-    assert asked == 5 and sim.wait_sent(asked, timeout=10)
+    assert asked == 5 and sim.wait_sent(asked)
     wait_until(lambda: len(sink.events_of(reader.name, CardRead)) >= 5)
     # the line is in order: had the scanner read anything by itself, it would come first
     read = [str(e.card) for e in sink.events_of(reader.name, CardRead)]
     assert read[:2] == ["AS", "TD"] and read == sim.deals[-1] and sim.sent == 5 and sim.idle
     if game == "holdem":   # a new hand is a fresh single deck: 52 distinct cards
         sim.new_hand()
-        assert sim.wait_sent(sim.deal(count=52), timeout=30)
+        assert sim.wait_sent(sim.deal(count=52), timeout=60)
         assert len(set(sim.deals[-1])) == 52

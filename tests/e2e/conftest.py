@@ -25,9 +25,9 @@ TV_720 = {"viewport": {"width": 1280, "height": 720}}
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/e2e/" in str(item.fspath):
+            # Each worker runs browser tests with its own browser, and each test (or module) its own
+            # server process, database copy and port: nothing is shared, so they spread over the workers.
             item.add_marker(pytest.mark.e2e)
-            # One browser per worker is plenty on two cores; keep e2e tests on one worker.
-            item.add_marker(pytest.mark.xdist_group("e2e"))
 
 
 @pytest.fixture(scope="session")

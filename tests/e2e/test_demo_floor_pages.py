@@ -2,8 +2,6 @@
 the devices, the board shows roulette's numbers and baccarat's roads (screenshots to look at)."""
 from __future__ import annotations
 
-import time
-
 import pytest
 from sqlalchemy.orm import Session
 
@@ -39,15 +37,16 @@ def _page(browser, base_url: str, username: str, table: int | None = None, pin: 
     return ctx, page
 
 
-def _wait_text(page, selector: str, predicate, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    while True:
-        text = page.locator(selector).inner_text().strip().lower()   # (shown in capitals by CSS)
-        if predicate(text):
-            return text
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{selector} never satisfied the check; last: {text!r}")
-        page.wait_for_timeout(200)
+def _wait_text(page, selector: str, test: str, arg=None, timeout: float = 90.0) -> str:
+    """Wait until the text of ``selector`` (lowercased: shown in capitals by CSS) passes ``test``, a
+    JavaScript expression of ``t`` (the text) and ``arg``, as the page's own live updates change it."""
+    page.wait_for_function("""([sel, arg]) => {
+        const el = document.querySelector(sel);
+        if (!el) return false;
+        const t = el.innerText.trim().toLowerCase();
+        return %s;
+    }""" % test, arg=[selector, arg], timeout=timeout * 1000)
+    return page.locator(selector).inner_text().strip().lower()
 
 
 def test_the_demo_floor_pages_show_live_rounds(browser, demo_server):
@@ -60,19 +59,19 @@ def test_the_demo_floor_pages_show_live_rounds(browser, demo_server):
             contexts.append(ctx)
             assert page.url.endswith(f"/dealer/{table}")
             # the round number moves on by itself as the devices play (live updates, no reload)
-            first = _wait_text(page, "#round-no", lambda t: t.startswith("round"))
-            _wait_text(page, "#round-no", lambda t, first=first: t.startswith("round") and t != first, 90)
+            first = _wait_text(page, "#round-no", "t.startsWith('round')")
+            _wait_text(page, "#round-no", "t.startsWith('round') && t !== arg", first)
             if table in (14, 15):   # a hand being dealt: cards read by the scanner on the terminal
-                _wait_text(page, "#round-status", lambda t: t == "dealing", 90)
-                page.wait_for_selector("#round-view .pcard", timeout=30_000)
+                _wait_text(page, "#round-status", "t === 'dealing'")
+                page.wait_for_selector("#round-view .pcard")
             else:
-                _wait_text(page, "#round-status", lambda t: t in ("settled", "result"), 90)
+                _wait_text(page, "#round-status", "t === 'settled' || t === 'result'")
             shot(page, f"demo-dealer-{table}")
         ctx, page = _page(browser, server.url, "display", viewport={"width": 1920, "height": 1080})   # the TV
         contexts.append(ctx)
         page.goto("/board")
-        page.wait_for_selector(".bg-panel.roulette .last-numbers .ball", timeout=30_000)
-        page.wait_for_selector(".bg-panel.baccarat .bead-plate .bead", timeout=30_000)
+        page.wait_for_selector(".bg-panel.roulette .last-numbers .ball")
+        page.wait_for_selector(".bg-panel.baccarat .bead-plate .bead")
         assert page.locator(".bg-panel.roulette .last-numbers .ball").count() >= 1
         shot(page, "demo-board")
     finally:

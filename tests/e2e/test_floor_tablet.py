@@ -59,7 +59,7 @@ def test_add_call_seat_and_the_board_follows_live(page_as, sqlite_url):
     entry = nlh.locator("li.fl-entry[data-player='11']")
     entry.wait_for()
     # Main's free seat is filled by must-move, so Karin is proposed for the must-move table 2.
-    nlh_board.locator(".board-entry", has_text="Karin H.").wait_for(timeout=30_000)
+    nlh_board.locator(".board-entry", has_text="Karin H.").wait_for()
     assert "Huber" not in board.content()
 
     entry.locator("[data-action=call]").click()
@@ -67,7 +67,7 @@ def test_add_call_seat_and_the_board_follows_live(page_as, sqlite_url):
     held.wait_for()
     assert "Karin H." in held.inner_text()
     page.wait_for_function("document.querySelector('.fl-seat.held .countdown').textContent.match(/^[45]:\\d\\d$/)")
-    nlh_board.locator(".board-entry.called", has_text="called · table 2").wait_for(timeout=30_000)
+    nlh_board.locator(".board-entry.called", has_text="called · table 2").wait_for()
     shot(page, "floor_tablet_called")
     shot(board, "board_called")
 
@@ -77,7 +77,7 @@ def test_add_call_seat_and_the_board_follows_live(page_as, sqlite_url):
     page.locator("#fl-sheet [data-action=seat-confirm]").click()
     seat = page.locator("article.fl-table[data-table='2'] .fl-seat.taken", has_text="Karin H.")
     seat.wait_for()
-    nlh_board.locator(".board-entry").first.wait_for(state="detached", timeout=30_000)
+    nlh_board.locator(".board-entry").first.wait_for(state="detached")
     assert page.evaluate("window.__marker") == 7 and board.evaluate("window.__marker") == 42
     shot(page, "floor_tablet")
     shot(board, "board")
@@ -103,7 +103,7 @@ def test_must_move_due_shows_on_the_tablet_and_one_tap_moves_him(page_as, sqlite
                         headers={"X-CSRFToken": token})
         assert r.status_code == 200, r.text
     prompt = page.locator(".prompt.due")
-    prompt.wait_for(timeout=30_000)
+    prompt.wait_for()
     assert "Marie Dubois (table 2, seat 1) → table 1" in prompt.inner_text()
     assert page.locator("article.fl-table[data-table='2'] .fl-seat.due").count() == 1
     shot(page, "floor_tablet_mustmove")

@@ -3,18 +3,13 @@ path (pty, reader, bridge, rounds), a mis-read card corrected from the timeline,
 (a held round, a void waiting for a second pit boss approved from another tablet), the shift report."""
 from __future__ import annotations
 
-import time
 from datetime import datetime, timedelta, timezone
 
 import requests
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from devices.bridge import FloorBridge
-from devices.config import DeviceConfig
 from devices.dispatch import RoundsDispatch
-from devices.reader import DeviceReader
-from devices.simulate.base import PtyEnd
 from devices.simulate.shoe import ShoeSimulator
 from floor import ledger, rounds
 from floor.actors import Actor
@@ -24,6 +19,7 @@ from floor.models import DeviceFrame, Round, Transfer
 from floor.rounds import bets
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
+from tests.devices.helpers import PtyLine, wait_until
 from tests.e2e.conftest import shot
 from tests.servers import browser_login
 
@@ -31,16 +27,6 @@ HOUSE = HouseSettings()
 
 CAGE = Actor("Cleo Cashier", "cashier", "cage-1")
 REMOTE = Actor("remote", "admin", "api:web-front")
-
-
-def _wait(predicate, timeout=40.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def _play_a_coup_through_the_shoe(engine, tmp_path) -> tuple[int, dict]:
@@ -56,24 +42,15 @@ def _play_a_coup_through_the_shoe(engine, tmp_path) -> tuple[int, dict]:
         for spot, amount in (("player", 1_000), ("banker", 2_000), ("tie", 1_000)):
             bets.place(s, REMOTE, table, spot=spot, amount=amount, player_id=3, house=HOUSE)
         s.commit()
-    end = PtyEnd(link=str(tmp_path / "shoe-10"))
-    sim = ShoeSimulator(end, seed=11, speed=10.0)
     factory = sessionmaker(bind=engine, expire_on_commit=False)
-    sink = FloorBridge(factory, {"shoe-10": table}, {"shoe-10": "shoe"}, dispatch=RoundsDispatch(factory, HOUSE))
-    reader = DeviceReader(DeviceConfig(name="shoe-10", table="10", kind="shoe", port=end.path), sink,
-                          backoff_initial=0.02, backoff_max=0.2)
-    reader.start()
-    sim.start()
-    try:
+    with PtyLine(factory, tmp_path, "shoe", 10, RoundsDispatch(factory, HOUSE)) as line:
+        sim = line.play(ShoeSimulator, seed=11, speed=10.0)
+
         def ended():
             with Session(engine) as s:
                 r = s.get(Round, rid)
                 return r if r.status in ("settled", "voided", "held") else None
-        r = _wait(ended)
-    finally:
-        sim.stop()
-        reader.stop()
-        end.close()
+        r = wait_until(ended, what="the coup ended")
     assert r.status == "settled", r.held_reason
     return rid, sim.coups[0]
 

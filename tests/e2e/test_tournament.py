@@ -147,7 +147,7 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
                   .values(started_at=datetime.now(timezone.utc) - timedelta(minutes=112)))
         c.execute(update(Timer).where(Timer.key == f"tournament:{tid}:clock", Timer.status == "pending")
                   .values(due_at=datetime.now(timezone.utc)))
-    board.wait_for_selector(".tc-level[data-level='7']", timeout=30_000)
+    board.wait_for_selector(".tc-level[data-level='7']")
     shot(board, "tournament-clock")
 
     # two out on one hand: the bigger stack at the start of the hand finishes higher

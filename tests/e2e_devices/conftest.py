@@ -6,46 +6,27 @@ thread decoding them, one database session per event in the bridge, settlement a
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from devices.bridge import FloorBridge
-from devices.config import DeviceConfig
 from devices.dispatch import RoundsDispatch
 from devices.reader import DeviceManager, DeviceReader
 from devices.runtime import DeviceRuntime
-from devices.simulate.base import PtyEnd
 from floor import ledger
 from floor.models import Alert, Bet, Round, RoundCard, Transfer
 from floor.tables import table_by_number
-from tests.conftest import Login
+from tests.conftest import Login, make_engine  # noqa: F401  (make_engine: re-exported for tests)
+from tests.devices.helpers import PtyLine, wait_until
 
 DEADLINE = 60.0   # generous: two workers on two cores, SQLite or PostgreSQL
 
 
-def make_engine(url: str):
-    """An engine set up like the app's (SQLite: WAL, busy timeout, BEGIN IMMEDIATE)."""
-    if url.startswith("sqlite"):
-        from app import _sqlite_pragmas
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-        _sqlite_pragmas(engine)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
-
-
 def wait(predicate, timeout: float = DEADLINE, what: str = "", interval: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
-        time.sleep(interval)
+    return wait_until(predicate, timeout, what, interval)
 
 
 class Terminal(Login):
@@ -70,7 +51,7 @@ class Rig:
         self.readers: list[DeviceReader] = []
         self.bridges: list[FloorBridge] = []
         self.sims: list = []
-        self.ends: list[PtyEnd] = []
+        self.lines: list[PtyLine] = []
         # the devices of this process, as `make run` registers them: the API reaches the readers
         # through it (GP 00 when the dealer confirms a new shoe)
         self.runtime = DeviceRuntime([], manager=DeviceManager([], sink=None))
@@ -82,43 +63,31 @@ class Rig:
         with Session(self.engine) as s:
             return table_by_number(s, number).id
 
+    def _line(self, kind: str, table_number: int, **config) -> PtyLine:
+        line = PtyLine(self.factory, self.tmp, kind, table_number, self.dispatch,
+                       emit=lambda ev, payload, room: self.feed.append((ev, payload, room)), **config)
+        self.lines.append(line)
+        self.readers.append(line.reader)
+        self.bridges.append(line.bridge)
+        self.runtime.manager.readers[line.name] = line.reader
+        return line
+
     def attach(self, sim_cls, kind: str, table_number: int, *, inject: tuple[str, ...] = (), **sim_kw):
         """A simulated device on a pty (linked like /dev/serial/by-id) read by the real reader,
         whose sink is the real bridge for that table; ``inject``: faults for its first round."""
-        name = f"{kind}-{table_number}"
-        end = PtyEnd(link=str(self.tmp / name))
-        self.ends.append(end)
-        bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
-                             emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
-                             dispatch=self.dispatch)
-        self.bridges.append(bridge)
-        reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path), bridge,
-                              backoff_initial=0.02, backoff_max=0.2).start()
-        self.readers.append(reader)
-        self.runtime.manager.readers[name] = reader
-        wait(lambda: reader.health().connected, 10, f"{name} connected")
-        sim = sim_cls(end, **sim_kw)
-        for fault in inject:
-            sim.inject(fault)
+        line = self._line(kind, table_number)
+        sim = line.play(sim_cls, inject=inject, **sim_kw)
         self.sims.append(sim)
-        sim.start()
-        return sim, reader
+        return sim, line.reader
 
     def line(self, kind: str, table_number: int, **config):
         """A bare pty read by the real reader and bridge for that table: the test writes the bytes."""
-        name = f"{kind}-{table_number}"
-        end = PtyEnd(link=str(self.tmp / name))
-        self.ends.append(end)
-        bridge = FloorBridge(self.factory, {name: self.table_id(table_number)}, {name: kind},
-                             emit=lambda ev, payload, room: self.feed.append((ev, payload, room)),
-                             dispatch=self.dispatch)
-        self.bridges.append(bridge)
-        reader = DeviceReader(DeviceConfig(name=name, table=str(table_number), kind=kind, port=end.path, **config),
-                              bridge, backoff_initial=0.02, backoff_max=0.2).start()
-        self.readers.append(reader)
-        self.runtime.manager.readers[name] = reader
-        wait(lambda: reader.health().connected, 10, f"{name} connected")
-        return end, reader
+        line = self._line(kind, table_number, **config)
+        return line.end, line.reader
+
+    @property
+    def ends(self) -> list:
+        return [line.end for line in self.lines]
 
     def alerts(self, table_id: int, kind: str | None = None) -> list[Alert]:
         with self.session() as s:
@@ -131,14 +100,8 @@ class Rig:
 
     def close(self) -> None:
         self.app.extensions.pop("floor_devices", None)
-        for sim in self.sims:
-            sim.stop()
-        for reader in self.readers:
-            reader.stop()
-        for bridge in self.bridges:
-            bridge.close()
-        for end in self.ends:
-            end.close()
+        for line in self.lines:
+            line.close()
         self.engine.dispose()
 
     # --- reading the floor -------------------------------------------------------------------

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from devices import wheel as w
 from devices.simulate.wheel import WheelSimulator
 from floor.games import roulette
 from floor.models import DeviceFrame, RoundEvent
 from tests.e2e_devices.conftest import wait
 
 SEED_17 = 27   # the wheel's first number with this seed is 17 (black, odd, low, 2nd dozen, 2nd column)
-# at speed 4 (a status line every 125 ms), a long betting state (8 s) and spin (5 s), so the bets go in
-# while the wheel still asks for them and a slow machine still sees the misspin's locked bets
-SPEED, TIMINGS = 4, {"bets": 32.0, "spinning": 20.0}
+# at speed 4 (a status line every 125 ms); the wheel keeps asking for bets until the test has placed
+# them (hold_in), on a fast machine or a loaded one
+SPEED = 4
+BETS, BEFORE = w.STATE_PLACE_BETS, w.STATE_BEFORE_GAME
 EVERY_KIND = [
     ("straight", [17]), ("split", [17, 20]), ("street", [16, 17, 18]), ("trio", [0, 1, 2]),
     ("corner", [16, 17, 19, 20]), ("first_four", None), ("six_line", [13, 14, 15, 16, 17, 18]),
@@ -33,7 +35,7 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/1/credit", {"amount": 200_000})
     dealer.at(12)
-    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, timings=TIMINGS)
+    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, hold_in=(BETS,))
 
     r = rig.wait_betting(table)
     placed = []
@@ -42,6 +44,7 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
         placed.append((_bet(pit, kind, numbers, amount, player_id=1), kind, numbers, amount))
     # a seat bet the dealer enters for the chips on the table
     placed.append((_bet(dealer, "straight", [17], 500, seat=3), "straight", [17], 500))
+    sim.release(BETS)
 
     r = rig.wait_status(r.id, "settled", "held", "voided")
     assert r.status == "settled", r.held_reason
@@ -50,12 +53,12 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
     assert number == 17, "the seed was chosen so that most kinds of bet win"
     paid = {}
     for bet_id, kind, numbers, amount in placed:
-        expected = roulette.returned(roulette.bet(kind, numbers), amount, number)
+        expected = roulette.returned(roulette.bet(kind, numbers), amount, number, roulette.DEFAULT)
         assert rig.returned(bet_id) == expected, (kind, numbers)
         paid[kind] = paid.get(kind, 0) + expected
     assert paid["straight"] == 36 * 1_000 + 36 * 500 and paid["trio"] == paid["red"] == 0
     stakes = sum(a for _, _, _, a in placed[:-1])
-    returned = sum(roulette.returned(roulette.bet(k, n), a, number) for _, k, n, a in placed[:-1])
+    returned = sum(roulette.returned(roulette.bet(k, n), a, number, roulette.DEFAULT) for _, k, n, a in placed[:-1])
     assert rig.balance(1) == 200_000 - stakes + returned
     rig.books_balance()
     rig.no_bridge_errors()
@@ -69,12 +72,15 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
 def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/2/credit", {"amount": 50_000})
-    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, timings=TIMINGS,
+    # held before each spin too: after the misspin the wheel waits for the test before it spins again
+    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, hold_in=(BEFORE, BETS),
                              inject=("misspin",))
+    sim.release(BEFORE)
 
     r = rig.wait_betting(table)
     red = _bet(pit, "red", None, 5_000, player_id=2)
     straight = _bet(pit, "straight", [17], 1_000, player_id=2)
+    sim.release(BETS)
 
     def misspun():
         with rig.session() as s:
@@ -85,16 +91,18 @@ def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):
     late = pit.client.post("/api/tables/12/bets", json={"spot": "black", "amount": 1_000, "player_id": 2},
                            headers=pit.headers())
     assert late.status_code == 409 and late.get_json()["error"] == "betting_closed", late.get_json()
-    assert rig.round(r.id).status in ("locked", "result", "settled")
+    wait(lambda: sim.state == BEFORE, what="the wheel reset, waiting to spin again")
+    assert rig.round(r.id).status == "locked"
     assert rig.balance(2) == 50_000 - 6_000
+    sim.release(BEFORE)
 
     r = rig.wait_status(r.id, "settled", "held", "voided")
     assert r.status == "settled", r.held_reason
     assert b"*R\r\n" in bytes(sim.received)   # the reader reset the wheel
     assert (r.spin, r.result["number"]) == sim.results[0]   # the re-spin of the same spin number
     number = r.result["number"]
-    back = (roulette.returned(roulette.bet("red"), 5_000, number)
-            + roulette.returned(roulette.bet("straight", [17]), 1_000, number))
+    back = (roulette.returned(roulette.bet("red"), 5_000, number, roulette.DEFAULT)
+            + roulette.returned(roulette.bet("straight", [17]), 1_000, number, roulette.DEFAULT))
     assert rig.returned(red) + rig.returned(straight) == back
     assert rig.balance(2) == 50_000 - 6_000 + back
     with rig.session() as s:
@@ -109,17 +117,18 @@ def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):
 def test_a_silent_wheel_holds_the_round_and_the_pit_boss_voids_it(rig, pit):
     table = rig.table_id(12)
     pit.call("post", "/api/cashier/players/3/credit", {"amount": 20_000})
-    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, timings=TIMINGS,
+    sim, reader = rig.attach(WheelSimulator, "wheel", 12, seed=SEED_17, speed=SPEED, hold_in=(BETS,),
                              silence_s=3.0, inject=("silence",))
 
     r = rig.wait_betting(table)
     bet = _bet(pit, "odd", None, 4_000, player_id=3)
+    sim.release(BETS)
     r = rig.wait_status(r.id, "held", "settled", "voided")
     assert r.status == "held"
     assert "lost" in r.held_reason
     # the wheel comes back and finishes its spin: the held round stays with the pit boss
     wait(lambda: sim.results, what="the wheel to finish the spin")
-    wait(lambda: not reader.health().lost, 10, "the wheel's status lines again")
+    wait(lambda: not reader.health().lost, what="the wheel's status lines again")
     assert rig.round(r.id).status == "held"
     assert rig.returned(bet) == 0 and rig.balance(3) == 16_000
     held = pit.call("get", "/api/rounds/held")

@@ -68,7 +68,7 @@ def test_blackjack_main_double_split_and_insurance_are_paid_from_the_scanner(rig
                                        blackjack.PlayerHand(("8C", "KS"))), insurance=500),
              2: blackjack.Seat(2_000, (blackjack.PlayerHand(("5C", "6D", "TC"), 2_000),)),
              3: blackjack.Seat(1_000, (blackjack.PlayerHand(("TH", "9S")),), insurance=500)}
-    rules = blackjack.settle(seats, ["AS", "6H"])
+    rules = blackjack.settle(seats, ["AS", "6H"], blackjack.DEFAULT)
     bets = _by(rig, rid)
     assert set(bets) == {(1, "bet", 1), (1, "insurance", 1), (1, "split", 2), (1, "double", 1),
                          (2, "bet", 1), (2, "double", 1), (3, "bet", 1), (3, "insurance", 1)}
@@ -96,7 +96,7 @@ def test_blackjack_main_double_split_and_insurance_are_paid_from_the_scanner(rig
     r = rig.wait_status(rid, "settled", "held", "voided")
     assert r.status == "settled", r.held_reason
     rules = blackjack.settle({4: blackjack.Seat(2_000, (blackjack.PlayerHand(("9H", "7C")),), insurance=1_000),
-                              5: blackjack.Seat(1_000, (blackjack.PlayerHand(("AC", "QD")),))}, ["AD", "KH"])
+                              5: blackjack.Seat(1_000, (blackjack.PlayerHand(("AC", "QD")),))}, ["AD", "KH"], blackjack.DEFAULT)
     bets = _by(rig, rid)
     assert rig.returned(bets[(4, "insurance", 1)].id) == rules[4].insurance == 3_000   # 2:1
     assert rig.returned(bets[(4, "bet", 1)].id) == rules[4].hands[0].returned == 0
@@ -141,15 +141,15 @@ def test_casino_holdem_ante_call_aa_bonus_and_fold_are_paid_from_the_scanner(rig
     got = {(seat, spot): rig.returned(b.id) for (seat, spot, _), b in bets.items()}
     # seat 1: three aces against the dealer's fours: ante 1:1, call 1:1, AA bonus 7:1
     assert (got[(1, "ante")] + got[(1, "call")] + got[(1, "aa_bonus")]
-            == casino_holdem.returned(1_000, 1_000, True, ["AH", "AS"], dealer_cards, board) == 14_000)
+            == casino_holdem.returned(1_000, 1_000, True, ["AH", "AS"], dealer_cards, board, casino_holdem.DEFAULT) == 14_000)
     assert (got[(1, "ante")], got[(1, "call")], got[(1, "aa_bonus")]) == (2_000, 4_000, 8_000)
     # seat 2 folded: the ante is lost
-    assert got[(2, "ante")] == casino_holdem.returned(2_000, 0, False, ["7C", "2D"], dealer_cards, board[:3]) == 0
+    assert got[(2, "ante")] == casino_holdem.returned(2_000, 0, False, ["7C", "2D"], dealer_cards, board[:3], casino_holdem.DEFAULT) == 0
     assert (2, "call") not in got
     # seat 3 called and lost to the dealer's pair
     assert bets[(3, "call", 1)].amount == 50_000
     assert (got[(3, "ante")] + got[(3, "call")] + got[(3, "aa_bonus")]
-            == casino_holdem.returned(25_000, 1_000, True, ["KD", "QD"], dealer_cards, board) == 0)
+            == casino_holdem.returned(25_000, 1_000, True, ["KD", "QD"], dealer_cards, board, casino_holdem.DEFAULT) == 0)
     assert rig.balance(9) == 20_000 - 4_000 + 14_000
     assert rig.balance(10) == 100_000 - 76_000
     rig.books_balance()

@@ -68,7 +68,7 @@ def test_lines_ended_by_lf_alone_never_decide_a_spin(rig, pit):
     assert r.status == "settled", r.held_reason
     assert r.result["number"] == 25
     assert rig.returned(straight) == 0
-    assert rig.returned(red) == roulette.returned(roulette.bet("red"), 1_000, 25) == 2_000
+    assert rig.returned(red) == roulette.returned(roulette.bet("red"), 1_000, 25, roulette.DEFAULT) == 2_000
     assert rig.balance(1) == 50_000 - 2_000 + 2_000
     assert rig.alerts(table, "round_held") == []
     rig.books_balance()

@@ -35,7 +35,7 @@ DECISION_S = 2
 ACTIVE = ("betting", "locked", "dealing", "result")
 
 
-def wait(pred, timeout: float = 30.0, what: str = "", interval: float = 0.05):
+def wait(pred, timeout: float = 60.0, what: str = "", interval: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:
         value = pred()
@@ -285,7 +285,7 @@ class Floor:
             return s.execute(select(Round).where(Round.table_id == self.table_id(number),
                                                  Round.status.in_(ACTIVE))).scalar_one_or_none()
 
-    def wait_status(self, rid: int, *statuses: str, timeout: float = 30.0) -> Round:
+    def wait_status(self, rid: int, *statuses: str, timeout: float = 60.0) -> Round:
         return wait(lambda: (r := self.round(rid)).status in statuses and r, timeout,
                     f"round id {rid} to be {'/'.join(statuses)} (it is {self.round(rid).status})")
 

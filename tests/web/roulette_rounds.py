@@ -37,9 +37,7 @@ def held(app, stakes: dict[str, int], player_id: int, *, settle_on: int | None =
         else:
             rounds.wheel_number(s, table, 70, settle_on, t + timedelta(seconds=9))
             out = rounds.wheel_status(s, table, 5, 70, 0, t + timedelta(seconds=9.1), winning=settle_on, house=HOUSE)
-            s.commit()
-            if out.settle:
-                rounds.settle(s, out.settle, house=HOUSE)
+            rounds.commit_then_settle(s, out, house=HOUSE)
         s.commit()
         r = rounds.last_round(s, table)
         assert r.status == ("held" if settle_on is None else "settled")

@@ -2,6 +2,7 @@
 from datetime import datetime, timedelta, timezone
 
 from floor import health
+from tests.devices.helpers import wait_until
 
 
 def test_healthz_without_login_reports_database_scheduler_and_devices(client, app):
@@ -30,10 +31,6 @@ def test_the_real_scheduler_beats(app, client):
     from floor.runtime import scheduler
     scheduler.start(app)
     try:
-        import time
-        deadline = time.monotonic() + 10
-        while not client.get("/healthz").get_json()["scheduler"]["running"]:
-            assert time.monotonic() < deadline, "the scheduler never beat"
-            time.sleep(0.2)
+        wait_until(lambda: client.get("/healthz").get_json()["scheduler"]["running"], what="the scheduler's beat")
     finally:
         scheduler.shutdown()

@@ -15,12 +15,12 @@ from .draw import ALGORITHM as DRAW_ALGORITHM, Draw, DrawStream, card_strength, 
 from .deals import Deal, chip_chop, deal, icm, icm_equities
 from .payouts import (STANDARD_PAYOUTS, PayoutBand, PayoutTable, payout_table, payout_table_to_data, payouts,
                       prize_pool, split_pool)
-from .places import (BlindPositions, Bust, Place, blind_positions, bust_places, clockwise_from_button,
-                     deal_final_places)
+from .places import (BlindPositions, Bust, HandPostings, Place, Posting, blind_positions, bust_places,
+                     clockwise_from_button, deal_final_places, hand_postings)
 from .seating import (ButtonDraw, Move, SeatAssignment, SeatDraw, TablePlan, draw_late_seat, draw_seats,
                       rebalance)
-from .structure import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, Break, ClockReading, Level, Structure,
-                        bubble_action, clock, running_seconds, structure_from_data, structure_to_data)
+from .structure import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, AddOn, Break, Rebuys, purchase_refusal, ClockReading, Level, Structure,
+                        bubble_action, clock, hand_for_hand, running_seconds, structure_from_data, structure_to_data)
 
 __all__ = [
     "BountyAward", "MysteryDraw", "draw_mystery_bounty", "knockout_awards", "mystery_stage_open",
@@ -32,9 +32,9 @@ __all__ = [
     "Deal", "chip_chop", "deal", "icm", "icm_equities",
     "STANDARD_PAYOUTS", "PayoutBand", "PayoutTable", "payout_table", "payout_table_to_data", "payouts",
     "prize_pool", "split_pool",
-    "BlindPositions", "Bust", "Place", "blind_positions", "bust_places", "clockwise_from_button",
-    "deal_final_places",
+    "BlindPositions", "Bust", "HandPostings", "Place", "Posting", "blind_positions", "bust_places",
+    "clockwise_from_button", "deal_final_places", "hand_postings",
     "ButtonDraw", "Move", "SeatAssignment", "SeatDraw", "TablePlan", "draw_late_seat", "draw_seats", "rebalance",
-    "DAILY_TURBO", "TEMPLATES", "WEEKLY_DEEP_STACK", "Break", "ClockReading", "Level", "Structure",
-    "bubble_action", "clock", "running_seconds", "structure_from_data", "structure_to_data",
+    "DAILY_TURBO", "TEMPLATES", "WEEKLY_DEEP_STACK", "AddOn", "Break", "Rebuys", "purchase_refusal", "ClockReading", "Level", "Structure",
+    "bubble_action", "clock", "hand_for_hand", "running_seconds", "structure_from_data", "structure_to_data",
 ]

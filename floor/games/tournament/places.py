@@ -131,3 +131,63 @@ def blind_positions(seats: Sequence[int], button_seat: int) -> BlindPositions:
     if len(order) == 2:
         return BlindPositions(button_seat, button_seat, after(1), button_seat, after(1))
     return BlindPositions(button_seat, after(1), after(2), after(3), after(1))
+
+
+@dataclass(frozen=True)
+class Posting:
+    seat: int
+    what: Literal["small_blind", "big_blind", "ante"]
+    amount: int          # chips; less than the level's when the stack is shorter (all in)
+
+
+@dataclass(frozen=True)
+class HandPostings:
+    """What a tournament table posts for one hand at the clock's level."""
+
+    positions: BlindPositions
+    postings: tuple[Posting, ...]   # small blind, big blind, then antes in seat order
+
+    def total(self) -> int:
+        return sum(p.amount for p in self.postings)
+
+
+def hand_postings(small_blind: int, big_blind: int, ante: int, big_blind_ante: bool, seats: Sequence[int],
+                  button_seat: int, stacks: Optional[dict] = None) -> HandPostings:
+    """The blinds and antes of one hand at a tournament table, from the level on the clock: the
+    positions of ``blind_positions`` (heads-up the button posts the small blind and acts first before
+    the flop); with a big-blind ante the big blind also posts ``ante`` for the table, otherwise every
+    player dealt in posts ``ante``. ``stacks`` (seat -> chips, optional): nobody posts more than he
+    has: a player's own ante before his blind, the big blind before a big-blind ante (a short big
+    blind is all in on his blind and posts no ante).
+    ``button_seat`` must be an occupied seat."""
+    for what, v in (("small_blind", small_blind), ("ante", ante)):
+        check_count(v, what, 0)
+    check_count(big_blind, "big_blind", 1)
+    pos = blind_positions(seats, button_seat)
+    left = dict(stacks) if stacks is not None else None
+
+    def take(seat: int, amount: int) -> int:
+        if left is None:
+            return amount
+        have = left.get(seat)
+        if isinstance(have, bool) or not isinstance(have, int) or have < 0:
+            raise GameInputError("the stack of seat {seat} is a whole number of chips", field="stacks", seat=seat)
+        paid = min(have, amount)
+        left[seat] = have - paid
+        return paid
+
+    blinds, antes = [], []
+    if ante and not big_blind_ante:      # every player's ante comes before his blind
+        for seat in sorted(seats):
+            paid = take(seat, ante)
+            if paid:
+                antes.append(Posting(seat, "ante", paid))
+    if small_blind:
+        blinds.append(Posting(pos.small_blind, "small_blind", take(pos.small_blind, small_blind)))
+    blinds.append(Posting(pos.big_blind, "big_blind", take(pos.big_blind, big_blind)))
+    if ante and big_blind_ante:          # the big blind's own blind comes before the table's ante
+        paid = take(pos.big_blind, ante)
+        if paid:
+            antes.append(Posting(pos.big_blind, "ante", paid))
+    out = [p for p in blinds if p.amount] + antes
+    return HandPostings(pos, tuple(out))

@@ -64,6 +64,46 @@ Step = Union[Level, Break]
 
 
 @dataclass(frozen=True)
+class Rebuys:
+    """Chips bought by a player still in: ``price`` to the prize pool, ``fee`` to the house, for
+    ``chips``; until the end of level ``until_level``; at most ``max_per_player`` each (0: no limit);
+    only with ``at_or_below`` chips or fewer (0: the starting stack)."""
+
+    price: int
+    chips: int
+    until_level: int
+    fee: int = 0
+    max_per_player: int = 0
+    at_or_below: int = 0
+
+    def __post_init__(self):
+        check_count(self.price, "rebuy.price", 0)
+        check_count(self.fee, "rebuy.fee", 0)
+        check_count(self.chips, "rebuy.chips", 1)
+        check_count(self.until_level, "rebuy.until_level", 1)
+        check_count(self.max_per_player, "rebuy.max_per_player", 0)
+        check_count(self.at_or_below, "rebuy.at_or_below", 0)
+
+
+@dataclass(frozen=True)
+class AddOn:
+    """One purchase per player, whatever his stack: ``price`` to the prize pool, ``fee`` to the house,
+    for ``chips``; offered from the end of level ``after_level`` until the end of the next level (the
+    break between them included)."""
+
+    price: int
+    chips: int
+    after_level: int
+    fee: int = 0
+
+    def __post_init__(self):
+        check_count(self.price, "add_on.price", 0)
+        check_count(self.fee, "add_on.fee", 0)
+        check_count(self.chips, "add_on.chips", 1)
+        check_count(self.after_level, "add_on.after_level", 1)
+
+
+@dataclass(frozen=True)
 class Structure:
     """``late_registration_levels`` N: entries are taken until the end of level N (0: only before the
     start). ``late_registration_through_break``: a break right after level N still takes entries
@@ -74,6 +114,8 @@ class Structure:
     steps: tuple[Step, ...]
     late_registration_levels: int
     late_registration_through_break: bool = False
+    rebuy: Optional[Rebuys] = None
+    add_on: Optional[AddOn] = None
 
     def __post_init__(self):
         object.__setattr__(self, "steps", tuple(self.steps))
@@ -91,6 +133,15 @@ class Structure:
             raise GameInputError("late registration until level {level} but the structure has {levels} levels",
                                  field="late_registration_levels", level=self.late_registration_levels,
                                  levels=len(self.levels))
+        if self.rebuy is not None and not isinstance(self.rebuy, Rebuys):
+            raise GameInputError("rebuy is a Rebuys", field="rebuy")
+        if self.add_on is not None and not isinstance(self.add_on, AddOn):
+            raise GameInputError("add_on is an AddOn", field="add_on")
+        for what, level in (("rebuy.until_level", self.rebuy and self.rebuy.until_level),
+                            ("add_on.after_level", self.add_on and self.add_on.after_level)):
+            if level and level > len(self.levels):
+                raise GameInputError("{what} is level {level} but the structure has {levels} levels", field=what,
+                                     what=what, level=level, levels=len(self.levels))
 
     @property
     def levels(self) -> tuple[Level, ...]:
@@ -254,6 +305,58 @@ def bubble_action(players_left: int, paid_places: int, late_registration_open: b
     return "close_registration" if players_left <= paid_places else "none"
 
 
+PurchaseKind = Literal["rebuy", "add_on"]
+
+
+def purchase_refusal(structure: Structure, kind: PurchaseKind, *, levels_completed: int,
+                     late_registration_open: bool, chips_now: int, bought_before: int) -> Optional[str]:
+    """Why a player still in may not buy chips now (None: he may). ``levels_completed``: from the
+    clock; ``chips_now``: his stack as the floor counts it; ``bought_before``: his purchases of that
+    kind so far. Chips are sold only while late registration is open, so the prize pool is final
+    before the first place is paid. Codes: no_rebuys, rebuys_over, too_many_chips, no_rebuy_left,
+    no_add_on, add_on_not_yet, add_on_over, add_on_taken, registration_closed."""
+    check_count(levels_completed, "levels_completed", 0)
+    check_count(chips_now, "chips_now", 0)
+    check_count(bought_before, "bought_before", 0)
+    if kind == "rebuy":
+        r = structure.rebuy
+        if r is None:
+            return "no_rebuys"
+        if levels_completed >= r.until_level:
+            return "rebuys_over"
+        if chips_now > (r.at_or_below or structure.starting_stack):
+            return "too_many_chips"
+        if r.max_per_player and bought_before >= r.max_per_player:
+            return "no_rebuy_left"
+    elif kind == "add_on":
+        a = structure.add_on
+        if a is None:
+            return "no_add_on"
+        if levels_completed < a.after_level:
+            return "add_on_not_yet"
+        if levels_completed > a.after_level:
+            return "add_on_over"
+        if bought_before:
+            return "add_on_taken"
+    else:
+        raise GameInputError("a purchase is a rebuy or an add_on, got {given}", field="kind", given=repr(kind))
+    if not late_registration_open:
+        return "registration_closed"
+    return None
+
+
+def hand_for_hand(players_left: int, paid_places: int, tables_in_play: int, late_registration_open: bool) -> bool:
+    """Whether play goes hand for hand: one player from the money (players left = places paid + 1),
+    with the field fixed (late registration closed) and more than one table in play, so no table can
+    gain or lose by playing faster or slower. Each hand then starts at every table together and the
+    next starts only when every table has finished it."""
+    check_count(players_left, "players_left", 0)
+    check_count(paid_places, "paid_places", 0)
+    check_count(tables_in_play, "tables_in_play", 0)
+    return (not late_registration_open and tables_in_play > 1 and paid_places > 0
+            and players_left == paid_places + 1)
+
+
 # --- storage as plain data (the database keeps a structure as JSON) ---
 
 def structure_to_data(structure: Structure) -> dict:
@@ -265,9 +368,29 @@ def structure_to_data(structure: Structure) -> dict:
                                     "minutes": step.minutes}})
         else:
             steps.append({"break": {"minutes": step.minutes, "note": step.note}})
-    return {"name": structure.name, "starting_stack": structure.starting_stack, "steps": steps,
-            "late_registration_levels": structure.late_registration_levels,
-            "late_registration_through_break": structure.late_registration_through_break}
+    out = {"name": structure.name, "starting_stack": structure.starting_stack, "steps": steps,
+           "late_registration_levels": structure.late_registration_levels,
+           "late_registration_through_break": structure.late_registration_through_break}
+    if structure.rebuy is not None:
+        r = structure.rebuy
+        out["rebuy"] = {"price": r.price, "fee": r.fee, "chips": r.chips, "until_level": r.until_level,
+                        "max_per_player": r.max_per_player, "at_or_below": r.at_or_below}
+    if structure.add_on is not None:
+        a = structure.add_on
+        out["add_on"] = {"price": a.price, "fee": a.fee, "chips": a.chips, "after_level": a.after_level}
+    return out
+
+
+def _purchase(cls, data, key):
+    raw = data.get(key)
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise GameInputError("{key} is an object", field=key, key=key)
+    try:
+        return cls(**{k: raw[k] for k in raw})
+    except TypeError as e:
+        raise GameInputError("{key}: {problem}", field=key, key=key, problem=str(e)) from None
 
 
 def structure_from_data(data: Mapping) -> Structure:
@@ -299,7 +422,8 @@ def structure_from_data(data: Mapping) -> Structure:
                                      problem=e.msg) from None
         return Structure(name=str(data["name"]), starting_stack=data["starting_stack"], steps=tuple(steps),
                          late_registration_levels=data["late_registration_levels"],
-                         late_registration_through_break=bool(data.get("late_registration_through_break", False)))
+                         late_registration_through_break=bool(data.get("late_registration_through_break", False)),
+                         rebuy=_purchase(Rebuys, data, "rebuy"), add_on=_purchase(AddOn, data, "add_on"))
     except KeyError as e:
         raise GameInputError("a structure needs {missing}", field=str(e.args[0]), missing=e.args[0]) from None
     except TypeError as e:

@@ -3,12 +3,12 @@ settle and void of held rounds, and the board's history."""
 from __future__ import annotations
 
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from floor import rounds
 from floor import tables as tables_svc
-from floor.actors import Actor
 from floor.web import device_commands
+from floor.web.api.round_schemas import BoardGameSchema, RoundSchema, TableStateSchema
 from floor.web.api.schemas import EmptySchema, Strict, cents
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
@@ -17,37 +17,6 @@ blp = Blueprint("api_rounds", __name__, url_prefix="/api", description="Live rou
 
 TABLE_STAFF = ("dealer", "pit_boss", "floor_manager", "admin", "cashier")
 RUNS_TABLE = ("dealer", "pit_boss", "admin")
-
-
-class RoundSchema(Schema):
-    id = fields.Integer()
-    table_id = fields.Integer()
-    number = fields.Integer()
-    kind = fields.String()
-    status = fields.String(metadata={"description": "betting | locked | dealing | result | held | settled | voided"})
-    result = fields.Dict(allow_none=True)
-    held_reason = fields.String(allow_none=True)
-    closes_at = fields.String(allow_none=True)
-    cards = fields.List(fields.Dict())
-    bets = fields.List(fields.Dict())
-    settlement = fields.Dict(allow_none=True)
-    flow = fields.Dict(metadata={"description": "blackjack / Casino Hold'em: hands, whose decision, the options"})
-    table = fields.Dict()
-    spin = fields.Integer(allow_none=True)
-    coup = fields.Integer(allow_none=True)
-    shoe_id = fields.Integer(allow_none=True)
-    opened_at = fields.String(allow_none=True)
-    locked_at = fields.String(allow_none=True)
-    result_at = fields.String(allow_none=True)
-    ended_at = fields.String(allow_none=True)
-    decision_until = fields.String(metadata={"description": "when the decision timer answers for the player"})
-    staked = fields.Integer()
-
-
-class TableStateSchema(Schema):
-    table = fields.Dict()
-    round = fields.Nested(RoundSchema, allow_none=True)
-    shoe = fields.Dict(allow_none=True)
 
 
 class CardSchema(Strict):
@@ -74,35 +43,11 @@ class VoidSchema(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 
-class BoardGameSchema(Schema):
-    id = fields.Integer()
-    number = fields.Integer()
-    name = fields.String()
-    kind = fields.String()
-    last = fields.List(fields.Dict(), metadata={"description": "roulette: the last 20 numbers, newest first"})
-    hot = fields.List(fields.Dict())
-    cold = fields.List(fields.Dict())
-    spins = fields.Integer()
-    shoe = fields.Dict(allow_none=True)
-    beads = fields.List(fields.Dict(), metadata={"description": "baccarat: bead plate of the current shoe"})
-    big_road = fields.List(fields.List(fields.Dict()))
-    counts = fields.Dict()
-
-
-
 def _table(number: int):
     return tables_svc.table_by_number(db.session, number)
 
 
-def commit_and_settle(out) -> None:
-    """Commit the event, then settle in its own transaction when the round got its result."""
-    db.session.commit()
-    if out is not None and getattr(out, "settle", None):
-        rounds.settle(db.session, out.settle, actor=Actor.system("rounds"), house=house())
-        db.session.commit()
-
-
-def _state(table_id: int) -> dict:
+def _state(table_id: int) -> rounds.TableState:
     return rounds.table_state(db.session, table_id)
 
 
@@ -146,7 +91,7 @@ def enter_card(args, table_number: int):
     """A card typed at the terminal when the scanner cannot read it (goes where the deal says)."""
     t = _table(table_number)
     out = rounds.card(db.session, t.id, args["card"], "dealer", None, actor=actor(), house=house())
-    commit_and_settle(out)
+    rounds.commit_then_settle(db.session, out, house=house())
     return _state(t.id)
 
 
@@ -159,7 +104,7 @@ def decision(args, table_number: int):
     t = _table(table_number)
     out = rounds.decide(db.session, actor(), t.id, args["seat"], args["action"], hand=args["hand"],
                         amount=args["amount"], player_id=args["player_id"], house=house())
-    commit_and_settle(out)
+    rounds.commit_then_settle(db.session, out, house=house())
     return _state(t.id)
 
 
@@ -192,7 +137,7 @@ def held():
 @blp.response(200, RoundSchema)
 def get_round(round_id: int):
     """One round with its bets, cards and settlement."""
-    return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
 
 
 @blp.route("/rounds/<int:round_id>/settle", methods=["POST"])
@@ -206,7 +151,7 @@ def settle_held(args, round_id: int):
     # above the two-person threshold the domain refuses (409 two_person_rule): a ruling, two pit bosses
     rounds.settle_held(db.session, actor(), round_id, result, house=house())
     db.session.commit()
-    return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
 
 
 @blp.route("/rounds/<int:round_id>/void", methods=["POST"])
@@ -217,7 +162,7 @@ def void(args, round_id: int):
     """Void a round: every bet is returned."""
     rounds.void_round(db.session, actor(), round_id, args["reason"], house=house())
     db.session.commit()
-    return rounds.terminal_json(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
 
 
 @blp.route("/board/games")

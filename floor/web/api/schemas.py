@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate
 
 from floor.web.error_schema import ErrorSchema  # noqa: F401  (the API modules take it from here)
 
@@ -46,6 +46,36 @@ def _harden(field: fields.Field, strict: bool) -> None:
         for sub in (field.key_field, field.value_field):
             if sub is not None:
                 _harden(sub, strict)
+
+
+class Iso(fields.String):
+    """A time in a response: the ISO 8601 text of the stored datetime, as ``datetime.isoformat()``
+    writes it (documented as a string: an offset is there only when the database keeps one)."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        return value if isinstance(value, str) else value.isoformat()
+
+
+def Cents(**kw) -> fields.Integer:   # noqa: N802  (a field, named like one)
+    """An amount of money in a response: whole cents."""
+    meta = {"description": "cents", **kw.pop("metadata", {})}
+    return fields.Integer(metadata=meta, **kw)
+
+
+class Out(Schema):
+    """A response schema. ``OMIT_NONE`` names the keys that are left out, not sent as null, when
+    they have no value (the readers test for the key)."""
+
+    OMIT_NONE: tuple[str, ...] = ()
+
+    @post_dump
+    def _omit_none(self, data: dict, **kwargs) -> dict:
+        for key in self.OMIT_NONE:
+            if key in data and data[key] is None:
+                del data[key]
+        return data
 
 
 class Strict(Schema):

@@ -61,6 +61,30 @@ class RegisterIn(Strict):
     paid_with = fields.String(load_default="cash", validate=validate.OneOf(("cash", "balance")))
 
 
+class PurchaseIn(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(("rebuy", "add_on")))
+    chips_now = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                               metadata={"description": "his stack now, as the floor counts it (0: his last chip lost)"})
+    paid_with = fields.String(load_default="cash", validate=validate.OneOf(("cash", "balance")))
+
+
+class PurchaseOut(Schema):
+    tournament_id = fields.Integer()
+    tournament = fields.String()
+    purchase_id = fields.Integer()
+    entry_id = fields.Integer()
+    player_name = fields.String()
+    kind = fields.String(metadata={"description": "rebuy | add_on"})
+    number = fields.Integer(metadata={"description": "his 1st, 2nd... of that kind"})
+    price = Cents()
+    fee = Cents()
+    total = Cents()
+    chips = fields.Integer()
+    stack = fields.Integer(metadata={"description": "his stack after the purchase"})
+    paid_with = fields.String()
+    at = fields.DateTime()
+
+
 class ReasonIn(Strict):
     reason = Reason()
 
@@ -96,9 +120,19 @@ class AgreeIn(Strict):
     entry_id = fields.Integer(required=True, strict=True)
 
 
+CANCEL_RULES = ("refund", "online_room", "fees_back", "fees_and_bounty_back", "sit_and_go")
+
+
 class CancelIn(Strict):
     reason = Reason()
     stacks = fields.List(fields.Nested(StackIn), load_default=list)
+    rule = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(CANCEL_RULES),
+                         metadata={"description": "the formula for a running tournament (default: the house's)"})
+
+
+class CancelPlanIn(Strict):
+    stacks = fields.List(fields.Nested(StackIn), required=True, validate=validate.Length(min=1))
+    rule = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(CANCEL_RULES))
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -117,6 +151,19 @@ class EntryOut(Schema):
     prize = Cents()
     bounties_won = Cents()
     registered_at = fields.DateTime()
+    rebuys = fields.Integer()
+    add_ons = fields.Integer()
+    purchases_paid = Cents()   # rebuys and add-ons, fees included
+
+
+class ReceiptPurchaseOut(Schema):
+    id = fields.Integer()
+    kind = fields.String(metadata={"description": "rebuy | add_on"})
+    price = Cents()
+    fee = Cents()
+    chips = fields.Integer()
+    paid_with = fields.String()
+    at = fields.DateTime()
 
 
 class ReceiptOut(Schema):
@@ -136,6 +183,8 @@ class ReceiptOut(Schema):
     paid_with = fields.String()
     registered_at = fields.DateTime()
     draw = fields.Dict(allow_none=True, metadata={"description": "label, seed_hex and algorithm of the seat draw"})
+    purchases = fields.List(fields.Nested(ReceiptPurchaseOut), metadata={"description": "his rebuys and add-ons"})
+    total_paid = Cents()   # the entry and every purchase
 
 
 class ClockOut(Schema):
@@ -160,6 +209,15 @@ class ClockOut(Schema):
     seconds_to_next_break = fields.Integer(allow_none=True)
     late_registration_open = fields.Boolean()
     seconds_to_late_registration_end = fields.Integer(allow_none=True)
+    registration_closed_early = fields.Boolean(metadata={"description": "closed at the money by the house's rule"})
+    hand_for_hand = fields.Boolean()
+    hand_for_hand_hand = fields.Integer(allow_none=True, metadata={"description": "the hand dealt, None before the first"})
+    hand_in_play = fields.Boolean(metadata={"description": "a hand-for-hand hand is being played"})
+    tables_done = fields.List(fields.Integer(), metadata={"description": "tables that finished the hand"})
+    tables_in_play = fields.List(fields.Integer())
+    paid_places = fields.Integer()
+    rebuy_open = fields.Boolean()
+    add_on_open = fields.Boolean()
     paused = fields.Boolean()
     pause_reason = fields.String(allow_none=True)
     players_left = fields.Integer()
@@ -281,6 +339,7 @@ class CancelOut(Schema):
     refunded = fields.List(fields.Integer())
     shares = fields.List(fields.Nested(ShareOut))
     fund_short = fields.Boolean()
+    kept_by_house = Cents()
 
 
 class DrawOut(Schema):
@@ -298,6 +357,10 @@ class MoneyOut(Schema):
     collected = Cents()
     fees = Cents()
     bounty_stakes = Cents()
+    rebuys = fields.Integer()
+    add_ons = fields.Integer()
+    purchases_to_pool = Cents()
+    purchases_fees = Cents()
     prize_pool = Cents()
     accounts = fields.Dict(keys=fields.String(), values=fields.Integer())
 
@@ -317,6 +380,22 @@ class TableSeatOut(Schema):
     bounty = Cents()
 
 
+class PostingOut(Schema):
+    seat = fields.Integer()
+    what = fields.String(metadata={"description": "small_blind | big_blind | ante"})
+    amount = fields.Integer(metadata={"description": "chips (less than the level's when the stack is shorter)"})
+
+
+class TableHandOut(Schema):
+    button = fields.Integer()
+    small_blind_seat = fields.Integer()
+    big_blind_seat = fields.Integer()
+    first_preflop = fields.Integer(metadata={"description": "the seat that acts first before the flop"})
+    first_postflop = fields.Integer()
+    heads_up = fields.Boolean(metadata={"description": "two players: the button posts the small blind"})
+    postings = fields.List(fields.Nested(PostingOut), metadata={"description": "small blind, big blind, then antes"})
+
+
 class TableViewOut(Schema):
     tournament_id = fields.Integer()
     table = fields.Integer()
@@ -326,3 +405,5 @@ class TableViewOut(Schema):
     clock = fields.Nested(ClockOut)
     seats = fields.List(fields.Nested(TableSeatOut))
     moves = fields.List(fields.Nested(MoveOut), metadata={"description": "moves to or from this table still to make"})
+    hand = fields.Nested(TableHandOut, allow_none=True,
+                         metadata={"description": "the blinds and antes at the clock's level; None below two players"})

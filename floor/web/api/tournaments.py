@@ -9,8 +9,8 @@ from floor import tables as tables_svc
 from floor.errors import InvalidState
 from floor.tournaments import (balancing, cancellation, clock, core, deals, eliminations, registration, results,
                                setup)
-from floor.web.api.tournament_schemas import (AgreeIn, BustOut, BustsIn, CancelIn, CancelOut, ChipsIn, ClockOut, DealIn,
-                                              DealOut, FromTemplateIn, MoveOut, ReasonIn, ReceiptOut, RegisterIn,
+from floor.web.api.tournament_schemas import (AgreeIn, BustOut, BustsIn, CancelIn, CancelPlanIn, CancelOut, ChipsIn, ClockOut, DealIn,
+                                              DealOut, FromTemplateIn, MoveOut, PurchaseIn, PurchaseOut, ReasonIn, ReceiptOut, RegisterIn,
                                               ResultsOut, ShareOut, TablesIn, TableViewOut, TemplateIn, TemplateOut,
                                               TournamentBriefOut, TournamentIn, TournamentOut)
 from floor.web.api.schemas import EmptySchema
@@ -23,6 +23,7 @@ MANAGE = ("floor_manager", "admin")
 REGISTER = ("floor_manager", "cashier", "admin")
 READ = ("floor_manager", "cashier", "pit_boss", "admin")
 BUST = ("floor_manager", "admin", "dealer")
+CANCEL = ("floor_manager", "pit_boss", "admin")
 BOARD = ("floor_manager", "cashier", "pit_boss", "admin", "display", "dealer")
 
 
@@ -131,6 +132,20 @@ def receipt(tournament_id: int, entry_id: int):
     return registration.receipt(db.session, t, core.entry(db.session, t, entry_id))
 
 
+@blp.route("/<int:tournament_id>/entries/<int:entry_id>/purchases", methods=["POST"])
+@allow(*REGISTER)
+@blp.arguments(PurchaseIn)
+@blp.response(201, PurchaseOut)
+def buy_chips(args, tournament_id: int, entry_id: int):
+    """A rebuy or the add-on, when the structure offers it now: the price to the prize pool, the fee
+    to the house."""
+    p = registration.buy_chips(db.session, actor(), house(), tournament_id, entry_id, args["kind"], args["chips_now"],
+                               args["paid_with"])
+    db.session.commit()
+    t = core.get(db.session, tournament_id)
+    return registration.purchase_receipt(db.session, t, p)
+
+
 @blp.route("/<int:tournament_id>/entries/<int:entry_id>/unregister", methods=["POST"])
 @allow(*REGISTER)
 @blp.arguments(EmptySchema)
@@ -169,6 +184,28 @@ def pause(args, tournament_id: int):
 @blp.response(200, ClockOut)
 def resume(_args, tournament_id: int):
     t = clock.resume(db.session, actor(), tournament_id)
+    db.session.commit()
+    return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
+
+
+@blp.route("/<int:tournament_id>/hand-for-hand/deal", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(EmptySchema)
+@blp.response(200, ClockOut)
+def deal_hand(_args, tournament_id: int):
+    """Hand for hand: every table deals the next hand together; the clock runs while it is played."""
+    t = eliminations.deal_hand(db.session, actor(), house(), tournament_id)
+    db.session.commit()
+    return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
+
+
+@blp.route("/<int:tournament_id>/tables/<int:table_number>/hand-done", methods=["POST"])
+@allow(*BUST, table_arg="table_number")
+@blp.arguments(EmptySchema)
+@blp.response(200, ClockOut)
+def hand_done(_args, tournament_id: int, table_number: int):
+    """Hand for hand: this table has finished the hand (its players out, if any, already recorded)."""
+    t = eliminations.hand_done(db.session, actor(), house(), tournament_id, table_number)
     db.session.commit()
     return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
 
@@ -272,25 +309,27 @@ def withdraw(args, tournament_id: int, deal_id: int):
 
 
 @blp.route("/<int:tournament_id>/cancellation", methods=["POST"])
-@allow(*MANAGE)
-@blp.arguments(ChipsIn)
+@allow(*CANCEL)
+@blp.arguments(CancelPlanIn)
 @blp.response(200, ShareOut(many=True))
 def cancellation_plan(args, tournament_id: int):
-    """What each player still seated would get if the tournament were cancelled now (nothing paid)."""
+    """What each player still seated would get if the tournament were cancelled now by this rule
+    (nothing paid): shown for the confirmation."""
     t = core.get(db.session, tournament_id)
     core.require_status(t, "running")
-    plan = cancellation.plan(db.session, house(), t, _stacks(args["stacks"]))
+    plan = cancellation.plan(db.session, house(), t, _stacks(args["stacks"]), args["rule"])
     return [{"entry_id": s.player, "refund": s.refund, "bounty": s.bounty, "next_prize": s.next_prize,
              "equal_share": s.equal_share, "chip_share": s.chip_share, "total": s.total} for s in plan.shares]
 
 
 @blp.route("/<int:tournament_id>/cancel", methods=["POST"])
-@allow(*MANAGE)
+@allow(*CANCEL)
 @blp.arguments(CancelIn)
 @blp.response(200, CancelOut)
 def cancel(args, tournament_id: int):
     """Cancel: refunds before the start; once running, the house's rule from the chip counts."""
-    out = cancellation.cancel(db.session, actor(), house(), tournament_id, args["reason"], _stacks(args["stacks"]))
+    out = cancellation.cancel(db.session, actor(), house(), tournament_id, args["reason"], _stacks(args["stacks"]),
+                              rule=args["rule"])
     db.session.commit()
     return out
 

@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from floor.games.baccarat import BaccaratSettings, next_target, play, returned
+from floor.games.baccarat import DEFAULT, BaccaratSettings, next_target, play, returned
 from floor.games.baccarat_odds import baccarat_edge, falling, shoe_odds
 from floor.games.base import GameInputError
 from floor.games.cards import parse_cards
@@ -61,8 +61,8 @@ def test_extra_cards_are_ignored_and_too_few_refused():
 def test_pairs_and_natural_flags():
     c = coup("8S 4H 8D 4C")
     assert c.player_pair and c.banker_pair and c.natural
-    assert returned("player_pair", 100, c) == 1200
-    assert returned("banker_pair", 100, coup("8S 4H 9D 5C")) == 0
+    assert returned("player_pair", 100, c, DEFAULT) == 1200
+    assert returned("banker_pair", 100, coup("8S 4H 9D 5C"), DEFAULT) == 0
 
 
 @pytest.mark.parametrize("spot,stake,codes,expected", [
@@ -78,7 +78,7 @@ def test_pairs_and_natural_flags():
     ("banker", 0, "2S 9H 3D KC", 0),
 ])
 def test_returned(spot, stake, codes, expected):
-    assert returned(spot, stake, coup(codes)) == expected
+    assert returned(spot, stake, coup(codes), DEFAULT) == expected
 
 
 def test_commission_rounding_is_a_house_setting():
@@ -91,7 +91,7 @@ def test_commission_rounding_is_a_house_setting():
 @pytest.mark.parametrize("spot,stake", [("banker", -1), ("banker", 1.5), ("dragon", 10)])
 def test_bad_bets_refused(spot, stake):
     with pytest.raises(GameInputError):
-        returned(spot, stake, coup("9S 5H KD 2C"))
+        returned(spot, stake, coup("9S 5H KD 2C"), DEFAULT)
 
 
 # --- full enumeration of the shoe (floor.games.baccarat_odds walks the tableau above) ----------

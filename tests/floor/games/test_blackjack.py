@@ -5,6 +5,7 @@ import pytest
 
 from floor.games.base import GameInputError
 from floor.games.blackjack import (
+    DEFAULT,
     BlackjackSettings,
     PlayerHand,
     Seat,
@@ -28,10 +29,10 @@ def test_hand_value(codes, total, soft):
 def test_blackjack_and_dealer_rule():
     assert is_blackjack("AS KD") and is_blackjack("TH AC")
     assert not is_blackjack("AS 5D 5C") and not is_blackjack("KS QD")
-    assert dealer_must_draw("TS 6D") and not dealer_must_draw("TS 7D")
-    assert not dealer_must_draw("AS 6D")                                    # stands on soft 17
+    assert dealer_must_draw("TS 6D", DEFAULT) and not dealer_must_draw("TS 7D", DEFAULT)
+    assert not dealer_must_draw("AS 6D", DEFAULT)                                    # stands on soft 17
     assert dealer_must_draw("AS 6D", BlackjackSettings(dealer_hits_soft_17=True))
-    assert not dealer_must_draw("AS 6D TC 5H")                              # busted: stops
+    assert not dealer_must_draw("AS 6D TC 5H", DEFAULT)                              # busted: stops
 
 
 # --- published dealer probabilities: one deck, only the up card removed, stands on soft 17 ----------
@@ -50,7 +51,7 @@ def dealer_outcomes(up: int) -> dict[str, Fraction]:
         if is_blackjack(hand):
             out["blackjack"] += p
             return
-        if len(hand) >= 2 and not dealer_must_draw(hand):
+        if len(hand) >= 2 and not dealer_must_draw(hand, DEFAULT):
             if hand_value(hand)[0] > 21:
                 out["bust"] += p
             return
@@ -148,7 +149,7 @@ def test_per_hand_detail_and_several_seats():
         5: Seat(500, ("9S 9D", "9H 7C TS")),
         7: Seat(100, ("TS 6D",)),
     }
-    r = settle(seats, "TC 7D")
+    r = settle(seats, "TC 7D", DEFAULT)
     assert r[1].returned == 2500 and r[1].hands[0].outcome == "blackjack"
     assert r[3].returned == 8000 and r[3].hands[0].outcome == "win"
     assert [h.outcome for h in r[5].hands] == ["win", "bust"] and r[5].returned == 1000
@@ -176,7 +177,7 @@ def test_per_hand_detail_and_several_seats():
 ])
 def test_impossible_rounds_refused(seat, dealer, match):
     with pytest.raises(GameInputError, match=match):
-        settle({1: seat}, dealer)
+        settle({1: seat}, dealer, DEFAULT)
 
 
 def test_no_double_after_split_when_the_house_says_so():

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from floor.games.roulette import BLACK, RED, Bet, InvalidBet, RouletteSettings, all_bets, bet, returned
+from floor.games.roulette import BLACK, DEFAULT, RED, Bet, InvalidBet, RouletteSettings, all_bets, bet, returned
 
 
 def test_the_layout_has_157_legal_bets():
@@ -19,7 +19,7 @@ def test_the_layout_has_157_legal_bets():
 
 def test_every_legal_bet_returns_36_37_of_the_stake_on_average():
     for b in all_bets():
-        mean = Fraction(sum(returned(b, 1, n) for n in range(37)), 37)
+        mean = Fraction(sum(returned(b, 1, n, DEFAULT) for n in range(37)), 37)
         assert mean == Fraction(36, 37), b
 
 
@@ -63,13 +63,13 @@ def test_illegal_layouts_refused(kind, numbers):
 ])
 def test_payouts(kind, numbers, hit, miss, pays):
     b = bet(kind, numbers)
-    assert returned(b, 1000, hit) == 1000 * (pays + 1)
-    assert returned(b, 1000, miss) == 0
+    assert returned(b, 1000, hit, DEFAULT) == 1000 * (pays + 1)
+    assert returned(b, 1000, miss, DEFAULT) == 0
 
 
 def test_zero_loses_every_even_chance():
     for kind in ("red", "black", "odd", "even", "low", "high"):
-        assert returned(bet(kind), 500, 0) == 0
+        assert returned(bet(kind), 500, 0, DEFAULT) == 0
 
 
 def test_payouts_are_house_settings():
@@ -79,9 +79,9 @@ def test_payouts_are_house_settings():
 @pytest.mark.parametrize("stake,number", [(-5, 1), (1.5, 1), (10, 37), (10, -1), (10, "7")])
 def test_bad_settlement_input(stake, number):
     with pytest.raises(ValueError):
-        returned(bet("straight", [7]), stake, number)
+        returned(bet("straight", [7]), stake, number, DEFAULT)
 
 
 def test_forged_bet_refused():
     with pytest.raises(InvalidBet):
-        returned(Bet("split", (1, 5)), 100, 1)
+        returned(Bet("split", (1, 5)), 100, 1, DEFAULT)

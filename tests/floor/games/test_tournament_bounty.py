@@ -4,8 +4,7 @@ from collections import Counter
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (Draw, draw_mystery_bounty, knockout_awards, mystery_stage_open,
-                                    progressive_awards)
+from floor.games.tournament import Draw, draw_mystery_bounty, knockout_awards, mystery_stage_open, progressive_awards
 
 SEED = bytes(range(50, 82))
 

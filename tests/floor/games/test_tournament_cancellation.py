@@ -3,9 +3,18 @@
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (STANDARD_PAYOUTS, Survivor, cancel_from_prize_pool, cancel_online_room,
-                                    cancel_random_prize_sit_and_go, cancel_sit_and_go, guarantee_topup,
-                                    payouts, refund_all, settle_cancellation)
+from floor.games.tournament import (
+    STANDARD_PAYOUTS,
+    Survivor,
+    cancel_from_prize_pool,
+    cancel_online_room,
+    cancel_random_prize_sit_and_go,
+    cancel_sit_and_go,
+    guarantee_topup,
+    payouts,
+    refund_all,
+    settle_cancellation,
+)
 
 
 def lines(settlement) -> dict:

@@ -3,7 +3,8 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from floor.games.base import GameInputError
 from floor.games.tournament import chip_chop, deal, icm, icm_equities

@@ -2,12 +2,26 @@
 is paid in or distributed: payouts, ICM and chip-chop deals (with a save), cancellations, bounties."""
 from fractions import Fraction
 
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from floor.games.tournament import (CANCELLATION_RULES, Draw, Survivor, cancel_from_prize_pool, cancel_online_room,
-                                    cancel_random_prize_sit_and_go, cancel_sit_and_go, deal, draw_mystery_bounty,
-                                    knockout_awards, payout_table, payouts, progressive_awards, refund_all,
-                                    settle_cancellation)
+from floor.games.tournament import (
+    CANCELLATION_RULES,
+    Draw,
+    Survivor,
+    cancel_from_prize_pool,
+    cancel_online_room,
+    cancel_random_prize_sit_and_go,
+    cancel_sit_and_go,
+    deal,
+    draw_mystery_bounty,
+    knockout_awards,
+    payout_table,
+    payouts,
+    progressive_awards,
+    refund_all,
+    settle_cancellation,
+)
 from floor.games.tournament.cents import split_by_weight, split_equally
 
 cents = st.integers(0, 10**9)

@@ -1,10 +1,10 @@
 """Prize pool and payouts by number of entries: the house's table applied to the pool, to the cent."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (STANDARD_PAYOUTS, payout_table, payout_table_to_data, payouts,
-                                    prize_pool, split_pool)
+from floor.games.tournament import STANDARD_PAYOUTS, payout_table, payout_table_to_data, payouts, prize_pool, split_pool
 
 
 def test_a_guaranteed_tournament_that_missed_its_guarantee():

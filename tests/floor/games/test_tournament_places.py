@@ -4,8 +4,7 @@ from collections import Counter
 import pytest
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (Bust, Draw, blind_positions, bust_places, clockwise_from_button,
-                                    deal_final_places)
+from floor.games.tournament import Bust, Draw, blind_positions, bust_places, clockwise_from_button, deal_final_places
 
 SEED = bytes(range(7, 39))
 
@@ -101,3 +100,29 @@ def test_three_or_more_the_blinds_sit_left_of_the_button():
         blind_positions([4], 4)
     with pytest.raises(GameInputError):
         blind_positions([1, 2, 3], 5)
+
+
+def test_heads_up_the_button_posts_the_small_blind_and_acts_first_before_the_flop():
+    from floor.games.tournament import hand_postings
+    h = hand_postings(500, 1_000, 1_000, True, [3, 7], 7)
+    assert (h.positions.small_blind, h.positions.big_blind) == (7, 3)
+    assert (h.positions.first_preflop, h.positions.first_postflop) == (7, 3)
+    assert [(p.seat, p.what, p.amount) for p in h.postings] == [(7, "small_blind", 500), (3, "big_blind", 1_000),
+                                                               (3, "ante", 1_000)]
+
+
+def test_the_level_on_the_clock_makes_the_postings_of_a_full_table():
+    from floor.games.tournament import hand_postings
+    # level 100/200 ante 25 for everyone, button on seat 2, seats 1, 2, 5, 9 occupied
+    h = hand_postings(100, 200, 25, False, [1, 2, 5, 9], 2)
+    assert (h.positions.small_blind, h.positions.big_blind, h.positions.first_preflop) == (5, 9, 1)
+    assert [(p.seat, p.what, p.amount) for p in h.postings] == [
+        (5, "small_blind", 100), (9, "big_blind", 200), (1, "ante", 25), (2, "ante", 25), (5, "ante", 25), (9, "ante", 25)]
+    assert h.total() == 400
+    # short stacks: the ante before the blind for everyone's ante (seat 9 is all in on his ante); the big blind before a big-blind ante
+    short = hand_postings(100, 200, 25, False, [1, 2, 5, 9], 2, stacks={1: 1_000, 2: 1_000, 5: 110, 9: 20})
+    assert [(p.seat, p.what, p.amount) for p in short.postings] == [
+        (5, "small_blind", 85), (1, "ante", 25), (2, "ante", 25), (5, "ante", 25), (9, "ante", 20)]
+    bba = hand_postings(400, 800, 800, True, [1, 2, 5], 1, stacks={1: 5_000, 2: 5_000, 5: 1_000})
+    assert [(p.seat, p.what, p.amount) for p in bba.postings] == [(2, "small_blind", 400), (5, "big_blind", 800),
+                                                                 (5, "ante", 200)]

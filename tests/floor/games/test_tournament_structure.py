@@ -2,12 +2,23 @@
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from floor.games.base import GameInputError
-from floor.games.tournament import (DAILY_TURBO, TEMPLATES, WEEKLY_DEEP_STACK, Break, Level, Structure,
-                                    bubble_action, clock, running_seconds, structure_from_data,
-                                    structure_to_data)
+from floor.games.tournament import (
+    DAILY_TURBO,
+    TEMPLATES,
+    WEEKLY_DEEP_STACK,
+    Break,
+    Level,
+    Structure,
+    bubble_action,
+    clock,
+    running_seconds,
+    structure_from_data,
+    structure_to_data,
+)
 
 MIN = 60
 SHORT = Structure("short", 10_000, (Level(25, 50, 20), Level(50, 100, 20), Break(10), Level(75, 150, 20),
@@ -168,3 +179,16 @@ def test_bubble_with_late_registration_open():
     assert bubble_action(12, 15, False, "close_registration") == "none"
     with pytest.raises(GameInputError):
         bubble_action(16, 15, True, "wait")
+
+
+@pytest.mark.parametrize("left, paid, tables, late, expected", [
+    (4, 3, 2, False, True),     # one from the money on two tables
+    (5, 3, 2, False, False),    # two from the money
+    (3, 3, 2, False, False),    # in the money: the bubble burst
+    (4, 3, 1, False, False),    # one table: every hand is already played together
+    (4, 3, 2, True, False),     # the field still grows
+    (2, 1, 2, False, True),
+])
+def test_hand_for_hand_at_places_paid_plus_one_on_several_tables(left, paid, tables, late, expected):
+    from floor.games.tournament import hand_for_hand
+    assert hand_for_hand(left, paid, tables, late) is expected

@@ -2,7 +2,8 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from floor.games.base import GameInputError
 from floor.games.tournament import Draw, rebalance

@@ -4,18 +4,13 @@ alternate its rotor and a rotor out of its speed range raise theirs, each once; 
 them with a note. One wheel plays through the real pty, reader and bridge."""
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import create_engine, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from devices.bridge import FloorBridge
-from devices.config import DeviceConfig
 from devices.dispatch import RoundsDispatch
-from devices.reader import DeviceReader
-from devices.simulate.base import PtyEnd
 from devices.simulate.wheel import WheelSimulator
 from floor import alerts
 from floor.errors import BadInput, NotAllowed
@@ -23,7 +18,8 @@ from floor.games import wheel_stats
 from floor.models import Alert, AuditRecord, Round
 from floor.pit import wheel_watch
 from floor.settings import HouseSettings
-from floor.tables import table_by_number
+from tests.conftest import make_engine
+from tests.devices.helpers import PtyLine, wait_until
 from tests.floor.rounds.helpers import DEALER, HOUSE, PIT, T0, tid
 
 S = timedelta(seconds=100)
@@ -136,40 +132,20 @@ def test_a_rotor_out_of_its_speed_range(session):
     assert _kinds(again) == ["speed_out_of_range"] and len(again[0].data["faults"]) == 2
 
 
-def _wait(predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
-
-
 def test_a_simulated_wheel_that_does_not_alternate_through_the_pty(sqlite_url, tmp_path):
-    engine = create_engine(sqlite_url, connect_args={"timeout": 30})
-    with Session(engine) as s:
-        table = table_by_number(s, 12).id
-    end = PtyEnd(link=str(tmp_path / "wheel-12"))
-    sim = WheelSimulator(end, seed=6, speed=10.0, alternate=False,
-                         timings={"before": 0.5, "bets": 1.0, "spinning": 1.0, "no_more_bets": 0.5, "result": 1.0})
+    engine = make_engine(sqlite_url)
     factory = sessionmaker(bind=engine, expire_on_commit=False)
-    sink = FloorBridge(factory, {"wheel-12": table}, {"wheel-12": "wheel"}, dispatch=RoundsDispatch(factory, HOUSE))
-    reader = DeviceReader(DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path), sink,
-                          backoff_initial=0.02, backoff_max=0.2)
-    reader.start()
-    sim.start()
-    try:
+    with PtyLine(factory, tmp_path, "wheel", 12, RoundsDispatch(factory, HOUSE)) as line:
+        line.play(WheelSimulator, seed=6, speed=10.0, alternate=False,
+                  timings={"before": 0.5, "bets": 1.0, "spinning": 1.0, "no_more_bets": 0.5, "result": 1.0})
+        table = line.table_id
+
         def three_spins():
             with Session(engine) as s:
-                return s.execute(select(Round.device).where(Round.table_id == table, Round.status == "settled")
-                                 .order_by(Round.id)).scalars().all()[:3] or None if len(s.execute(select(Round.id).where(
-                                     Round.table_id == table, Round.status == "settled")).all()) >= 3 else None
-        devices = _wait(three_spins)
-    finally:
-        sim.stop()
-        reader.stop()
-        end.close()
+                devices = s.execute(select(Round.device).where(Round.table_id == table, Round.status == "settled")
+                                    .order_by(Round.id)).scalars().all()
+                return devices[:3] if len(devices) >= 3 else None
+        devices = wait_until(three_spins, what="three settled spins")
     # the rotor's speed and direction the wheel reported at "no more bets" are on the rounds
     assert all(d["direction"] == devices[0]["direction"] and 15 <= d["rpm"] <= 30 for d in devices)
     with Session(engine) as s:

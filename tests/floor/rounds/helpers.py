@@ -34,10 +34,7 @@ def fund(session, player_id: int, amount: int) -> None:
 def event(session, fn, *args, **kw):
     """Run one device event in its own transaction, then settle in the next one when it asks."""
     out = fn(session, *args, **kw)
-    session.commit()
-    if out is not None and getattr(out, "settle", None):
-        rounds.settle(session, out.settle, at=kw.get("at") if "at" in kw else None, house=HOUSE)
-        session.commit()
+    rounds.commit_then_settle(session, out, at=kw.get("at"), house=HOUSE)
     return out
 
 

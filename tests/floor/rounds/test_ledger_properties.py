@@ -95,7 +95,7 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
                 rounds.settle(session, out.settle, at=at(t + 10), house=HOUSE)   # a repeat does nothing
             session.commit()
         for player, b, stake in accepted:
-            expected[player] += roulette.returned(b, stake, number)
+            expected[player] += roulette.returned(b, stake, number, roulette.DEFAULT)
         assert rounds.last_round(session, table).status == "settled"
     for p in PLAYERS:
         assert ledger.player_balance(session, p) == expected[p], p

@@ -3,74 +3,55 @@ and the device bridge hands each event to the rounds' entry points, one session 
 placed while the wheel asks for bets is settled on the number the wheel announced."""
 from __future__ import annotations
 
-import time
-
-from sqlalchemy import create_engine, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from devices.bridge import FloorBridge
-from devices.config import DeviceConfig
+from devices import wheel
 from devices.dispatch import RoundsDispatch
-from devices.reader import DeviceReader
-from devices.simulate.base import PtyEnd
 from devices.simulate.wheel import WheelSimulator
 from floor import ledger, rounds
 from floor.games import roulette
 from floor.models import DeviceFrame, Round
 from floor.rounds import bets
 from floor.tables import table_by_number
+from tests.conftest import make_engine
+from tests.devices.helpers import PtyLine, wait_until
 from tests.floor.rounds.helpers import CASHIER, DEALER, HOUSE
 
 
-def _wait(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
-
-
 def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tmp_path):
-    engine = create_engine(sqlite_url, connect_args={"timeout": 30})
+    engine = make_engine(sqlite_url)
     with Session(engine) as s:
         table = table_by_number(s, 12).id
         ledger.credit(s, CASHIER, 1, 10_000, house=HOUSE)
         s.commit()
-    end = PtyEnd(link=str(tmp_path / "wheel-12"))
-    sim = WheelSimulator(end, seed=3, speed=8.0)
     factory = sessionmaker(bind=engine, expire_on_commit=False)
-    sink = FloorBridge(factory, {"wheel-12": table}, {"wheel-12": "wheel"}, dispatch=RoundsDispatch(factory, HOUSE))
-    reader = DeviceReader(DeviceConfig(name="wheel-12", table="12", kind="wheel", port=end.path), sink,
-                          backoff_initial=0.02, backoff_max=0.2)
-    reader.start()
-    sim.start()
-    try:
+    with PtyLine(factory, tmp_path, "wheel", 12, RoundsDispatch(factory, HOUSE)) as line:
+        # betting stays open until the bets are down, however slow the machine
+        sim = line.play(WheelSimulator, seed=3, speed=8.0, hold_in=(wheel.STATE_PLACE_BETS,))
+
         def betting():
             with Session(engine) as s:
                 r = rounds.active_round(s, table, lock=False)
                 return r.id if r is not None and r.status == "betting" else None
-        rid = _wait(betting)
+        rid = wait_until(betting, what="betting open")
         with Session(engine) as s:
             bets.place(s, DEALER, table, spot="red", amount=1_000, player_id=1, house=HOUSE)
             bets.place(s, DEALER, table, spot="straight", numbers=[7], amount=500, player_id=1, house=HOUSE)
             s.commit()
+        sim.release(wheel.STATE_PLACE_BETS)
 
         def settled():
             with Session(engine) as s:
                 r = s.get(Round, rid)
                 return r if r.status in ("settled", "voided", "held") else None
-        r = _wait(settled)
-    finally:
-        sim.stop()
-        reader.stop()
-        end.close()
+        r = wait_until(settled, what="the round ended")
+        reader = line.reader
     assert reader.health().sink_errors == 0
     assert r.status == "settled", r.held_reason
     number = r.result["number"]
     assert (r.spin, number) in sim.results
-    back = roulette.returned(roulette.bet("red"), 1_000, number) + roulette.returned(roulette.bet("straight", [7]), 500, number)
+    back = roulette.returned(roulette.bet("red"), 1_000, number, roulette.DEFAULT) + roulette.returned(roulette.bet("straight", [7]), 500, number, roulette.DEFAULT)
     with Session(engine) as s:
         assert ledger.player_balance(s, 1) == 10_000 - 1_500 + back
         assert ledger.check(s).ok

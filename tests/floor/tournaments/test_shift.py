@@ -22,4 +22,8 @@ def test_fees_entries_prizes_and_the_overlay_of_the_day(session):
     fig = shift.figures(session, gaming_day(T0, HOUSE.timezone, HOUSE.gaming_day_rollover), HOUSE)
     (row,) = fig["tournaments"]
     assert row == {"tournament_id": t.id, "name": "Friday Turbo", "entries": 3, "fees": 3 * 1_500,
-                   "collected": 30_000, "prizes": 50_000, "overlay": 20_000, "house": 4_500 - 20_000}
+                   "collected": 30_000, "prizes": 50_000, "overlay": 20_000, "house": 4_500 - 20_000,
+                   "rebuys": 0}
+    csv = shift.to_csv(fig).splitlines()
+    assert csv[-2].split(",")[1:6] == ["Tournament", "Name", "Entries", "Rebuys and add-ons", "Fees (house revenue)"]
+    assert csv[-1].split(",")[1:] == [f"#{t.id}", "Friday Turbo", "3", "0", "45.00", "300.00", "500.00", "200.00", "-155.00"]
