@@ -35,6 +35,7 @@ class Burst:
         self.placed = self.refused = self.coups = 0
         self.errors: list[str] = []
         self.why: dict[str, int] = {}   # refusals by error code
+        self.coup_s: list[float] = []   # from the coup's first card to its settlement
         self.threads = [threading.Thread(target=self._dealer, daemon=True)] + [
             threading.Thread(target=self._bettor, args=(i,), daemon=True) for i in range(BETTORS)]
 
@@ -69,12 +70,14 @@ class Burst:
                 continue
             rid = resp.json()["round"]["id"]
             self.stop.wait(BETTING_S)       # players bet
+            dealt = time.monotonic()
             self.shoe.deal_coup()           # the shoe's S closes betting; its D and G decide the coup
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 r = self._call("get", f"/api/rounds/{rid}").json()
                 if r["status"] in ("settled", "held", "voided"):
                     self.coups += r["status"] == "settled"
+                    self.coup_s.append(round(time.monotonic() - dealt, 2))
                     if r["status"] != "settled":
                         self.errors.append(f"coup {rid} {r['status']}: {r.get('held_reason')}")
                     break
@@ -105,7 +108,7 @@ class Burst:
             t.join(40)
         seconds = time.monotonic() - self.began
         return {"placed": self.placed, "refused": self.refused, "coups": self.coups, "seconds": seconds,
-                "errors": self.errors[:5], "refusals": self.why}
+                "errors": self.errors[:5], "refusals": self.why, "coup_s": self.coup_s}
 
 
 def main(argv: list[str]) -> None:
