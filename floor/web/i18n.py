@@ -104,9 +104,9 @@ VOCABULARY = {
     "seat_draw": _l("seat draw"), "late_seat": _l("late entry's seat"), "tables": _l("tables broken or balanced"),
     "cancel:fees_and_bounty_back": _l("fees and bounty back, the prize pool by the rule"),
     "cancel:fees_back": _l("fees back, the prize pool by the rule"),
-    "cancel:online_room": _l("all money in shared: buy-ins and fees back, next prize, 50 % equal, 50 % by chips"),
+    "cancel:online_room": _l("all money in shared: buy-ins and fees back, next prize, half equally, half by chips"),
     "cancel:refund": _l("technical problem: each player left gets back all he paid"),
-    "cancel:random_prize": _l("random prize pool: buy-ins back, the rest by chips (10 % each first for a large pool)"),
+    "cancel:random_prize": _l("random prize pool: buy-ins back, the rest by chips (first a tenth each for a large pool)"),
     "cancel:sit_and_go": _l("single table: buy-ins and fees back, the buy-ins of the players out shared equally"),
 }
 # marshmallow's own validation sentences (the API's bad_input answers repeat them).
