@@ -109,9 +109,14 @@ def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(app, tmp_path,
             assert "wheel-12" in alerts[0].message
             listed = {d["name"]: d for d in device_health.devices(s)}
         assert listed["wheel-12"]["status"] == "lost" and listed["wheel-12"]["table"] == "12"
-        received = sc.get_received("/live")
-        assert any(m["name"] == "alert" and m["args"][0]["kind"] == "device_lost" for m in received)
-        assert any(m["name"] == "device.health" and m["args"][0]["lost"] for m in received)
+        # the live updates go out after the rows commit: wait for them, not for the rows
+        received: list = []
+
+        def heard(check) -> bool:
+            received.extend(sc.get_received("/live"))
+            return any(check(m) for m in received)
+        wait_until(lambda: heard(lambda m: m["name"] == "alert" and m["args"][0]["kind"] == "device_lost"))
+        wait_until(lambda: heard(lambda m: m["name"] == "device.health" and m["args"][0]["lost"]))
         # Back: health clears, and while the wheel speaks no new alert; a second loss later is a new alert.
         end.write(encode_status(2, 3, None))
         wait_until(lambda: not reader.health().lost)
