@@ -53,7 +53,20 @@ class HistoryQuery(Query):
     days = fields.Integer(load_default=30, validate=validate.Range(min=1, max=366))
 
 
-class RatedVisit(Schema):
+class RatedPlay(Schema):
+    """What a rating counts, for a visit and for a player's day."""
+
+    minutes = fields.Float()
+    rounds = fields.Integer()
+    bets = fields.Integer()
+    staked = fields.Integer(metadata={"description": "cents"})
+    average_stake = fields.Integer(metadata={"description": "cents per round"})
+    won = fields.Integer(metadata={"description": "the player's result from the ledger, cents"})
+    house_result = fields.Integer(metadata={"description": "the house's result, cents"})
+    theo = fields.Integer(metadata={"description": "theoretical win, cents"})
+
+
+class RatedVisit(RatedPlay):
     player_id = fields.Integer()
     player = fields.String()
     card_number = fields.String()
@@ -64,29 +77,13 @@ class RatedVisit(Schema):
     seat = fields.Integer(allow_none=True, metadata={"description": "None: played from his balance"})
     started_at = fields.String()
     ended_at = fields.String()
-    minutes = fields.Float()
-    rounds = fields.Integer()
-    bets = fields.Integer()
-    staked = fields.Integer(metadata={"description": "cents"})
-    average_stake = fields.Integer(metadata={"description": "cents per round"})
-    won = fields.Integer(metadata={"description": "the player's result from the ledger, cents"})
-    house_result = fields.Integer()
-    theo = fields.Integer(metadata={"description": "theoretical win, cents"})
 
 
-class RatedPlayer(Schema):
+class RatedPlayer(RatedPlay):
     player_id = fields.Integer()
     player = fields.String()
     card_number = fields.String()
     visits = fields.Integer()
-    minutes = fields.Float()
-    rounds = fields.Integer()
-    bets = fields.Integer()
-    staked = fields.Integer(metadata={"description": "cents"})
-    average_stake = fields.Integer(metadata={"description": "cents per round"})
-    won = fields.Integer(metadata={"description": "the player's result from the ledger, cents"})
-    house_result = fields.Integer(metadata={"description": "cents"})
-    theo = fields.Integer(metadata={"description": "theoretical win, cents"})
     tables = fields.List(fields.Integer(), metadata={"description": "the table numbers he played at"})
 
 
