@@ -26,8 +26,8 @@ SPINS = int(os.environ.get("BENCH_SPINS", 1000))
 BURST_SPINS = int(os.environ.get("BENCH_BURST_SPINS", 300))
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", 100))
 GAP = 0.1               # between a spin's lines: about four spins a second, some hundred times a real wheel
-LOAD_PROCESSES = 10     # ten clients a process: one process cannot parse every event of 99 clients and
-                        # still answer their pings
+LOAD_PROCESSES = 4      # asyncio clients, some 25 a process (a thread per received message, as the
+                        # threaded client does, cost the machine more than the floor itself)
 BURST_RATE = 30.0       # bets a second
 BARE_RUN = os.environ.get("BENCH_BARE", "1") != "0"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -63,32 +63,39 @@ G().run()
 
 
 LOAD = r"""
-import json, sys, time, socketio
+import asyncio, json, sys, time, socketio
 url, auth, n = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 clients, dropped, received, numbers = [], [], {}, []
 t0 = time.monotonic()
-for i in range(n):
-    c = socketio.Client(reconnection=False)
+
+async def one():
+    c = socketio.AsyncClient(reconnection=False)
     mine = []
     numbers.append(mine)
-    def on_any(event, *data, mine=mine):
+    def on_any(event, *data):
         if event == "device.wheel.number":
             mine.append(time.monotonic())     # the k-th number is the k-th spin's
         received[event] = received.get(event, 0) + 1
     c.on("*", on_any, namespace="/live")
     c.on("disconnect", lambda *_: dropped.append(round(time.monotonic() - t0, 1)), namespace="/live")
-    c.connect(url, namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
+    await c.connect(url, namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
     if auth:
-        c.call("join_table", {"table_id": int(sys.argv[4])}, namespace="/live", timeout=10)
+        await c.call("join_table", {"table_id": int(sys.argv[4])}, namespace="/live", timeout=10)
     clients.append(c)
-print("ready", flush=True)
-sys.stdin.read()
-spins = min(map(len, numbers)) if numbers else 0
-print(json.dumps({"dropped": len(dropped), "dropped_at_s": sorted(dropped)[:5],
-                  "connected": sum(c.connected for c in clients), "received": received,
-                  "last": [max(arr[k] for arr in numbers) for k in range(spins)]}), flush=True)
-for c in clients:
-    c.disconnect()
+
+async def main():
+    for i in range(n):
+        await one()
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    spins = min(map(len, numbers)) if numbers else 0
+    print(json.dumps({"dropped": len(dropped), "dropped_at_s": sorted(dropped)[:5],
+                      "connected": sum(c.connected for c in clients), "received": received,
+                      "last": [max(arr[k] for arr in numbers) for k in range(spins)]}), flush=True)
+    for c in clients:
+        await c.disconnect()
+
+asyncio.run(main())
 """
 
 
@@ -106,7 +113,8 @@ class Clients:
         procs = max(1, min(LOAD_PROCESSES, n - 1))
         share = [(n - 1) // procs + (i < (n - 1) % procs) for i in range(procs)]
         self.loads = [subprocess.Popen([sys.executable, "-c", LOAD, urls[(i + 1) % len(urls)], json.dumps(auth), str(k),
-                                        str(table_id)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                        str(table_id)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                        start_new_session=True)
                       for i, k in enumerate(share) if k]
         for load in self.loads:
             assert load.stdout.readline().strip() == "ready", "load clients did not connect"
@@ -189,7 +197,8 @@ class Burst:
         import json
         self.json = json
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.benchmarks.burst", ",".join(urls), token, link,
-                                      str(BURST_RATE)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                      str(BURST_RATE)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                      start_new_session=True)
         assert json.loads(self.proc.stdout.readline()) == {"ready": True}
 
     def go(self) -> None:
@@ -258,6 +267,45 @@ def _load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
+class CpuMeter:
+    """CPU seconds spent by each part of the run (by process group: each floor process and the
+    rigs run in groups of their own) and by the whole machine. Latency on a shared two-core
+    machine follows whatever else runs; what each spin costs does not, so the bench prints both."""
+
+    def __init__(self, groups: dict[str, list[int]]) -> None:
+        self.groups = groups
+        self.hz = os.sysconf("SC_CLK_TCK")
+
+    def _by_group(self) -> dict[int, int]:
+        ticks: dict[int, int] = {}
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pgrp = int(fields[2])
+            ticks[pgrp] = ticks.get(pgrp, 0) + int(fields[11]) + int(fields[12])
+        return ticks
+
+    @staticmethod
+    def _machine() -> tuple[int, int]:
+        cpu = [int(v) for v in open("/proc/stat").readline().split()[1:]]
+        return sum(cpu), cpu[3] + cpu[4]   # all, idle + iowait
+
+    def snapshot(self) -> tuple[dict[int, int], tuple[int, int]]:
+        return self._by_group(), self._machine()
+
+    def spent(self, before, after) -> dict[str, float]:
+        """CPU seconds per part between two snapshots, and ``machine_busy``: the share of both cores busy."""
+        (g0, m0), (g1, m1) = before, after
+        out = {name: sum(g1.get(p, 0) - g0.get(p, 0) for p in pgids) / self.hz for name, pgids in self.groups.items()}
+        total, idle = m1[0] - m0[0], m1[1] - m0[1]
+        out["machine_busy"] = 1 - idle / total if total else 0.0
+        return out
+
+
 @pytest.mark.timeout(1800)   # a hang guard: three runs of paced spins take some ten minutes
 def test_frame_to_event_latency(production_db, tmp_path):
     # The production shape: PostgreSQL, Redis, two web processes, the scheduler process and the device
@@ -276,10 +324,16 @@ def test_frame_to_event_latency(production_db, tmp_path):
         table = floor.table_id(12)
         clients = Clients(urls, {"token": floor.token}, CLIENTS, table)
         tap = Tap(floor.channel)
+        meter = CpuMeter({"web": [w.proc.pid for w in floor.webs], "devices": [floor.devices.proc.pid],
+                          "scheduler": [floor.scheduler.proc.pid], "clients": [p.pid for p in clients.loads],
+                          "bettors": [burst.proc.pid]})
         load_quiet = _load()
+        cpu = [meter.snapshot()]
         starts = _spins(end, clients.got, clients.arrivals)
+        cpu.append(meter.snapshot())
         burst.go()
         starts_burst = _spins(end, clients.got, clients.arrivals, BURST_SPINS, first=SPINS)
+        cpu.append(meter.snapshot())
         load_burst = _load()
         done = burst.stop()
         burst = None
@@ -349,6 +403,17 @@ def test_frame_to_event_latency(production_db, tmp_path):
         print(f"frame_to_redis_p99_ms: {_pct(to_redis, 99):.2f}")
         print(f"frame_to_redis_burst_p50_ms: {_pct(to_redis_burst, 50):.2f}")
         print(f"frame_to_redis_burst_p99_ms: {_pct(to_redis_burst, 99):.2f}")
+    quiet_cpu, burst_cpu = meter.spent(cpu[0], cpu[1]), meter.spent(cpu[1], cpu[2])
+    for part in ("web", "devices", "scheduler", "clients"):
+        print(f"cpu_ms_per_spin_{part}: {quiet_cpu[part] * 1000 / SPINS:.1f}   (quiet; under the burst: "
+              f"{burst_cpu[part] * 1000 / BURST_SPINS:.1f})")
+    print(f"machine_busy_pct: {quiet_cpu['machine_busy'] * 100:.0f}   (quiet; under the burst: "
+          f"{burst_cpu['machine_busy'] * 100:.0f}; two cores)")
+    bets = done["placed"] + done["refused"]
+    if bets:
+        web_for_bets = burst_cpu["web"] - quiet_cpu["web"] * BURST_SPINS / SPINS
+        print(f"cpu_ms_per_bet_web: {web_for_bets * 1000 / bets:.1f}   (the web processes' CPU under the burst "
+              f"beyond the spins', per bet request)")
     print(f"burst_bets_per_s: {rate:.1f}   (asked {BURST_RATE:.0f}; refused: {done['refusals']})")
     print(f"burst_bets_placed_per_s: {done['placed'] / done['seconds']:.1f}")
     print(f"burst_coups_settled: {done['coups']}   (seconds from the first card to settled: {done['coup_s']})")
