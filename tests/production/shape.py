@@ -6,6 +6,7 @@ tests.production.crashpoint so a test can pause it inside a transaction and SIGK
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -50,11 +51,20 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def unit_nice(unit: str) -> int:
+    """The ``Nice=`` of a systemd unit under config/systemd, so a process runs here at the priority
+    production gives it (0 where it sets none, or where this user may not raise a priority)."""
+    found = re.search(r"^Nice=(-?\d+)$", (ROOT / "config" / "systemd" / unit).read_text(), re.M)
+    nice = int(found.group(1)) if found else 0
+    return nice if nice >= 0 or os.geteuid() == 0 else 0
+
+
 class Proc:
     """One floor process in its own process group (SIGKILL takes a gunicorn master and its worker)."""
 
-    def __init__(self, name: str, argv: list[str], env: dict, tmp: Path, url: str | None = None) -> None:
-        self.name, self.argv, self.env, self.url = name, argv, env, url
+    def __init__(self, name: str, argv: list[str], env: dict, tmp: Path, url: str | None = None,
+                 nice: int = 0) -> None:
+        self.name, self.argv, self.env, self.url, self.nice = name, argv, env, url, nice
         self.arm_file, self.mark_file = tmp / f"{name}.arm", tmp / f"{name}.mark"
         self.log_path = tmp / f"{name}.log"
         self.proc: subprocess.Popen | None = None
@@ -72,7 +82,8 @@ class Proc:
         env = {**self.env, "FLOOR_TEST_ARM": str(self.arm_file), "FLOOR_TEST_MARK": str(self.mark_file)}
         self.started_at = utcnow()
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.production.crashpoint", *self.argv], cwd=ROOT,
-                                     env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                                     env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                     preexec_fn=(lambda: os.nice(self.nice)) if self.nice else None)
         log.close()
         return self
 
@@ -173,7 +184,8 @@ class Floor:
         self.web_a, self.web_b = self.webs
         self.scheduler = Proc("scheduler", ["flask", "floor", "scheduler"], env("scheduler", FLOOR_APP_RUN_SCHEDULER="true"),
                               tmp)
-        self.devices = Proc("devices", ["flask", "floor", "devices"], env("devices", FLOOR_APP_RUN_DEVICES="true"), tmp)
+        self.devices = Proc("devices", ["flask", "floor", "devices"], env("devices", FLOOR_APP_RUN_DEVICES="true"), tmp,
+                            nice=unit_nice("floorman-devices.service"))
         self.spare_env = env("devices-2", FLOOR_APP_RUN_DEVICES="true")
 
     @property

@@ -10,6 +10,7 @@ Who does what in a round, and where each process is killed:
 """
 from __future__ import annotations
 
+import os
 import threading
 from datetime import datetime
 
@@ -19,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from floor.models import Shoe
-from tests.production.shape import Floor, utcnow, wait
+from tests.production.shape import Floor, unit_nice, utcnow, wait
 
 pytestmark = [pytest.mark.xdist_group("production"), pytest.mark.slow]
 REDIS = "redis://127.0.0.1:6379/0"
@@ -88,6 +89,16 @@ def _lag(what: str, planned: datetime, happened: datetime) -> float:
     lag = (happened - planned).total_seconds()
     LAGS[what] = lag
     return lag
+
+
+def test_the_device_process_runs_at_the_priority_its_unit_gives_it(floor):
+    """Its unit raises its priority above the pages' (the live feed starts at its reader)."""
+    nice = unit_nice("floorman-devices.service")
+    if os.geteuid() != 0:
+        pytest.skip("raising a priority needs root here (systemd does it in production)")
+    assert nice < 0
+    assert os.getpriority(os.PRIO_PROCESS, floor.devices.pid) == nice
+    assert all(os.getpriority(os.PRIO_PROCESS, web.pid) == 0 for web in floor.webs)
 
 
 # --- commands to the devices -------------------------------------------------------------------------
