@@ -23,7 +23,7 @@ from devices.simulate.shoe import ShoeSimulator
 TABLE = 10
 PLAYERS = range(1, 9)
 BETTING_S = 6.0   # the dealer leaves betting open this long (the bench sets the house's own close later)
-BETTORS = 12  # players betting at once: one client alone waits on each answer and falls short of the rate
+BETTORS = 40  # players betting at once, so the rate asked is the rate sent even when an answer takes a second
 
 
 class Burst:

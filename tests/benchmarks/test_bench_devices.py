@@ -19,7 +19,7 @@ import socketio
 
 from devices.simulate.base import PtyEnd
 from devices.wheel import encode_number, encode_status
-from tests.production.shape import Floor
+from tests.production.shape import REDIS, Floor, production_database
 from tests.servers import ROOT, free_port
 
 SPINS = int(os.environ.get("BENCH_SPINS", 1000))
@@ -30,7 +30,6 @@ LOAD_PROCESSES = 4      # asyncio clients, some 25 a process (a thread per recei
                         # threaded client does, cost the machine more than the floor itself)
 BURST_RATE = 30.0       # bets a second
 BARE_RUN = os.environ.get("BENCH_BARE", "1") != "0"
-REDIS = "redis://127.0.0.1:6379/0"
 BARE = r'''
 import sys, serial
 from flask import Flask
@@ -215,29 +214,8 @@ class Burst:
 
 @pytest.fixture
 def production_db(request):
-    """A database of its own for the production shape (PostgreSQL, Redis as the message queue)."""
-    from sqlalchemy import text
-    from sqlalchemy.engine import make_url
-
-    from tests.conftest import PG_URL, _pg_admin
-    if not PG_URL:
-        pytest.skip("frame_to_event runs the production shape on PostgreSQL: TEST_DATABASE_URL is not set")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
-    except redis.RedisError:
-        pytest.skip("frame_to_event runs the production shape: Redis is not running on 127.0.0.1:6379")
-    template = request.getfixturevalue("pg_template")
-    name = f"fm_bench_devices_{os.getpid()}"
-    admin = _pg_admin()
-    with admin.connect() as c:
-        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-    try:
-        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with production_database(request, f"fm_bench_devices_{os.getpid()}") as url:
+        yield url
 
 
 class Tap:

@@ -18,26 +18,10 @@ from sqlalchemy.orm import Session
 from floor import rounds
 from floor.models import Transfer
 from floor.settings import HouseSettings
+from tests.conftest import make_engine
 from tests.floor.rounds.bulk import make_spin
 
 HOUSE = HouseSettings()
-
-
-def _engine(url):
-    engine = create_engine(url)
-    if url.startswith("sqlite"):
-        from sqlalchemy import event
-
-        @event.listens_for(engine, "connect")
-        def _c(dbapi_conn, _):
-            dbapi_conn.isolation_level = None
-            dbapi_conn.execute("PRAGMA journal_mode=WAL")
-            dbapi_conn.execute("PRAGMA foreign_keys=ON")
-
-        @event.listens_for(engine, "begin")
-        def _b(conn):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-    return engine
 
 
 @contextmanager
@@ -63,7 +47,7 @@ def twin(db_url: str):
 
 def test_bench_settle_20k(db_url):
     backend = "sqlite" if db_url.startswith("sqlite") else "postgres"
-    engine = _engine(db_url)
+    engine = make_engine(db_url)
     with Session(engine) as s:
         rid = make_spin(s)
     engine.dispose()
@@ -72,7 +56,7 @@ def test_bench_settle_20k(db_url):
 
 
 def _run(backend: str, db_url: str, twin_url: str, rid: int) -> None:
-    engine = _engine(db_url)
+    engine = make_engine(db_url)
     with Session(engine) as s:
         start = time.perf_counter()
         settlement = rounds.settle(s, rid, house=HOUSE)
@@ -83,7 +67,7 @@ def _run(backend: str, db_url: str, twin_url: str, rid: int) -> None:
         rows = [dict(r) for r in s.execute(select(*cols).where(Transfer.round_id == rid)).mappings()]
     engine.dispose()
     # the same ledger rows, inserted raw in one executemany into the twin, committed
-    raw = _engine(twin_url)
+    raw = make_engine(twin_url)
     with raw.connect() as conn:
         start = time.perf_counter()
         with conn.begin():

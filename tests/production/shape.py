@@ -12,12 +12,15 @@ import subprocess
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
 import redis
 import requests
 from sqlalchemy import create_engine, func, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from devices.simulate.base import PtyEnd
@@ -49,6 +52,35 @@ def wait(pred, timeout: float = 60.0, what: str = "", interval: float = 0.05):
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@contextmanager
+def production_database(request, name: str):
+    """A PostgreSQL database of its own, copied from the session's template, for a floor run with
+    Redis as its message queue (skips where either is missing); dropped afterwards."""
+    from sqlalchemy import text
+
+    from tests.conftest import PG_URL, _pg_admin
+    if not PG_URL:
+        pytest.skip("the production shape runs on PostgreSQL: TEST_DATABASE_URL is not set")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("the production shape needs Redis on 127.0.0.1:6379 (.ci/run starts it)")
+    template = request.getfixturevalue("pg_template")
+    admin = _pg_admin()
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    try:
+        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def unit_nice(unit: str) -> int:

@@ -15,46 +15,27 @@ import threading
 from datetime import datetime
 
 import pytest
-import redis
 from sqlalchemy import func, select
-from sqlalchemy.engine import make_url
 
 from floor.models import Shoe
-from tests.production.shape import Floor, unit_nice, utcnow, wait
+from tests.production.shape import REDIS, Floor, production_database, unit_nice, utcnow, wait
 
 pytestmark = [pytest.mark.xdist_group("production"), pytest.mark.slow]
-REDIS = "redis://127.0.0.1:6379/0"
 SETTLING = r"^\s*INSERT INTO settlements"     # inside the settlement transaction, after the result commit
 LAGS: dict[str, float] = {}
 
 
 @pytest.fixture(scope="module")
 def shape(request, tmp_path_factory):
-    from tests.conftest import PG_URL, _pg_admin
-    if not PG_URL:
-        pytest.skip("the production shape runs on PostgreSQL: TEST_DATABASE_URL is not set")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
-    except redis.RedisError:
-        pytest.skip("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
-    from sqlalchemy import text
-    template = request.getfixturevalue("pg_template")
-    name = f"fm_production_{utcnow().strftime('%H%M%S%f')}"
-    admin = _pg_admin()
-    with admin.connect() as c:
-        c.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    floor = Floor(url, tmp_path_factory.mktemp("production"), REDIS)
-    try:
-        floor.start()
-        yield floor
-    finally:
-        floor.stop()
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-        if LAGS:
-            print("\ntimer lag (s): " + ", ".join(f"{k} {v:.3f}" for k, v in LAGS.items()))
+    with production_database(request, f"fm_production_{utcnow().strftime('%H%M%S%f')}") as url:
+        floor = Floor(url, tmp_path_factory.mktemp("production"), REDIS)
+        try:
+            floor.start()
+            yield floor
+        finally:
+            floor.stop()
+            if LAGS:
+                print("\ntimer lag (s): " + ", ".join(f"{k} {v:.3f}" for k, v in LAGS.items()))
 
 
 @pytest.fixture

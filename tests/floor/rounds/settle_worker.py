@@ -5,26 +5,17 @@ from __future__ import annotations
 import sys
 import time
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from floor.settings import HouseSettings
+from tests.conftest import make_engine
 
 HOUSE = HouseSettings()
 
 
 def main(url: str, round_id: int) -> None:
-    engine = create_engine(url)
-    if url.startswith("sqlite"):
-        @event.listens_for(engine, "connect")
-        def _c(dbapi_conn, _):
-            dbapi_conn.isolation_level = None
-            dbapi_conn.execute("PRAGMA journal_mode=WAL")
-            dbapi_conn.execute("PRAGMA busy_timeout=30000")
-
-        @event.listens_for(engine, "begin")
-        def _b(conn):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+    engine = make_engine(url)   # set up like the app's
 
     @event.listens_for(engine, "after_cursor_execute")
     def _mid(conn, cursor, statement, params, context, executemany):
