@@ -29,6 +29,7 @@ GAP = 0.1               # between a spin's lines: about four spins a second, som
 LOAD_PROCESSES = 4      # asyncio clients, some 25 a process (a thread per received message, as the
                         # threaded client does, cost the machine more than the floor itself)
 BURST_RATE = 30.0       # bets a second
+API_WEBS = int(os.environ.get("BENCH_API_WEBS", 0))   # web processes for the API alone (the bets)
 BARE_RUN = os.environ.get("BENCH_BARE", "1") != "0"
 BARE = r'''
 import sys, serial
@@ -293,11 +294,11 @@ def test_frame_to_event_latency(production_db, tmp_path):
     end = PtyEnd(link=str(tmp_path / "usb-wheel-12"))
     shoe_link = str(tmp_path / "usb-shoe-10")
     floor = Floor(production_db, tmp_path, REDIS, devices={"wheel-12": end.path, "shoe-10": shoe_link},
-                  FLOOR_SERVER_THREADS="256", FLOOR_HOUSE_BETTING_SECONDS="30")
+                  api_webs=API_WEBS, FLOOR_SERVER_THREADS="256", FLOOR_HOUSE_BETTING_SECONDS="30")
     urls = [w.url for w in floor.webs]
     burst = clients = None
     try:
-        burst = Burst(urls, floor.token, shoe_link)   # its pty is there before the device process starts
+        burst = Burst([w.url for w in floor.api_webs] or urls, floor.token, shoe_link)   # its pty is there before the device process starts
         floor.start()
         table = floor.table_id(12)
         clients = Clients(urls, {"token": floor.token}, CLIENTS, table)

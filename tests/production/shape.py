@@ -166,7 +166,7 @@ class Proc:
 
 class Floor:
     def __init__(self, db_url: str, tmp: Path, redis_url: str, devices: dict[str, str] | None = None,
-                 **env: str) -> None:
+                 api_webs: int = 0, **env: str) -> None:
         """``devices``: name (kind-table) -> port of devices someone else speaks for (the bench's wheel and
         shoe); without it, the shoe of table 10 and the scanners of tables 14 and 15 on simulators of
         this process. ``env``: more settings of every process (FLOOR_SERVER_THREADS, ...)."""
@@ -214,6 +214,13 @@ class Floor:
             self.webs.append(Proc(name, ["floor.runtime.serve"], env(name, FLOOR_SERVER_PORT=str(port)), tmp,
                                   url=f"http://127.0.0.1:{port}"))
         self.web_a, self.web_b = self.webs
+        # a web process for the API and pages only, as nginx can route them (the live feed's
+        # processes then never wait on a request's work)
+        self.api_webs = []
+        for i in range(api_webs):
+            port = free_port()
+            self.api_webs.append(Proc(f"web-api-{i}", ["floor.runtime.serve"], env(f"web-api-{i}", FLOOR_SERVER_PORT=str(port)),
+                                      tmp, url=f"http://127.0.0.1:{port}"))
         self.scheduler = Proc("scheduler", ["flask", "floor", "scheduler"], env("scheduler", FLOOR_APP_RUN_SCHEDULER="true"),
                               tmp)
         self.devices = Proc("devices", ["flask", "floor", "devices"], env("devices", FLOOR_APP_RUN_DEVICES="true"), tmp,
@@ -222,7 +229,7 @@ class Floor:
 
     @property
     def procs(self) -> list[Proc]:
-        return [self.web_a, self.web_b, self.scheduler, self.devices]
+        return [self.web_a, self.web_b, *self.api_webs, self.scheduler, self.devices]
 
     # --- processes ----------------------------------------------------------------------------
 
