@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 import redis
@@ -19,7 +20,7 @@ import socketio
 
 from devices.simulate.base import PtyEnd
 from devices.wheel import encode_number, encode_status
-from tests.production.shape import REDIS, Floor, production_database
+from tests.production.shape import REDIS, Floor, production_database, unit_nice
 from tests.servers import ROOT, free_port
 
 SPINS = int(os.environ.get("BENCH_SPINS", 1000))
@@ -118,19 +119,20 @@ class Clients:
                       for i, k in enumerate(share) if k]
         for load in self.loads:
             assert load.stdout.readline().strip() == "ready", "load clients did not connect"
-        self.probe = socketio.Client(reconnection=False)
+        with _clock_first():   # after the load processes, which must not inherit it
+            self.probe = socketio.Client(reconnection=False)
 
-        @self.probe.on("device.wheel.number", namespace="/live")
-        def on_number(data):
-            self.arrivals[len(self.arrivals)] = time.monotonic()
-            self.got.set()
+            @self.probe.on("device.wheel.number", namespace="/live")
+            def on_number(data):
+                self.arrivals[len(self.arrivals)] = time.monotonic()
+                self.got.set()
 
-        @self.probe.on("disconnect", namespace="/live")
-        def on_drop(*_):
-            self.probe_dropped = True
-        self.probe.connect(urls[0], namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
-        if auth is not None:
-            self.probe.call("join_table", {"table_id": table_id}, namespace="/live", timeout=10)
+            @self.probe.on("disconnect", namespace="/live")
+            def on_drop(*_):
+                self.probe_dropped = True
+            self.probe.connect(urls[0], namespaces=["/live"], auth=auth, transports=["websocket"], wait_timeout=10)
+            if auth is not None:
+                self.probe.call("join_table", {"table_id": table_id}, namespace="/live", timeout=10)
         self.expected = sum(share) + 1
         self.last: list[float] = []
 
@@ -242,6 +244,26 @@ class Tap:
         self.thread.stop()
 
 
+@contextmanager
+def _clock_first():
+    """Threads started inside (the probe client's, the Redis tap's: the bench's clock) run at the
+    device process's priority where that is allowed: a tablet has a CPU of its own, so what the
+    probe times should be the floor's delivery, not its own wait for a core of this shared machine.
+    The thread itself goes back to normal after, so no process it starts later inherits it."""
+    me, nice = threading.get_native_id(), unit_nice("floorman-devices.service")
+    try:
+        os.setpriority(os.PRIO_PROCESS, me, nice)
+    except OSError:
+        pass
+    try:
+        yield
+    finally:
+        try:
+            os.setpriority(os.PRIO_PROCESS, me, 0)
+        except OSError:
+            pass
+
+
 def _load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
@@ -302,7 +324,8 @@ def test_frame_to_event_latency(production_db, tmp_path):
         floor.start()
         table = floor.table_id(12)
         clients = Clients(urls, {"token": floor.token}, CLIENTS, table)
-        tap = Tap(floor.channel)
+        with _clock_first():
+            tap = Tap(floor.channel)
         meter = CpuMeter({"web": [w.proc.pid for w in floor.webs], "devices": [floor.devices.proc.pid],
                           "scheduler": [floor.scheduler.proc.pid], "clients": [p.pid for p in clients.loads],
                           "bettors": [burst.proc.pid]})
