@@ -85,7 +85,7 @@ def floor_state(session: Session, settings: HouseSettings, now: datetime | None 
         "open_prompts": open_prompts(session, settings, lists),
         "pickups": seating.pickup_due(session, settings, now),
         "table_changes": [seating.table_change_json(r, session) for r in queries.open_table_changes(session)],
-        "alerts": [alerts.alert_json(a) for a in alerts.open_alerts(session)],
+        "alerts": alerts.open_alerts(session),
     }
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from floor import alerts, audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
-from floor.models import ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
+from floor.models import AlertKind, AlertSeverity, ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
 from floor.poker import queries
 from floor.poker.queries import free_seats, lock_player, open_assignment, open_table_changes, seats_in_game
 from floor.settings import HouseSettings
@@ -470,11 +470,11 @@ def pickup_alert(session: Session, away_id: int, now: datetime | None = None):
         WaitlistEntry.game_id == table.game_id, WaitlistEntry.closed_at.is_(None))).scalar()
     if not waiting:
         return None
-    return alerts.raise_alert(session, Actor.system("scheduler"), "chip_pickup",
+    return alerts.raise_alert(session, Actor.system("scheduler"), AlertKind.CHIP_PICKUP,
                               Msg("Table {table} seat {seat}: {player} away since {since}, {waiting} waiting: "
                                   "pick up his chips?", table=table.number, seat=a.seat.number, player=a.player.name,
                                   since=away.away_at, waiting=waiting),
-                              severity="warning", table_id=table.id,
+                              severity=AlertSeverity.WARNING, table_id=table.id,
                               data={"seat": a.seat.number, "player_id": a.player_id})
 
 
@@ -486,7 +486,7 @@ def confirm_pickup(session: Session, actor: Actor, settings: HouseSettings, tabl
         raise Conflict("seat {seat_number} at table {table} is not due for a chip pickup", code="not_due", seat_number=seat_number, table=table.number)
     audit.record(session, actor, "seat.pickup", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": a.player_id, "chips": chips_out})
-    return leave(session, actor, settings, a, "chip_pickup", chips_out, now)
+    return leave(session, actor, settings, a, AlertKind.CHIP_PICKUP, chips_out, now)
 
 
 # --- Busting (004 "All-in") ------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg, NotFound
 from floor.gaming_day import gaming_day
 from floor.models import (
+    AlertKind,
+    AlertSeverity,
     MissedBlindTicket,
     Player,
     PokerButtonPlacement,
@@ -390,10 +392,10 @@ def _warn_if_next_forfeits(session: Session, actor: Actor, table: Table, info: S
     count = ticket_count(session, table.id, info.stay)
     if count != house.missed_blind_tickets_to_forfeit - 1 or info.assignment.left_at is not None:
         return
-    alerts.raise_alert(session, actor, "seat_at_risk",
+    alerts.raise_alert(session, actor, AlertKind.SEAT_AT_RISK,
                        Msg("Table {table} seat {seat}: {player} has {count} missed-blind tickets; the next one costs "
                            "the seat", table=table.number, seat=info.seat, player=info.assignment.player.name,
-                           count=count), severity="warning", table_id=table.id,
+                           count=count), severity=AlertSeverity.WARNING, table_id=table.id,
                        data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
                              "tickets": count})
 
@@ -411,10 +413,10 @@ def _forfeit_if_due(session: Session, actor: Actor, table: Table, info: SeatInfo
     name = info.assignment.player.name
     audit.record(session, actor, "poker.forfeit", f"table:{table.id}",
                  after={"seat": info.seat, "player_id": info.assignment.player_id, "tickets": count})
-    alerts.raise_alert(session, actor, "seat_forfeited",
+    alerts.raise_alert(session, actor, AlertKind.SEAT_FORFEITED,
                        Msg("Table {table} seat {seat}: {player} gave up the seat ({count} missed-blind tickets). "
                            "Seat free for the next player.", table=table.number, seat=info.seat, player=name,
-                           count=count), severity="warning", table_id=table.id,
+                           count=count), severity=AlertSeverity.WARNING, table_id=table.id,
                        data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
                              "tickets": count})
     return True

@@ -11,6 +11,7 @@ from floor.tournaments import clock, registration
 from floor.tournaments import core as tournaments_core
 from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
+from floor.web.api.schemas import AlertSchema
 from floor.web.api.tournament_schemas import TableViewOut
 from floor.web.extensions import db
 from floor.web.policy import allow, current_identity
@@ -22,14 +23,14 @@ bp = Blueprint("pages", __name__)
 @allow("floor_manager", "admin")
 def floor():
     return render_template("floor.html", tables=tables_svc.floor_tables(db.session),
-                           alerts=[alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)])
+                           alerts=AlertSchema(many=True).dump(alerts_svc.open_alerts(db.session)))
 
 
 @bp.route("/pit")
 @allow("pit_boss", "admin", "cashier")
 def pit():
     return render_template("pit.html", tables=tables_svc.floor_tables(db.session),
-                           alerts=[alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)])
+                           alerts=AlertSchema(many=True).dump(alerts_svc.open_alerts(db.session)))
 
 
 @bp.route("/board")

@@ -44,7 +44,6 @@ PRESENTATION_NOT_YET = {
     "floor/pit/visits.py:visit_json", "floor/pit/wheel_watch.py:report_json", "floor/pit/review.py:hand_json",
     "floor/pit/ratings.py:as_json", "floor/pit/ratings.py:visits_json", "floor/pit/rulings.py:ruling_json",
     "floor/pit/showdown.py:ruling_json", "floor/players.py:player_json",
-    "floor/ledger.py:request_json",   # the live event of a cash request (Socket.IO), built where it is published
     "floor/tables.py:table_json",
     "floor/tournaments/results.py:entry_json", "floor/tournaments/results.py:move_json",
     "floor/tournaments/results.py:tournament_json", "floor/tournaments/results.py:table_view",
@@ -53,7 +52,7 @@ PRESENTATION_NOT_YET = {
     "floor/poker/waitlist.py:lists_view", "floor/poker/waitlist.py:board_view", "floor/poker/conduct.py:ban_json",
     "floor/poker/conduct.py:warning_json", "floor/poker/seating.py:table_change_json",
     "floor/poker/table.py:_posting_json", "floor/poker/table.py:hand_json", "floor/poker/table.py:_owed_json",
-    "floor/poker/table.py:ticket_json", "floor/alerts.py:alert_json",
+    "floor/poker/table.py:ticket_json",
 }
 
 
