@@ -43,11 +43,8 @@ PRESENTATION_NOT_YET = {
     "floor/errors.py:to_json", "floor/errors.py:from_json",   # a Msg's stored form (outbox, alerts), not a response
     "floor/pit/visits.py:visit_json", "floor/pit/wheel_watch.py:report_json", "floor/pit/review.py:hand_json",
     "floor/pit/ratings.py:as_json", "floor/pit/ratings.py:visits_json", "floor/pit/rulings.py:ruling_json",
-    "floor/pit/showdown.py:ruling_json", "floor/players.py:player_json",
+    "floor/pit/showdown.py:ruling_json",
     "floor/tables.py:table_json",
-    "floor/tournaments/results.py:entry_json", "floor/tournaments/results.py:move_json",
-    "floor/tournaments/results.py:tournament_json", "floor/tournaments/results.py:table_view",
-    "floor/tournaments/results.py:deal_json",
     "floor/poker/mustmove.py:chain_json", "floor/poker/waitlist.py:entry_json", "floor/poker/waitlist.py:call_json",
     "floor/poker/waitlist.py:lists_view", "floor/poker/waitlist.py:board_view", "floor/poker/conduct.py:ban_json",
     "floor/poker/conduct.py:warning_json", "floor/poker/seating.py:table_change_json",

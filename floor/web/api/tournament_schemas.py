@@ -157,19 +157,22 @@ class CancelPlanIn(Strict):
 # --- output --------------------------------------------------------------------------------------
 
 class EntryOut(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    player_name = fields.String()
-    number = fields.Integer(metadata={"description": "1: first entry, 2: first re-entry..."})
-    status = fields.String(metadata={"description": "registered | alternate | seated | out | finished | refunded"})
-    table = fields.Integer(allow_none=True)
-    seat = fields.Integer(allow_none=True)
-    chips = fields.Integer()
-    bounty = Cents()
-    place = fields.Integer(allow_none=True)
-    prize = Cents()
-    bounties_won = Cents()
-    registered_at = fields.DateTime()
+    """An entry and what he bought (``floor.tournaments.results.Standing``)."""
+
+    id = fields.Integer(attribute="entry.id")
+    player_id = fields.Integer(attribute="entry.player_id")
+    player_name = fields.String(attribute="entry.player.name")
+    number = fields.Integer(attribute="entry.number", metadata={"description": "1: first entry, 2: first re-entry..."})
+    status = fields.String(attribute="entry.status",
+                           metadata={"description": "registered | alternate | seated | out | finished | refunded"})
+    table = fields.Integer(allow_none=True, metadata={"description": "None unless seated"})
+    seat = fields.Integer(attribute="entry.seat", allow_none=True)
+    chips = fields.Integer(attribute="entry.chips")
+    bounty = Cents(attribute="entry.bounty")
+    place = fields.Integer(attribute="entry.place", allow_none=True)
+    prize = Cents(attribute="entry.prize")
+    bounties_won = Cents(attribute="entry.bounties_won")
+    registered_at = fields.DateTime(attribute="entry.registered_at")
     rebuys = fields.Integer()
     add_ons = fields.Integer()
     purchases_paid = Cents()   # rebuys and add-ons, fees included
@@ -254,13 +257,15 @@ class ClockOut(Schema):
 
 
 class MoveOut(Schema):
+    """A move the floor makes (``floor.models.TournamentMove``)."""
+
     id = fields.Integer()
     entry_id = fields.Integer()
-    player_name = fields.String()
+    player_name = fields.String(attribute="entry.player.name")
     reason = fields.String(metadata={"description": "balance | break | final_table"})
-    from_table = fields.Integer()
+    from_table = fields.Integer(attribute="from_table.number")
     from_seat = fields.Integer()
-    to_table = fields.Integer()
+    to_table = fields.Integer(attribute="to_table.number")
     to_seat = fields.Integer()
     at = fields.DateTime()
     done = fields.Boolean()
@@ -279,7 +284,7 @@ class DealOut(Schema):
 
 
 class TournamentTableOut(Schema):
-    table = fields.Integer()
+    table = fields.Integer(attribute="table.number")
     break_rank = fields.Integer()
     button_seat = fields.Integer(allow_none=True)
     in_play = fields.Boolean()
@@ -339,28 +344,31 @@ class PayoutRowOut(Schema):
 
 
 class TournamentOut(Schema):
-    id = fields.Integer()
-    name = fields.String()
-    status = fields.String(metadata={"description": "registering | running | finished | cancelled"})
-    game_id = fields.Integer()
-    game = fields.String()
-    scheduled_at = fields.DateTime(allow_none=True)
-    started_at = fields.DateTime(allow_none=True)
-    finished_at = fields.DateTime(allow_none=True)
-    buy_in = Cents()
-    fee = Cents()
-    bounty_kind = fields.String()
-    bounty = Cents()
-    starting_stack = fields.Integer()
-    late_registration_levels = fields.Integer()
-    max_reentries = fields.Integer()
-    max_entries = fields.Integer()
-    seats_per_table = fields.Integer()
-    final_table_size = fields.Integer()
-    guarantee = Cents()
-    tie_rule = fields.String()
-    structure = fields.Nested(StructureOut)
-    payout_table = fields.List(fields.Nested(PayoutRowOut))
+    """A tournament in full (``floor.tournaments.results.Detail``)."""
+
+    id = fields.Integer(attribute="tournament.id")
+    name = fields.String(attribute="tournament.name")
+    status = fields.String(attribute="tournament.status",
+                           metadata={"description": "registering | running | finished | cancelled"})
+    game_id = fields.Integer(attribute="tournament.game_id")
+    game = fields.String(attribute="tournament.game.name")
+    scheduled_at = fields.DateTime(attribute="tournament.scheduled_at", allow_none=True)
+    started_at = fields.DateTime(attribute="tournament.started_at", allow_none=True)
+    finished_at = fields.DateTime(attribute="tournament.finished_at", allow_none=True)
+    buy_in = Cents(attribute="tournament.buy_in")
+    fee = Cents(attribute="tournament.fee")
+    bounty_kind = fields.String(attribute="tournament.bounty_kind")
+    bounty = Cents(attribute="tournament.bounty")
+    starting_stack = fields.Integer(attribute="tournament.structure.starting_stack")
+    late_registration_levels = fields.Integer(attribute="tournament.structure.late_registration_levels")
+    max_reentries = fields.Integer(attribute="tournament.max_reentries")
+    max_entries = fields.Integer(attribute="tournament.max_entries")
+    seats_per_table = fields.Integer(attribute="tournament.seats_per_table")
+    final_table_size = fields.Integer(attribute="tournament.final_table_size")
+    guarantee = Cents(attribute="tournament.guarantee")
+    tie_rule = fields.String(attribute="tournament.tie_rule")
+    structure = fields.Nested(StructureOut, attribute="tournament.structure")
+    payout_table = fields.List(fields.Nested(PayoutRowOut), attribute="tournament.payout_table")
     tables = fields.List(fields.Nested(TournamentTableOut))
     clock = fields.Nested(ClockOut)
     entries = fields.List(fields.Nested(EntryOut))
@@ -516,9 +524,11 @@ class ResultsOut(Schema):
 
 
 class TableSeatOut(Schema):
+    """A player at a tournament table (``floor.models.TournamentEntry``)."""
+
     seat = fields.Integer()
-    entry_id = fields.Integer()
-    player_name = fields.String()
+    entry_id = fields.Integer(attribute="id")
+    player_name = fields.String(attribute="player.name")
     chips = fields.Integer()
     bounty = Cents()
 
