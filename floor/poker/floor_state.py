@@ -84,7 +84,7 @@ def floor_state(session: Session, settings: HouseSettings, now: datetime | None 
         "due": [d.as_dict() for d in due],
         "open_prompts": open_prompts(session, settings, lists),
         "pickups": seating.pickup_due(session, settings, now),
-        "table_changes": [seating.table_change_json(r, session) for r in queries.open_table_changes(session)],
+        "table_changes": queries.open_table_changes(session),
         "alerts": alerts.open_alerts(session),
     }
 

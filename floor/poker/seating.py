@@ -313,11 +313,10 @@ def leave_seat(session: Session, actor: Actor, settings: HouseSettings, table: T
 
 # --- Table-change requests -------------------------------------------------------------------------
 
-def table_change_json(r: TableChangeRequest, session: Session) -> dict:
-    frm, to = session.get(Table, r.from_table_id), session.get(Table, r.to_table_id)
+def _audit_record(r: TableChangeRequest) -> dict:
     return {"id": r.id, "player": {"id": r.player.id, "name": r.player.name}, "game_id": r.game_id,
-            "from_table": frm.number, "to_table": to.number, "requested_at": r.requested_at.isoformat(),
-            "outcome": r.outcome}
+            "from_table": r.from_table.number, "to_table": r.to_table.number,
+            "requested_at": r.requested_at.isoformat(), "outcome": r.outcome}
 
 
 def request_table_change(session: Session, actor: Actor, settings: HouseSettings, player_id: int,
@@ -344,7 +343,7 @@ def request_table_change(session: Session, actor: Actor, settings: HouseSettings
             session.flush()
     except IntegrityError:
         raise Conflict("he already asked for table {to_table}", code="already_requested", to_table=to_table.number) from None
-    audit.record(session, actor, "tablechange.request", f"player:{player_id}", after=table_change_json(r, session))
+    audit.record(session, actor, "tablechange.request", f"player:{player_id}", after=_audit_record(r))
     notify.publish(session, "lists.changed", {"game_id": to_table.game_id}, "floor")
     return r
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Query, SeatPlayerSchema, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, GameSchema, Iso, Query, SeatPlayerSchema, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -158,12 +158,14 @@ class PickupSchema(Schema):
 
 
 class TableChangeSchema(Schema):
+    """A table-change request (``floor.models.TableChangeRequest``)."""
+
     id = fields.Integer()
     player = fields.Nested(SeatPlayerSchema)
     game_id = fields.Integer()
-    from_table = fields.Integer()
-    to_table = fields.Integer()
-    requested_at = fields.String()
+    from_table = fields.Integer(attribute="from_table.number")
+    to_table = fields.Integer(attribute="to_table.number")
+    requested_at = Iso()
     outcome = fields.String(allow_none=True)
 
 
