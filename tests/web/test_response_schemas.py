@@ -48,8 +48,6 @@ PRESENTATION_NOT_YET = {
     "floor/poker/mustmove.py:chain_json", "floor/poker/waitlist.py:entry_json", "floor/poker/waitlist.py:call_json",
     "floor/poker/waitlist.py:lists_view", "floor/poker/waitlist.py:board_view", "floor/poker/conduct.py:ban_json",
     "floor/poker/conduct.py:warning_json",
-    "floor/poker/table.py:_posting_json", "floor/poker/table.py:hand_json", "floor/poker/table.py:_owed_json",
-    "floor/poker/table.py:ticket_json",
 }
 
 

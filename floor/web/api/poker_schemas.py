@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Iso, Query, SeatPlayerSchema, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, GameSchema, Iso, Out, Query, SeatPlayerSchema, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -348,17 +348,21 @@ class RefuseArgs(Strict):
     reason = Reason()
 
 
-class TicketSchema(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
+class TicketSchema(Out):
+    """A missed-blind ticket (``floor.poker.table.Ticket``)."""
+
+    OMIT_NONE = ("table_number",)
+
+    id = fields.Integer(attribute="row.id")
+    player_id = fields.Integer(attribute="row.player_id")
     player = fields.String(allow_none=True)
-    seat = fields.Integer()
-    kind = fields.String(metadata={"description": "miss | manual | void (a correction of voids_id)"})
-    blind = fields.String(allow_none=True)
-    ticket = fields.Boolean(metadata={"description": "counts toward forfeiting the seat"})
-    hand_id = fields.Integer(allow_none=True)
-    voids_id = fields.Integer(allow_none=True)
+    seat = fields.Integer(attribute="row.seat_number")
+    kind = fields.String(attribute="row.kind", metadata={"description": "miss | manual | void (a correction of voids_id)"})
+    blind = fields.String(attribute="row.blind", allow_none=True)
+    ticket = fields.Boolean(attribute="row.counts_as_ticket", metadata={"description": "counts toward forfeiting the seat"})
+    hand_id = fields.Integer(attribute="row.hand_id", allow_none=True)
+    voids_id = fields.Integer(attribute="row.voids_id", allow_none=True)
     voided = fields.Boolean()
-    reason = fields.String(allow_none=True)
-    at = fields.String()
-    table_number = fields.Integer()
+    reason = fields.String(attribute="row.reason", allow_none=True)
+    at = Iso(attribute="row.at")
+    table_number = fields.Integer(metadata={"description": "across the room only"})
