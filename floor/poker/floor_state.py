@@ -80,7 +80,7 @@ def floor_state(session: Session, settings: HouseSettings, now: datetime | None 
         "tables": tables,
         "lists": lists,
         "proposals": [p.as_dict() for p in waitlist.proposals(session, settings, now)],
-        "mustmove": [mustmove.chain_json(session, ch, settings) for ch in chains],
+        "mustmove": [mustmove.chain_state(session, ch, settings) for ch in chains],
         "due": [d.as_dict() for d in due],
         "open_prompts": open_prompts(session, settings, lists),
         "pickups": seating.pickup_due(session, settings, now),

@@ -85,11 +85,13 @@ class DueMoveSchema(Schema):
 
 
 class OrderRowSchema(Schema):
+    """A player in must-move order (``floor.poker.mustmove.InOrder``)."""
+
     order = fields.Integer()
-    player_id = fields.Integer()
-    name = fields.String()
-    seat = fields.Integer()
-    sat_at = fields.String()
+    player_id = fields.Integer(attribute="assignment.player_id")
+    name = fields.String(attribute="assignment.player.name")
+    seat = fields.Integer(attribute="assignment.seat.number")
+    sat_at = Iso(attribute="assignment.sat_at")
     due = fields.Boolean()
 
 
@@ -109,11 +111,12 @@ class BreakPromptSchema(Schema):
 
 
 class ChainSchema(Schema):
+    """A must-move chain (``floor.poker.mustmove.ChainState``)."""
+
     game_id = fields.Integer()
     tables = fields.List(fields.Nested(ChainTableSchema))
     due = fields.List(fields.Nested(DueMoveSchema))
-    # "break" is a Python keyword: the attribute is read from the dict key.
-    break_ = fields.List(fields.Nested(BreakPromptSchema), data_key="break", attribute="break")
+    break_ = fields.List(fields.Nested(BreakPromptSchema), data_key="break", attribute="breaks")
 
 
 class TableMustMoveSchema(Schema):
