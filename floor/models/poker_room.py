@@ -85,6 +85,7 @@ class ListCall(Base):
     closed_at: Mapped[datetime | None]
 
     entry: Mapped[WaitlistEntry] = relationship(lazy="joined")
+    table: Mapped[Table] = relationship()
 
 
 class TableChangeRequest(Base):

@@ -11,6 +11,7 @@ from floor.tournaments import clock, registration
 from floor.tournaments import core as tournaments_core
 from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
+from floor.web.api.poker_schemas import BoardSchema
 from floor.web.api.schemas import AlertSchema
 from floor.web.api.tournament_schemas import EntryOut, TableViewOut, TournamentOut
 from floor.web.extensions import db
@@ -40,7 +41,7 @@ def board():
 
     house = current_app.config["HOUSE"]
     langs = [x.strip() for x in house.board_languages.split(",") if x.strip() in i18n.LANGUAGES]
-    return render_template("board.html", board=waitlist.board_view(db.session, house),
+    return render_template("board.html", board=BoardSchema().dump(waitlist.board(db.session, house)),
                            board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0,
                            page_seconds=house.board_page_seconds)
 

@@ -45,8 +45,7 @@ PRESENTATION_NOT_YET = {
     "floor/pit/ratings.py:as_json", "floor/pit/ratings.py:visits_json", "floor/pit/rulings.py:ruling_json",
     "floor/pit/showdown.py:ruling_json",
     "floor/tables.py:table_json",
-    "floor/poker/waitlist.py:entry_json", "floor/poker/waitlist.py:call_json",
-    "floor/poker/waitlist.py:lists_view", "floor/poker/waitlist.py:board_view", "floor/poker/conduct.py:ban_json",
+    "floor/poker/conduct.py:ban_json",
     "floor/poker/conduct.py:warning_json",
 }
 
