@@ -22,6 +22,7 @@ from floor.web import (
     health,
     i18n,
     limits,
+    live,
     pages,
     pit,
     policy,
@@ -106,7 +107,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     socketio.init_app(app, async_mode="threading", message_queue=mq, channel=cfg["app"]["message_queue_channel"],
                       manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, i18n.broadcast(app, payload), to=room,
-                                                              namespace="/live"))
+                                                              namespace="/live"), live.shape)
 
     policy.register_socket_handlers(socketio)
     # commands to the devices: in-process when this process owns the ports, else through Redis

@@ -9,29 +9,28 @@ from sqlalchemy.orm import Session
 from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, Msg, NotAllowed, NotFound
-from floor.models import Alert
+from floor.models import Alert, AlertKind, AlertSeverity
 
 
-def alert_json(a: Alert) -> dict:
-    # The sentence as a Msg when it was raised as one: the web layer says it in the reader's language.
-    kept = (a.data or {}).get("msg")
-    message = Msg.from_json(kept) if isinstance(kept, dict) and "template" in kept else a.message
-    return {"id": a.id, "at": a.at.isoformat(), "kind": a.kind, "severity": a.severity,
-            "table_id": a.table_id, "message": message, "data": a.data,
-            "acknowledged": a.acknowledged_at is not None}
+def _audit_record(a: Alert) -> dict:
+    return {"id": a.id, "at": a.at.isoformat(), "kind": a.kind, "severity": a.severity, "table_id": a.table_id,
+            "message": a.sentence, "data": a.data, "acknowledged": a.acknowledged}
 
 
-def raise_alert(session: Session, actor: Actor, kind: str, message: str | Msg, *, severity: str = "warning",
-                table_id: int | None = None, data: dict | None = None, at: datetime | None = None) -> Alert:
+def raise_alert(session: Session, actor: Actor, kind: AlertKind | str, message: str | Msg, *,
+                severity: AlertSeverity | str = AlertSeverity.WARNING, table_id: int | None = None,
+                data: dict | None = None, at: datetime | None = None) -> Alert:
+    """``kind`` and ``severity`` are closed sets: an unknown one is a ValueError here, not a row."""
+    kind, severity = AlertKind(kind), AlertSeverity(severity)
     if isinstance(message, Msg):   # the English text in its column, the template beside it
         data = {**(data or {}), "msg": message.to_json()}
     at = at or datetime.now(timezone.utc)
     alert = Alert(kind=kind, severity=severity, table_id=table_id, message=str.__str__(message), data=data, at=at)
     session.add(alert)
     session.flush()
-    audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=alert_json(alert), at=at)
+    audit.record(session, actor, "alert.raise", f"alert:{alert.id}", after=_audit_record(alert), at=at)
     rooms = ["role:floor_manager", "role:pit_boss"] + ([notify.table_room(table_id)] if table_id else [])
-    notify.publish(session, "alert", alert_json(alert), *rooms)
+    notify.publish(session, "alert", alert, *rooms)   # the web layer shapes it as the API does
     return alert
 
 

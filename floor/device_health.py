@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from floor import alerts, health, notify
 from floor.actors import Actor
 from floor.errors import Msg
-from floor.models import ServiceHeartbeat
+from floor.models import AlertKind, AlertSeverity, ServiceHeartbeat
 
 STALE = timedelta(seconds=10)   # no beat from the device process for this long: unknown
 
@@ -43,8 +43,8 @@ def record(session: Session, name: str, info: dict, table_id: int | None, now: d
                        "fault": Msg("{kind} {name} at table {table} reports a fault: {fault}", fault=info.get("fault"),
                                     **values),
                        "disconnected": Msg("{kind} {name} at table {table} disconnected", **values)}[after]
-            alerts.raise_alert(session, Actor.device(name, table_id), f"device_{after}", message,
-                               severity="critical" if after in ("lost", "fault") else "warning",
+            alerts.raise_alert(session, Actor.device(name, table_id), AlertKind(f"device_{after}"), message,
+                               severity=AlertSeverity.CRITICAL if after in ("lost", "fault") else AlertSeverity.WARNING,
                                table_id=table_id, data={"device": name, "last_error": info.get("last_error")})
 
 

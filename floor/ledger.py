@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, NotAllowed, NotFound
-from floor.models import Account, CashRequest, Player, Transfer
+from floor.models import Account, CashRequest, CashRequestKind, Player, Transfer, TransferKind
 from floor.settings import HouseSettings
 
 ACCOUNTS = Account.__table__
@@ -100,10 +100,10 @@ def player_balance(session: Session, player_id: int) -> int:
 
 # --- posting -------------------------------------------------------------------------------------
 
-def row(frm: int, to: int, amount: int, kind: str, *, at: datetime, round_id: int | None = None,
+def row(frm: int, to: int, amount: int, kind: TransferKind | str, *, at: datetime, round_id: int | None = None,
         bet_id: int | None = None, memo: str | None = None) -> dict:
-    """One transfer as a plain dict, ready for ``post``."""
-    return {"from_account_id": frm, "to_account_id": to, "amount": amount, "kind": kind, "at": at,
+    """One transfer as a plain dict, ready for ``post`` (an unknown ``kind`` is a ValueError)."""
+    return {"from_account_id": frm, "to_account_id": to, "amount": amount, "kind": TransferKind(kind), "at": at,
             "round_id": round_id, "bet_id": bet_id, "memo": memo}
 
 
@@ -145,7 +145,7 @@ def post(session: Session, rows: list[dict], *, guard_players: bool = True) -> i
     return len(rows)
 
 
-def transfer(session: Session, frm: int, to: int, amount: int, kind: str, *, at: datetime | None = None,
+def transfer(session: Session, frm: int, to: int, amount: int, kind: TransferKind | str, *, at: datetime | None = None,
              round_id: int | None = None, bet_id: int | None = None, memo: str | None = None) -> None:
     post(session, [row(frm, to, amount, kind, at=at or datetime.now(timezone.utc), round_id=round_id,
                        bet_id=bet_id, memo=memo)])
@@ -205,7 +205,7 @@ class AccountMove:
 
     id: int
     at: datetime | None
-    kind: str
+    kind: TransferKind
     amount: int
     round_id: int | None
     bet_id: int | None
@@ -229,19 +229,19 @@ def statement(session: Session, player_id: int, limit: int = 20) -> Statement:
         for t in session.execute(select(TRANSFERS).where((TRANSFERS.c.from_account_id == aid) | (TRANSFERS.c.to_account_id == aid))
                                  .order_by(TRANSFERS.c.id.desc()).limit(limit)).mappings():
             sign = 1 if t["to_account_id"] == aid else -1
-            moves.append(AccountMove(id=t["id"], at=t["at"], kind=t["kind"], amount=sign * t["amount"],
+            moves.append(AccountMove(id=t["id"], at=t["at"], kind=TransferKind(t["kind"]), amount=sign * t["amount"],
                                      round_id=t["round_id"], bet_id=t["bet_id"], memo=t["memo"]))
     return Statement(player_id=player_id, balance=player_balance(session, player_id), transfers=moves)
 
 
-def _move(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: str,
+def _move(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: CashRequestKind,
           at: datetime, extra: dict | None = None) -> None:
     pid, cage = player_account(session, player_id), cage_account(session)
     before = balance(session, pid)
-    if kind == "credit":
-        transfer(session, cage, pid, cents, "deposit", at=at, memo=memo)
+    if kind == CashRequestKind.CREDIT:
+        transfer(session, cage, pid, cents, TransferKind.DEPOSIT, at=at, memo=memo)
     else:
-        transfer(session, pid, cage, cents, "withdrawal", at=at, memo=memo)
+        transfer(session, pid, cage, cents, TransferKind.WITHDRAWAL, at=at, memo=memo)
     after = balance(session, pid)
     audit.record(session, actor, f"cashier.{kind}", f"player:{player_id}",
                  before={"balance": before}, after={"balance": after, "amount": cents, "memo": memo, **(extra or {})})
@@ -249,7 +249,7 @@ def _move(session: Session, actor: Actor, player_id: int, cents: int, memo: str 
                    "role:cashier", "role:pit_boss")
 
 
-def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: str,
+def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None, kind: CashRequestKind,
           at: datetime | None, house: HouseSettings) -> Statement:
     cents = amount(cents, house)
     _player(session, player_id)
@@ -262,7 +262,7 @@ def _cash(session: Session, actor: Actor, player_id: int, cents: int, memo: str 
         session.flush()
         audit.record(session, actor, "cashier.request", f"player:{player_id}",
                      after={"request": req.id, "kind": kind, "amount": cents, "memo": memo})
-        notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
+        notify.publish(session, "cash_request.changed", req, "role:cashier", "role:pit_boss")
         out = statement(session, player_id)
         out.pending = req
         return out
@@ -274,25 +274,17 @@ def credit(session: Session, actor: Actor, player_id: int, cents: int, memo: str
            at: datetime | None = None, *, house: HouseSettings) -> Statement:
     """Cash in at the cage: the player's balance goes up by ``cents``. Above the house's
     ``cashier_two_person_cents`` it waits for a second pit boss (``pending`` in the answer)."""
-    return _cash(session, actor, player_id, cents, memo, "credit", at, house)
+    return _cash(session, actor, player_id, cents, memo, CashRequestKind.CREDIT, at, house)
 
 
 def debit(session: Session, actor: Actor, player_id: int, cents: int, memo: str | None = None,
           at: datetime | None = None, *, house: HouseSettings) -> Statement:
     """Cash out: refused (409 insufficient_balance) when the balance is smaller than ``cents``;
     above the two-person threshold it waits like a credit."""
-    return _cash(session, actor, player_id, cents, memo, "debit", at, house)
+    return _cash(session, actor, player_id, cents, memo, CashRequestKind.DEBIT, at, house)
 
 
 # --- cash moves waiting for a second pit boss ------------------------------------------------------
-
-def request_json(req: CashRequest) -> dict:
-    return {"id": req.id, "player_id": req.player_id, "kind": req.kind, "amount": req.amount, "memo": req.memo,
-            "requested_by": req.requested_by, "requested_by_name": req.requested_by_name,
-            "requested_at": req.requested_at.isoformat() if req.requested_at else None,
-            "state": req.decision or "pending", "decided_by": req.decided_by, "decided_by_name": req.decided_by_name,
-            "decided_at": req.decided_at.isoformat() if req.decided_at else None, "reason": req.reason}
-
 
 def cash_requests(session: Session, only_pending: bool = True, limit: int = 50) -> list[CashRequest]:
     q = select(CashRequest).order_by(CashRequest.id.desc()).limit(limit)
@@ -327,9 +319,9 @@ def approve_cash(session: Session, actor: Actor, request_id: int, reason: str | 
     if actor.staff_id is None or actor.staff_id == req.requested_by:
         raise NotAllowed("the two-person rule: a second, different pit boss must approve this", code="own_request")
     req = _decide(session, actor, request_id, "approved", reason, at)
-    _move(session, actor, req.player_id, req.amount, req.memo, req.kind, at,
+    _move(session, actor, req.player_id, req.amount, req.memo, CashRequestKind(req.kind), at,
           {"request": req.id, "requested_by": req.requested_by_name})
-    notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
+    notify.publish(session, "cash_request.changed", req, "role:cashier", "role:pit_boss")
     return req
 
 
@@ -345,7 +337,7 @@ def reject_cash(session: Session, actor: Actor, request_id: int, reason: str, at
     req = _decide(session, actor, request_id, decision, reason, at)
     audit.record(session, actor, f"cashier.request.{decision}", f"player:{req.player_id}",
                  after={"request": req.id, "reason": req.reason})
-    notify.publish(session, "cash_request.changed", request_json(req), "role:cashier", "role:pit_boss")
+    notify.publish(session, "cash_request.changed", req, "role:cashier", "role:pit_boss")
     return req
 
 
@@ -354,13 +346,12 @@ def deposits_minus_withdrawals(session: Session, player_id: int) -> int:
     if aid is None:
         return 0
     dep = session.execute(select(func.coalesce(func.sum(TRANSFERS.c.amount), 0))
-                          .where(TRANSFERS.c.to_account_id == aid, TRANSFERS.c.kind == "deposit")).scalar_one()
+                          .where(TRANSFERS.c.to_account_id == aid, TRANSFERS.c.kind == TransferKind.DEPOSIT)).scalar_one()
     wd = session.execute(select(func.coalesce(func.sum(TRANSFERS.c.amount), 0))
-                         .where(TRANSFERS.c.from_account_id == aid, TRANSFERS.c.kind == "withdrawal")).scalar_one()
+                         .where(TRANSFERS.c.from_account_id == aid, TRANSFERS.c.kind == TransferKind.WITHDRAWAL)).scalar_one()
     return int(dep) - int(wd)
 
 
 __all__ = ["post", "row", "transfer", "check", "credit", "debit", "balance", "player_balance", "player_account",
            "cage_account", "named_account", "table_account", "table_accounts", "TableAccounts", "InsufficientBalance",
-           "statement", "Statement", "AccountMove", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests",
-           "request_json"]
+           "statement", "Statement", "AccountMove", "LedgerCheck", "Iterable", "amount", "approve_cash", "reject_cash", "cash_requests"]

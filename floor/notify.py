@@ -16,14 +16,17 @@ from sqlalchemy.orm import Session
 log = logging.getLogger(__name__)
 
 Emitter = Callable[[str, dict, "str | list[str]"], None]   # (event, payload, room or rooms)
+Shaper = Callable[[Any], dict]   # a domain object (a model, a dataclass) -> its JSON, as the API sends it
 _emitter: Emitter | None = None
+_shaper: Shaper | None = None
 _KEY = "floor_outbox"
 BATCH_S = 0.25   # a batched update (bets at a table) goes out at most this often per round
 
 
-def set_emitter(emitter: Emitter | None) -> None:
-    global _emitter
-    _emitter = emitter
+def set_emitter(emitter: Emitter | None, shaper: Shaper | None = None) -> None:
+    """``shaper``: how the web layer turns a domain object published as a payload into JSON."""
+    global _emitter, _shaper
+    _emitter, _shaper = emitter, shaper
 
 
 def emit(event_name: str, payload: dict[str, Any], room: str) -> None:
@@ -32,10 +35,14 @@ def emit(event_name: str, payload: dict[str, Any], room: str) -> None:
         _emitter(event_name, payload, room)
 
 
-def publish(session: Session, event_name: str, payload: dict[str, Any], *rooms: str) -> None:
+def publish(session: Session, event_name: str, payload: Any, *rooms: str) -> None:
     """One update for several rooms goes out as one emit, so a client in two of them (a pit boss
-    watching a table is also in the floor's room) gets it once."""
+    watching a table is also in the floor's room) gets it once. ``payload``: a dict, or a model or
+    dataclass the installed shaper turns into one now (the object is current; after the commit it
+    may be expired)."""
     rooms = rooms or ("floor",)
+    if not isinstance(payload, dict) and _shaper is not None:
+        payload = _shaper(payload)
     session.info.setdefault(_KEY, []).append((event_name, payload, rooms[0] if len(rooms) == 1 else list(rooms)))
 
 

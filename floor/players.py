@@ -10,10 +10,6 @@ from floor.errors import BadInput, Conflict, NotFound
 from floor.models import Player
 
 
-def player_json(p: Player) -> dict:
-    return {"id": p.id, "name": p.name, "card_number": p.card_number, "phone": p.phone}
-
-
 # The columns' widths: a longer value is refused, never cut (a name cut in the database is a
 # different person on the next search).
 NAME_MAX = Player.__table__.c.name.type.length
@@ -62,7 +58,7 @@ def create_player(session: Session, actor: Actor, name: str, card_number: str, p
     p = Player(name=name, card_number=card_number, phone=phone)
     session.add(p)
     session.flush()
-    audit.record(session, actor, "player.create", f"player:{p.id}", after=player_json(p))
+    audit.record(session, actor, "player.create", f"player:{p.id}", after={"id": p.id, "name": p.name, "card_number": p.card_number, "phone": p.phone})
     return p
 
 

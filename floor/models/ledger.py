@@ -15,6 +15,7 @@ players, what the dealer terminal's seat bets are funded by).
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -25,6 +26,38 @@ from floor.models.base import Base, utcnow, whole_cents
 # revenue) and ``overlay:t<id>`` (what the house adds to reach a guarantee).
 ACCOUNT_KINDS = ("player", "cage", "tray", "in_play", "commission", "chips", "prize_pool", "bounties", "fees",
                  "overlay")
+
+
+class TransferKind(StrEnum):
+    """Why money moved; stored and sent as its value."""
+
+    # the cage
+    DEPOSIT = "deposit"
+    WITHDRAWAL = "withdrawal"
+    # a round: the stake onto the layout, then its settlement (or a correction by a ruling)
+    STAKE = "stake"
+    REFUND = "refund"
+    RETURN = "return"
+    WIN = "win"
+    LOSE = "lose"
+    COMMISSION = "commission"
+    CORRECTION = "correction"
+    # a tournament
+    BUY_IN = "buy_in"
+    FEE = "fee"
+    BOUNTY_STAKE = "bounty_stake"
+    REBUY = "rebuy"
+    ADD_ON = "add_on"
+    PRIZE = "prize"
+    BOUNTY = "bounty"
+    OVERLAY = "overlay"
+    CANCELLATION = "cancellation"
+    CANCELLATION_KEPT = "cancellation_kept"
+
+
+class CashRequestKind(StrEnum):
+    CREDIT = "credit"
+    DEBIT = "debit"
 
 
 class Account(Base):
@@ -58,8 +91,7 @@ class Transfer(Base):
     from_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     to_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     amount: Mapped[int] = mapped_column(BigInteger)
-    # deposit | withdrawal | stake | refund | return | win | lose | commission
-    kind: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(20))   # a TransferKind
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), index=True)
     bet_id: Mapped[int | None] = mapped_column(ForeignKey("bets.id"), index=True)
     memo: Mapped[str | None] = mapped_column(String(200))
@@ -75,7 +107,7 @@ class CashRequest(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    kind: Mapped[str] = mapped_column(String(10))          # credit | debit
+    kind: Mapped[str] = mapped_column(String(10))          # a CashRequestKind
     amount: Mapped[int] = mapped_column(BigInteger)
     memo: Mapped[str | None] = mapped_column(String(200))
     requested_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))

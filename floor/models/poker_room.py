@@ -15,6 +15,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from floor.models.base import Base, utcnow
 from floor.models.people import Player
+from floor.models.tables import Table
 
 ENTRY_STATUSES = ("waiting", "called", "seated", "removed")
 CALL_OUTCOMES = ("seated", "expired", "cancelled")
@@ -84,6 +85,7 @@ class ListCall(Base):
     closed_at: Mapped[datetime | None]
 
     entry: Mapped[WaitlistEntry] = relationship(lazy="joined")
+    table: Mapped[Table] = relationship()
 
 
 class TableChangeRequest(Base):
@@ -106,6 +108,8 @@ class TableChangeRequest(Base):
     outcome: Mapped[str | None] = mapped_column(String(20))    # done | cancelled
 
     player: Mapped[Player] = relationship(lazy="joined")
+    from_table: Mapped[Table] = relationship(foreign_keys=[from_table_id])
+    to_table: Mapped[Table] = relationship(foreign_keys=[to_table_id])
 
 
 class MustMoveLink(Base):

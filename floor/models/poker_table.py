@@ -83,6 +83,10 @@ class PokerPosting(Base):
 
     hand: Mapped[PokerHand] = relationship(back_populates="postings")
 
+    @property
+    def seat(self) -> int:   # as the rules' Posting names it: one schema reads both
+        return self.seat_number
+
 
 class PokerSitOut(Base):
     """A player away from his seat (seat kept): from the dealer marking him away until he is back."""

@@ -104,6 +104,14 @@ class TournamentTable(Base):
 
     table: Mapped[Table] = relationship(lazy="joined")
 
+    @property
+    def in_play(self) -> bool:
+        return self.opened_at is not None and self.broken_at is None
+
+    @property
+    def broken(self) -> bool:
+        return self.broken_at is not None
+
 
 class TournamentEntry(Base):
     """One buy-in of one player: his first entry is number 1, each re-entry the next number."""
@@ -222,6 +230,14 @@ class TournamentMove(Base):
     to_seat: Mapped[int]
     at: Mapped[datetime] = mapped_column(default=utcnow)
     done_at: Mapped[datetime | None]
+
+    entry: Mapped[TournamentEntry] = relationship()
+    from_table: Mapped[Table] = relationship(foreign_keys=[from_table_id])
+    to_table: Mapped[Table] = relationship(foreign_keys=[to_table_id])
+
+    @property
+    def done(self) -> bool:
+        return self.done_at is not None
 
 
 class TournamentDeal(Base):

@@ -11,7 +11,7 @@ from floor import alerts, audit, notify
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, Msg, NotFound
 from floor.gaming_day import end_of_gaming_day, gaming_day, gaming_day_bounds
-from floor.models import Ban, Player, PlayerWarning, PokerSitOut, Seat, SeatAssignment, Staff, Table
+from floor.models import AlertKind, AlertSeverity, Ban, Player, PlayerWarning, PokerSitOut, Seat, SeatAssignment, Staff, Table
 from floor.poker import seating, waitlist
 from floor.poker.queries import active_ban
 from floor.settings import HouseSettings
@@ -140,14 +140,14 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
         w.ban_id = b.id
         result.ban = b
         result.freed_seats = exclude(session, actor, house, player_id, "banned_warnings", now)
-        alerts.raise_alert(session, actor, "player_banned",
+        alerts.raise_alert(session, actor, AlertKind.PLAYER_BANNED,
                            Msg("{player} has {count} warnings and must leave the poker area until the end of the "
                                "gaming day; seat freed at table {tables}", player=player.name, count=count,
                                tables=", ".join(str(s["table_number"]) for s in result.freed_seats))
                            if result.freed_seats else
                            Msg("{player} has {count} warnings and must leave the poker area until the end of the "
                                "gaming day", player=player.name, count=count),
-                           severity="critical", data={"player_id": player_id, "ban_id": b.id,
+                           severity=AlertSeverity.CRITICAL, data={"player_id": player_id, "ban_id": b.id,
                                                       "freed_seats": result.freed_seats})
     _conduct_changed(session, player_id, [s["table_id"] for s in result.freed_seats] + ([table_id] if table_id else []))
     return result
@@ -195,9 +195,9 @@ def ban_player(session: Session, actor: Actor, house: HouseSettings, player_id: 
         raise BadInput("a ban must end in the future", field="until")
     b = ban(session, actor, player_id, reason, until, now=now)
     freed = exclude(session, actor, house, player_id, "banned", now)
-    alerts.raise_alert(session, actor, "player_banned", Msg("{player} is banned from the poker area: {reason}",
+    alerts.raise_alert(session, actor, AlertKind.PLAYER_BANNED, Msg("{player} is banned from the poker area: {reason}",
                                                              player=player.name, reason=b.reason),
-                       severity="critical", data={"player_id": player_id, "ban_id": b.id, "freed_seats": freed})
+                       severity=AlertSeverity.CRITICAL, data={"player_id": player_id, "ban_id": b.id, "freed_seats": freed})
     _conduct_changed(session, player_id, [s["table_id"] for s in freed])
     return b, freed
 

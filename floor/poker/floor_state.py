@@ -16,13 +16,13 @@ from floor.poker import mustmove, queries, seating, waitlist
 from floor.settings import HouseSettings
 
 
-def open_prompts(session: Session, settings: HouseSettings, lists: list[dict]) -> list[dict]:
+def open_prompts(session: Session, settings: HouseSettings, lists: list[waitlist.GameList]) -> list[dict]:
     """A game whose tables taking list players are full, with enough players waiting, and a closed
     table of that game: the floor is prompted to open it (as a must-move table if one is open)."""
     out = []
     for lst in lists:
-        game_id = lst["game"]["id"]
-        waiting = sum(1 for e in lst["entries"] if e["status"] == "waiting")
+        game_id = lst.game.id
+        waiting = sum(1 for e in lst.entries if e.entry.status == "waiting")
         if waiting < settings.table_open_min_waiting:
             continue
         takers = queries.list_tables(session, game_id)
@@ -35,7 +35,7 @@ def open_prompts(session: Session, settings: HouseSettings, lists: list[dict]) -
         mm = bool(takers)
         out.append({"game_id": game_id, "table_id": closed.id, "table": closed.number, "must_move": mm,
                     "waiting": waiting,
-                    "message": f"{lst['game']['name']}: {'tables full, ' if mm else ''}{waiting} waiting: open table "
+                    "message": f"{lst.game.name}: {'tables full, ' if mm else ''}{waiting} waiting: open table "
                                f"{closed.number}{' as a must-move table' if mm else ''}"})
     return out
 
@@ -67,25 +67,25 @@ def floor_state(session: Session, settings: HouseSettings, now: datetime | None 
         for s in t["seats"]:
             a = seated.get(seat_ids[(t["id"], s["number"])])
             c = calls.get((t["id"], s["number"]))
-            s["call"] = waitlist.call_json(session, c) if c else None
+            s["call"] = c
             s["arrival"] = a.arrival if a else None
             s["away_since"] = aways[a.id].isoformat() if a and a.id in aways else None
             s["mm_order"] = orders.get(a.id) if a else None
             d = due_by_assignment.get(a.id) if a else None
             s["due_to"] = d.to_table if d else None
-    lists = waitlist.lists_view(session, settings, now)
+    lists = waitlist.lists(session, settings, now)
     return {
         "now": now.isoformat(),
         "call_response_minutes": settings.call_response_minutes,
         "tables": tables,
         "lists": lists,
         "proposals": [p.as_dict() for p in waitlist.proposals(session, settings, now)],
-        "mustmove": [mustmove.chain_json(session, ch, settings) for ch in chains],
+        "mustmove": [mustmove.chain_state(session, ch, settings) for ch in chains],
         "due": [d.as_dict() for d in due],
         "open_prompts": open_prompts(session, settings, lists),
         "pickups": seating.pickup_due(session, settings, now),
-        "table_changes": [seating.table_change_json(r, session) for r in queries.open_table_changes(session)],
-        "alerts": [alerts.alert_json(a) for a in alerts.open_alerts(session)],
+        "table_changes": queries.open_table_changes(session),
+        "alerts": alerts.open_alerts(session),
     }
 
 

@@ -93,18 +93,41 @@ def due_moves(session: Session, settings: HouseSettings, chain: Chain | None = N
     return out
 
 
-def chain_json(session: Session, chain: Chain, settings: HouseSettings) -> dict:
-    due = {d.assignment_id for d in due_moves(session, settings, chain)}
-    tables = []
-    for i, tid in enumerate(chain.tables):
-        order = must_move_order(session, tid)
-        tables.append({"table_id": tid, "table": chain.number(tid), "role": chain.role(tid),
-                       "order": [{"order": k, "player_id": a.player_id, "name": a.player.name,
-                                  "seat": a.seat.number, "sat_at": a.sat_at.isoformat(), "due": a.id in due}
-                                 for k, a in enumerate(order, start=1)] if i > 0 else []})
-    return {"game_id": chain.game_id, "tables": tables,
-            "due": [d.as_dict() for d in due_moves(session, settings, chain)],
-            "break": break_prompts(session, chain)}
+@dataclass(frozen=True)
+class InOrder:
+    """A player in a must-move table's order: ``order`` 1 moves first; ``due``: his move is due now."""
+
+    order: int
+    assignment: SeatAssignment
+    due: bool
+
+
+@dataclass(frozen=True)
+class ChainTable:
+    table_id: int
+    table: int
+    role: str                   # main | mm1 | mm2 ...
+    order: list[InOrder]        # empty for the main table
+
+
+@dataclass(frozen=True)
+class ChainState:
+    """A must-move chain as the floor sees it: each table's order, the moves due, the break prompts."""
+
+    game_id: int
+    tables: list[ChainTable]
+    due: list[DueMove]
+    breaks: list[dict]
+
+
+def chain_state(session: Session, chain: Chain, settings: HouseSettings) -> ChainState:
+    due = due_moves(session, settings, chain)
+    due_ids = {d.assignment_id for d in due}
+    tables = [ChainTable(tid, chain.number(tid), chain.role(tid),
+                         [InOrder(k, a, a.id in due_ids) for k, a in enumerate(must_move_order(session, tid), start=1)]
+                         if i > 0 else [])
+              for i, tid in enumerate(chain.tables)]
+    return ChainState(chain.game_id, tables, due, break_prompts(session, chain))
 
 
 def break_prompts(session: Session, chain: Chain) -> list[dict]:

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from floor import alerts, audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
-from floor.models import ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
+from floor.models import AlertKind, AlertSeverity, ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
 from floor.poker import queries
 from floor.poker.queries import free_seats, lock_player, open_assignment, open_table_changes, seats_in_game
 from floor.settings import HouseSettings
@@ -313,11 +313,10 @@ def leave_seat(session: Session, actor: Actor, settings: HouseSettings, table: T
 
 # --- Table-change requests -------------------------------------------------------------------------
 
-def table_change_json(r: TableChangeRequest, session: Session) -> dict:
-    frm, to = session.get(Table, r.from_table_id), session.get(Table, r.to_table_id)
+def _audit_record(r: TableChangeRequest) -> dict:
     return {"id": r.id, "player": {"id": r.player.id, "name": r.player.name}, "game_id": r.game_id,
-            "from_table": frm.number, "to_table": to.number, "requested_at": r.requested_at.isoformat(),
-            "outcome": r.outcome}
+            "from_table": r.from_table.number, "to_table": r.to_table.number,
+            "requested_at": r.requested_at.isoformat(), "outcome": r.outcome}
 
 
 def request_table_change(session: Session, actor: Actor, settings: HouseSettings, player_id: int,
@@ -344,7 +343,7 @@ def request_table_change(session: Session, actor: Actor, settings: HouseSettings
             session.flush()
     except IntegrityError:
         raise Conflict("he already asked for table {to_table}", code="already_requested", to_table=to_table.number) from None
-    audit.record(session, actor, "tablechange.request", f"player:{player_id}", after=table_change_json(r, session))
+    audit.record(session, actor, "tablechange.request", f"player:{player_id}", after=_audit_record(r))
     notify.publish(session, "lists.changed", {"game_id": to_table.game_id}, "floor")
     return r
 
@@ -470,11 +469,11 @@ def pickup_alert(session: Session, away_id: int, now: datetime | None = None):
         WaitlistEntry.game_id == table.game_id, WaitlistEntry.closed_at.is_(None))).scalar()
     if not waiting:
         return None
-    return alerts.raise_alert(session, Actor.system("scheduler"), "chip_pickup",
+    return alerts.raise_alert(session, Actor.system("scheduler"), AlertKind.CHIP_PICKUP,
                               Msg("Table {table} seat {seat}: {player} away since {since}, {waiting} waiting: "
                                   "pick up his chips?", table=table.number, seat=a.seat.number, player=a.player.name,
                                   since=away.away_at, waiting=waiting),
-                              severity="warning", table_id=table.id,
+                              severity=AlertSeverity.WARNING, table_id=table.id,
                               data={"seat": a.seat.number, "player_id": a.player_id})
 
 
@@ -486,7 +485,7 @@ def confirm_pickup(session: Session, actor: Actor, settings: HouseSettings, tabl
         raise Conflict("seat {seat_number} at table {table} is not due for a chip pickup", code="not_due", seat_number=seat_number, table=table.number)
     audit.record(session, actor, "seat.pickup", f"table:{table.id}",
                  after={"seat": seat_number, "player_id": a.player_id, "chips": chips_out})
-    return leave(session, actor, settings, a, "chip_pickup", chips_out, now)
+    return leave(session, actor, settings, a, AlertKind.CHIP_PICKUP, chips_out, now)
 
 
 # --- Busting (004 "All-in") ------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Msg, NotFound
 from floor.gaming_day import gaming_day
 from floor.models import (
+    AlertKind,
+    AlertSeverity,
     MissedBlindTicket,
     Player,
     PokerButtonPlacement,
@@ -209,28 +211,27 @@ def _far_seat_change(session, table, a: SeatAssignment, chain, seat: int, house)
 
 # --- what the terminal shows -----------------------------------------------------------------------
 
-def _posting_json(p) -> dict:
-    return {"seat": p.seat if hasattr(p, "seat") else p.seat_number, "kind": p.kind, "amount": p.amount,
-            "live": p.live}
+@dataclass(frozen=True)
+class Ticket:
+    """A missed-blind ticket with its player's name, whether a later row voided it and (across the
+    room) its table's number."""
+
+    row: MissedBlindTicket
+    player: str | None = None
+    voided: bool = False
+    table_number: int | None = None
 
 
-def hand_json(h: PokerHand) -> dict:
-    return {"id": h.id, "number": h.number, "started_at": h.started_at.isoformat(),
-            "button": h.button_seat, "small": h.small_seat, "big": h.big_seat, "third": h.third_seat,
-            "straddle": h.straddle_seat, "first_to_act": h.first_to_act, "dead_button": h.dead_button,
-            "dead_small": h.dead_small, "heads_up": h.heads_up, "new_game": h.new_game,
-            "postings": [_posting_json(p) for p in h.postings],
-            "seats": [{"seat": s.seat_number, "player_id": s.player_id, "status": s.status, "role": s.role,
-                       "note": s.note} for s in h.seats]}
-
-
-def _owed_json(o: blinds.Owed) -> dict:
-    return {"live": o.live, "dead_small": o.dead_small, "dead_big": o.dead_big, "total": o.total,
-            "wait_for_bb": o.wait_for_bb, "reason": o.reason}
+def _audit_record(t: MissedBlindTicket) -> dict:
+    return {"id": t.id, "player_id": t.player_id, "player": None, "seat": t.seat_number, "kind": t.kind,
+            "blind": t.blind, "ticket": t.counts_as_ticket, "hand_id": t.hand_id, "voids_id": t.voids_id,
+            "voided": False, "reason": t.reason, "at": t.at.isoformat()}
 
 
 def terminal(session: Session, table: Table, house: HouseSettings, now: datetime | None = None) -> dict:
-    """Everything the dealer terminal shows: seats, the next hand, what each seat owes, timers, tickets."""
+    """Everything the dealer terminal shows: seats, the next hand, what each seat owes (a
+    ``blinds.Owed``), timers, the last hand (a PokerHand) and tickets; floor/web's TerminalSchema
+    says how it looks."""
     now = _now(now)
     st = load(session, table, house, now)
     rules = blinds.Rules.from_house(house)
@@ -248,7 +249,7 @@ def terminal(session: Session, table: Table, house: HouseSettings, now: datetime
             seats.append({"number": seat.number, "player": None})
             continue
         sp = plan.seat(seat.number) if plan else None
-        posts = [_posting_json(p) for p in plan.posted(seat.number)] if plan else []
+        posts = list(plan.posted(seat.number)) if plan else []
         kind = blinds.entrant_kind(info.state)
         owes = blinds.owed(rules, info.state, st.snapshot.small_blind, st.snapshot.big_blind)
         seats.append({
@@ -262,12 +263,12 @@ def terminal(session: Session, table: Table, house: HouseSettings, now: datetime
             "kind": kind,                                  # in | new | far | must_move | returning
             "missed": sorted(info.state.missed),
             "wait_for_bb": info.state.wait_for_bb,
-            "owes": _owed_json(owes),
+            "owes": owes,
             "tickets": info.tickets,
             "warnings": warnings.get(info.state.player_id, 0),
             "next": None if sp is None else {"status": sp.status, "role": sp.role, "note": sp.note,
                                              "postings": posts,
-                                             "total": sum(p["amount"] for p in posts)},
+                                             "total": sum(p.amount for p in posts)},
         })
     voided = _void_ids(session, table.id)
     recent = session.execute(
@@ -283,25 +284,19 @@ def terminal(session: Session, table: Table, house: HouseSettings, now: datetime
                   "tickets_on": house.missed_blind_ticket_on, "straddle": table.game.big_blind * house.straddle_big_blinds,
                   "warnings_to_ban": house.warnings_to_ban},
         "seats": seats,
-        "last_hand": hand_json(st.last_hand) if st.last_hand else None,
+        "last_hand": st.last_hand,
         "button_placed": st.placement.seat_number if st.placement else None,
         "next_hand": None if plan is None else {
             "button": plan.positions.button, "small": plan.positions.small, "big": plan.positions.big,
             "third": plan.positions.third, "dead_button": plan.dead_button, "dead_small": plan.dead_small,
             "heads_up": plan.heads_up, "new_game": plan.new_game, "first_to_act": plan.first_to_act,
-            "dealt": plan.dealt, "postings": [_posting_json(p) for p in plan.postings],
+            "dealt": plan.dealt, "postings": list(plan.postings),
             "misses": [{"seat": m.seat, "blind": m.blind, "ticket": m.ticket} for m in plan.misses],
             "forfeits": _forfeits(plan, st, house)},
         "next_hand_error": plan_error,
-        "tickets": [ticket_json(t, name, voided) for t, name in recent],
+        "tickets": [Ticket(t, name, t.id in voided) for t, name in recent],
         "now": now.isoformat(),
     }
-
-
-def ticket_json(t: MissedBlindTicket, player_name: str | None = None, voided: set[int] | None = None) -> dict:
-    return {"id": t.id, "player_id": t.player_id, "player": player_name, "seat": t.seat_number, "kind": t.kind,
-            "blind": t.blind, "ticket": t.counts_as_ticket, "hand_id": t.hand_id, "voids_id": t.voids_id,
-            "voided": bool(voided and t.id in voided), "reason": t.reason, "at": t.at.isoformat()}
 
 
 # --- changes ---------------------------------------------------------------------------------------
@@ -390,10 +385,10 @@ def _warn_if_next_forfeits(session: Session, actor: Actor, table: Table, info: S
     count = ticket_count(session, table.id, info.stay)
     if count != house.missed_blind_tickets_to_forfeit - 1 or info.assignment.left_at is not None:
         return
-    alerts.raise_alert(session, actor, "seat_at_risk",
+    alerts.raise_alert(session, actor, AlertKind.SEAT_AT_RISK,
                        Msg("Table {table} seat {seat}: {player} has {count} missed-blind tickets; the next one costs "
                            "the seat", table=table.number, seat=info.seat, player=info.assignment.player.name,
-                           count=count), severity="warning", table_id=table.id,
+                           count=count), severity=AlertSeverity.WARNING, table_id=table.id,
                        data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
                              "tickets": count})
 
@@ -411,10 +406,10 @@ def _forfeit_if_due(session: Session, actor: Actor, table: Table, info: SeatInfo
     name = info.assignment.player.name
     audit.record(session, actor, "poker.forfeit", f"table:{table.id}",
                  after={"seat": info.seat, "player_id": info.assignment.player_id, "tickets": count})
-    alerts.raise_alert(session, actor, "seat_forfeited",
+    alerts.raise_alert(session, actor, AlertKind.SEAT_FORFEITED,
                        Msg("Table {table} seat {seat}: {player} gave up the seat ({count} missed-blind tickets). "
                            "Seat free for the next player.", table=table.number, seat=info.seat, player=name,
-                           count=count), severity="warning", table_id=table.id,
+                           count=count), severity=AlertSeverity.WARNING, table_id=table.id,
                        data={"table_number": table.number, "seat": info.seat, "player_id": info.assignment.player_id,
                              "tickets": count})
     return True
@@ -549,7 +544,7 @@ def issue_ticket(session: Session, actor: Actor, table: Table, seat_number: int,
                           reason=reason.strip()[:200], at=now, recorded_by=actor.staff_id)
     session.add(t)
     session.flush()
-    audit.record(session, actor, "poker.ticket", f"table:{table.id}", after=ticket_json(t))
+    audit.record(session, actor, "poker.ticket", f"table:{table.id}", after=_audit_record(t))
     if not _forfeit_if_due(session, actor, table, info, house, now):
         _warn_if_next_forfeits(session, actor, table, info, house)
     _changed(session, table, "ticket", seat=seat_number)
@@ -577,21 +572,21 @@ def void_ticket(session: Session, actor: Actor, table: Table, ticket_id: int, re
     session.add(v)
     session.flush()
     audit.record(session, actor, "poker.ticket_void", f"table:{table.id}",
-                 before=ticket_json(t), after=ticket_json(v))
+                 before=_audit_record(t), after=_audit_record(v))
     _changed(session, table, "ticket_void", seat=t.seat_number)
     return v
 
 
-def tickets(session: Session, table: Table, player_id: int | None = None) -> list[dict]:
+def tickets(session: Session, table: Table, player_id: int | None = None) -> list[Ticket]:
     voided = _void_ids(session, table.id)
     q = (select(MissedBlindTicket, Player.name).join(Player, Player.id == MissedBlindTicket.player_id)
          .where(MissedBlindTicket.table_id == table.id).order_by(MissedBlindTicket.id.desc()).limit(200))
     if player_id is not None:
         q = q.where(MissedBlindTicket.player_id == player_id)
-    return [ticket_json(t, name, voided) for t, name in session.execute(q).all()]
+    return [Ticket(t, name, t.id in voided) for t, name in session.execute(q).all()]
 
 
-def recent_tickets(session: Session, limit: int = 50) -> list[dict]:
+def recent_tickets(session: Session, limit: int = 50) -> list[Ticket]:
     """Tickets across the poker room, newest first (the floor tablet's panel)."""
     voided = set(session.execute(select(MissedBlindTicket.voids_id).where(MissedBlindTicket.kind == "void")).scalars())
     rows = session.execute(
@@ -599,4 +594,4 @@ def recent_tickets(session: Session, limit: int = 50) -> list[dict]:
         .join(Table, Table.id == MissedBlindTicket.table_id)
         .where(MissedBlindTicket.kind != "void", MissedBlindTicket.counts_as_ticket.is_(True))
         .order_by(MissedBlindTicket.id.desc()).limit(limit)).all()
-    return [{**ticket_json(t, name, voided), "table_number": number} for t, name, number in rows]
+    return [Ticket(t, name, t.id in voided, number) for t, name, number in rows]

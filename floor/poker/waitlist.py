@@ -89,23 +89,34 @@ def _open_call(session: Session, entry_id: int) -> ListCall | None:
                            .execution_options(populate_existing=True)).scalar_one_or_none()
 
 
-def entry_json(session: Session, e: WaitlistEntry, call: ListCall | None = None) -> dict:
-    call = call if call is not None else (_open_call(session, e.id) if e.status == "called" else None)
-    return {"id": e.id, "game_id": e.game_id, "position": e.position, "status": e.status,
-            "player": {"id": e.player.id, "name": e.player.name, "card_number": e.player.card_number},
-            "added_at": e.added_at.isoformat(), "added_by": e.added_by_name, "added_terminal": e.added_terminal,
-            "note": e.note, "expiries": e.expiries,
-            "closed_at": e.closed_at.isoformat() if e.closed_at else None, "closed_reason": e.closed_reason,
-            "call": call_json(session, call) if call else None}
+@dataclass(frozen=True)
+class Listed:
+    """A list entry with his open call, if he is called."""
+
+    entry: WaitlistEntry
+    call: ListCall | None
 
 
-def call_json(session: Session, c: ListCall) -> dict:
-    table = session.get(Table, c.table_id)
-    return {"id": c.id, "entry_id": c.entry_id, "player": {"id": c.entry.player.id, "name": c.entry.player.name},
-            "game_id": c.entry.game_id, "table_id": c.table_id, "table": table.number, "seat": c.seat_number,
-            "called_at": c.called_at.isoformat(), "expires_at": c.expires_at.isoformat(),
-            "called_by": c.called_by_name, "expiry_action": c.expiry_action, "outcome": c.outcome,
-            "closed_at": c.closed_at.isoformat() if c.closed_at else None}
+@dataclass(frozen=True)
+class InPlace(Listed):
+    """An open entry on its game's list: his place (1 = first) and his estimated wait."""
+
+    place: int = 0
+    estimated_wait_minutes: int | None = None
+    estimated_wait_range: list[int] | None = None   # [low, high]
+
+
+@dataclass(frozen=True)
+class GameList:
+    game: Game
+    open_tables: list[int]
+    entries: list[InPlace]
+    seat_openings: int       # seats opened for the list in the window
+    window_minutes: int
+
+
+def listed(session: Session, e: WaitlistEntry) -> Listed:
+    return Listed(e, _open_call(session, e.id) if e.status == "called" else None)
 
 
 # --- Adding, moving, removing -------------------------------------------------------------------------
@@ -551,7 +562,7 @@ def _waits(session: Session, settings: HouseSettings, game_id: int, waiting: int
                                     seat_minutes(session, game_id, since, now), table=table)
 
 
-def lists_view(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[dict]:
+def lists(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[GameList]:
     """Every poker game's list with its open entries in order, each with its place and estimated wait."""
     now = _now(now)
     window = settings.board_wait_window_hours * 60
@@ -565,18 +576,11 @@ def lists_view(session: Session, settings: HouseSettings, now: datetime | None =
         wait_of = {e.id: w for e, w in zip(waiting, estimates)}
         rows = []
         for place, e in enumerate(entries, start=1):
-            row = entry_json(session, e, calls.get(e.id))
-            row["place"] = place
             w = wait_of.get(e.id)
-            row["estimated_wait_minutes"] = w.minutes if w else None
-            row["estimated_wait_range"] = [w.low, w.high] if w else None
-            rows.append(row)
+            rows.append(InPlace(e, calls.get(e.id), place, w.minutes if w else None, [w.low, w.high] if w else None))
         tables = session.execute(select(Table.number).where(Table.game_id == game.id, Table.status == "open")
                                  .order_by(Table.number)).scalars().all()
-        out.append({"game": {"id": game.id, "name": game.name, "structure": game.structure,
-                             "small_blind": game.small_blind, "big_blind": game.big_blind},
-                    "open_tables": list(tables), "entries": rows, "seat_openings": openings,
-                    "window_minutes": window})
+        out.append(GameList(game, list(tables), rows, openings, window))
     return out
 
 
@@ -596,29 +600,56 @@ def format_name(name: str, card_number: str, fmt: str) -> str:
     raise ValueError(f"unknown board name format {fmt!r}")
 
 
-def board_view(session: Session, settings: HouseSettings, now: datetime | None = None) -> dict:
+@dataclass(frozen=True)
+class BoardEntry:
+    place: int
+    name: str                       # as the house setting board_name_format says
+    called: bool
+    table: int | None               # the table he is called to
+    estimated_wait_minutes: int | None
+    estimated_wait_range: list[int] | None
+
+
+@dataclass(frozen=True)
+class BoardList:
+    game: Game
+    open_tables: list[int]
+    entries: list[BoardEntry]
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    table: Table
+    occupied: int
+
+
+@dataclass(frozen=True)
+class Board:
+    lists: list[BoardList]
+    tables: list[BoardTable]
+    at: datetime
+
+
+def board(session: Session, settings: HouseSettings, now: datetime | None = None) -> Board:
     """What the public TV shows: lists by game and limit, called players highlighted, estimated waits,
     names only as the house setting says; open tables with seat counts (no names)."""
     now = _now(now)
     fmt = settings.board_name_format
-    lists = []
-    for lst in lists_view(session, settings, now):
-        lists.append({"game": lst["game"], "open_tables": lst["open_tables"], "entries": [
-            {"place": r["place"], "name": format_name(r["player"]["name"], r["player"]["card_number"], fmt),
-             "called": r["status"] == "called", "table": r["call"]["table"] if r["call"] else None,
-             "estimated_wait_minutes": r["estimated_wait_minutes"],
-             "estimated_wait_range": r["estimated_wait_range"]} for r in lst["entries"]]})
+    out = [BoardList(lst.game, lst.open_tables, [
+        BoardEntry(r.place, format_name(r.entry.player.name, r.entry.player.card_number, fmt),
+                   r.entry.status == "called", r.call.table.number if r.call else None,
+                   r.estimated_wait_minutes, r.estimated_wait_range) for r in lst.entries])
+        for lst in lists(session, settings, now)]
     tables = []
     for t in session.execute(select(Table).where(Table.status == "open").order_by(Table.number)).scalars():
         seated = session.execute(select(func.count(SeatAssignment.id)).where(
             SeatAssignment.table_id == t.id, SeatAssignment.left_at.is_(None))).scalar()
-        tables.append({"number": t.number, "name": t.name, "kind": t.kind, "game": t.game.name,
-                       "seat_count": t.seat_count, "occupied": seated})
-    return {"lists": lists, "tables": tables, "at": now.isoformat()}
+        tables.append(BoardTable(t, seated))
+    return Board(out, tables, now)
 
 
 __all__ = ["add", "remove", "move", "call", "cancel_call", "expire_call", "seat", "walk_up", "proposals",
-           "format_name", "lists_view", "board_view", "Player"]
+           "format_name", "lists", "board", "Player"]
 
 
 @dataclass

@@ -21,7 +21,7 @@ from floor.actors import Actor
 from floor.errors import Conflict, InvalidState, Msg, NotFound
 from floor.models import Bet, DeviceFrame, Round, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
-from floor.models import RoundStatus, TableKind
+from floor.models import AlertKind, AlertSeverity, RoundStatus, TableKind
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
@@ -220,9 +220,9 @@ def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, da
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")
     table = session.get(Table, r.table_id)
-    alerts.raise_alert(session, actor, "round_held", Msg("Table {table} round {round} held: {reason}",
+    alerts.raise_alert(session, actor, AlertKind.ROUND_HELD, Msg("Table {table} round {round} held: {reason}",
                                                           table=table.number, round=r.number, reason=reason),
-                       severity="critical", table_id=r.table_id, data={"round_id": r.id, "reason": reason})
+                       severity=AlertSeverity.CRITICAL, table_id=r.table_id, data={"round_id": r.id, "reason": reason})
     publish(session, r, "round.held")
     notify.publish(session, "round.held", {"id": r.id, "table_id": r.table_id, "reason": reason},
                    "role:pit_boss")
@@ -233,7 +233,8 @@ def stray(session: Session, actor: Actor, table_id: int, kind: str, message: str
           data: dict | None = None, r: Round | None = None) -> None:
     """Something a device sent that fits no round: recorded, alerted, never settled."""
     event(session, r, table_id, kind, at, actor, data)
-    alerts.raise_alert(session, actor, kind, message, severity="warning", table_id=table_id, data=data)
+    alerts.raise_alert(session, actor, AlertKind(kind), message, severity=AlertSeverity.WARNING, table_id=table_id,
+                       data=data)
 
 
 def record_result(session: Session, actor: Actor, r: Round, result: dict, at: datetime) -> Outcome:

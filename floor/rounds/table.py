@@ -14,7 +14,7 @@ from floor.errors import BadInput, Conflict, InvalidState, Msg
 from floor.games import roulette
 from floor.games.base import GameInputError
 from floor.models import Bet, Round, RoundCard, Settlement, Shoe, Table
-from floor.models import RoundStatus, TableKind
+from floor.models import AlertKind, AlertSeverity, RoundStatus, TableKind
 from floor.rounds import core, history, twoperson
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.cards import accepted, build_flow, shown_flow
@@ -76,8 +76,8 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
         hold(session, actor, r, Msg("device: {reason}", reason=reason), at)
     elif r is None:
         table = get_table(session, table_id)
-        alerts.raise_alert(session, actor, "device_fault", Msg("Table {table}: {reason}", table=table.number, reason=reason),
-                           severity="warning",
+        alerts.raise_alert(session, actor, AlertKind.DEVICE_FAULT, Msg("Table {table}: {reason}", table=table.number, reason=reason),
+                           severity=AlertSeverity.WARNING,
                            table_id=table_id)
     core.frame(session, device, table_id, raw, f"fault: {reason}", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
@@ -91,9 +91,9 @@ def refused_frame(session: Session, table_id: int, reason: str, at: datetime | N
     actor = Actor.device(device or "device", table_id)
     r = active_round(session, table_id, lock=False)
     table = get_table(session, table_id)
-    alerts.raise_alert(session, actor, "device_frame_refused", Msg("Table {table}: {reason}", table=table.number,
+    alerts.raise_alert(session, actor, AlertKind.DEVICE_FRAME_REFUSED, Msg("Table {table}: {reason}", table=table.number,
                                                                     reason=reason),
-                       severity="warning", table_id=table_id, data={"reason": reason})
+                       severity=AlertSeverity.WARNING, table_id=table_id, data={"reason": reason})
     core.frame(session, device, table_id, raw, f"refused: {reason}", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 

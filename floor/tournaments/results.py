@@ -1,5 +1,6 @@
-"""What the floor, the board and the results page read: the tournament as JSON, the seats, the
-standings with payouts and bounties, and the results as CSV."""
+"""What the floor, the board and the results page read: the tournament with its tables, entries,
+moves and deal, a table's seats, the standings with payouts and bounties, and the results as CSV
+(floor/web's schemas say how each looks)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from floor import ledger
-from floor.models import Table, Tournament, TournamentDraw, TournamentEntry, TournamentMove, TournamentTable
+from floor.models import (Table, Tournament, TournamentDeal, TournamentDraw, TournamentEntry, TournamentMove,
+                          TournamentTable)
 from floor.settings import HouseSettings
 from floor.games import tournament as rules
 from floor.tournaments import balancing, clock, core, deals
@@ -22,14 +24,26 @@ def listing(session: Session) -> list[Tournament]:
     return list(session.execute(select(Tournament).order_by(Tournament.id.desc())).scalars())
 
 
-def entry_json(e: TournamentEntry, bought: dict | None = None) -> dict:
-    """``bought``: entry id -> {"rebuy": n, "add_on": n, "paid": cents} (``purchases_by_entry``)."""
-    mine = (bought or {}).get(e.id, {})
-    return {"id": e.id, "player_id": e.player_id, "player_name": e.player.name, "number": e.number,
-            "status": e.status, "table": e.table.number if e.table and e.seat else None, "seat": e.seat,
-            "chips": e.chips, "bounty": e.bounty, "place": e.place, "prize": e.prize,
-            "bounties_won": e.bounties_won, "registered_at": e.registered_at,
-            "rebuys": mine.get("rebuy", 0), "add_ons": mine.get("add_on", 0), "purchases_paid": mine.get("paid", 0)}
+@dataclass(frozen=True)
+class Standing:
+    """An entry with what he bought beside it: rebuys, add-ons and what they cost, fees included."""
+
+    entry: TournamentEntry
+    rebuys: int = 0
+    add_ons: int = 0
+    purchases_paid: int = 0
+
+    @property
+    def table(self) -> int | None:
+        """The number of the table he sits at (None unless seated)."""
+        e = self.entry
+        return e.table.number if e.table and e.seat else None
+
+
+def _standings(session: Session, t: Tournament) -> list[Standing]:
+    bought = purchases_by_entry(session, t)
+    return [Standing(e, (mine := bought.get(e.id, {})).get("rebuy", 0), mine.get("add_on", 0), mine.get("paid", 0))
+            for e in core.entries(session, t)]
 
 
 def purchases_by_entry(session: Session, t: Tournament) -> dict[int, dict]:
@@ -41,35 +55,23 @@ def purchases_by_entry(session: Session, t: Tournament) -> dict[int, dict]:
     return out
 
 
-def move_json(session: Session, m: TournamentMove) -> dict:
-    e = session.get(TournamentEntry, m.entry_id)
-    return {"id": m.id, "entry_id": m.entry_id, "player_name": e.player.name, "reason": m.reason,
-            "from_table": session.get(Table, m.from_table_id).number, "from_seat": m.from_seat,
-            "to_table": session.get(Table, m.to_table_id).number, "to_seat": m.to_seat, "at": m.at,
-            "done": m.done_at is not None}
+@dataclass(frozen=True)
+class Detail:
+    """A tournament with its tables, clock, entries, the moves the floor has yet to make, and its deal."""
+
+    tournament: Tournament
+    tables: list[TournamentTable]
+    clock: dict
+    entries: list[Standing]
+    moves: list[TournamentMove]
+    deal: TournamentDeal | None
 
 
-def tournament_json(session: Session, settings: HouseSettings, t: Tournament, now: datetime | None = None) -> dict:
+def detail(session: Session, settings: HouseSettings, t: Tournament, now: datetime | None = None) -> Detail:
     now = core.now_or(now)
-    deal = deals.open_deal(session, t) or deals.paid_deal(session, t)
-    bought = purchases_by_entry(session, t)
-    return {
-        "id": t.id, "name": t.name, "status": t.status, "game_id": t.game_id, "game": t.game.name,
-        "scheduled_at": t.scheduled_at, "started_at": t.started_at, "finished_at": t.finished_at,
-        "buy_in": t.buy_in, "fee": t.fee, "bounty_kind": t.bounty_kind, "bounty": t.bounty,
-        "starting_stack": t.structure["starting_stack"],
-        "late_registration_levels": t.structure["late_registration_levels"],
-        "max_reentries": t.max_reentries, "max_entries": t.max_entries, "seats_per_table": t.seats_per_table,
-        "final_table_size": t.final_table_size, "guarantee": t.guarantee, "tie_rule": t.tie_rule,
-        "structure": t.structure, "payout_table": t.payout_table,
-        "tables": [{"table": tt.table.number, "break_rank": tt.break_rank, "button_seat": tt.button_seat,
-                    "in_play": tt.opened_at is not None and tt.broken_at is None,
-                    "broken": tt.broken_at is not None} for tt in core.tables(session, t)],
-        "clock": clock.state(session, t, now, settings.tournament_payout_unit),
-        "entries": [entry_json(e, bought) for e in core.entries(session, t)],
-        "moves": [move_json(session, m) for m in balancing.pending_moves(session, t)],
-        "deal": deal_json(deal) if deal else None,
-    }
+    return Detail(t, core.tables(session, t), clock.state(session, t, now, settings.tournament_payout_unit),
+                  _standings(session, t), balancing.pending_moves(session, t),
+                  deals.open_deal(session, t) or deals.paid_deal(session, t))
 
 
 def tournament_at_table(session: Session, table_id: int) -> Tournament | None:
@@ -80,21 +82,33 @@ def tournament_at_table(session: Session, table_id: int) -> Tournament | None:
                            .order_by(Tournament.id.desc())).scalars().first()
 
 
-def table_view(session: Session, settings: HouseSettings, t: Tournament, table: Table,
-               now: datetime | None = None) -> dict:
+@dataclass(frozen=True)
+class TableView:
+    """A tournament table as its dealer terminal shows it."""
+
+    tournament_id: int
+    table: int
+    table_id: int
+    button_seat: int | None
+    broken: bool
+    clock: dict
+    seats: list[TournamentEntry]        # by seat
+    moves: list[TournamentMove]         # to or from this table, still to make
+    hand: "TableHand | None"
+
+
+def at_table(session: Session, settings: HouseSettings, t: Tournament, table: Table,
+             now: datetime | None = None) -> TableView:
     """The dealer terminal of a tournament table: the clock (blinds and antes), its players by seat,
     the button, and the moves to or from this table still to make."""
     now = core.now_or(now)
     tt = next((x for x in core.tables(session, t) if x.table_id == table.id), None)
-    seats = [{"seat": e.seat, "entry_id": e.id, "player_name": e.player.name, "chips": e.chips, "bounty": e.bounty}
-             for e in sorted(core.entries(session, t, "seated"), key=lambda e: e.seat or 0) if e.table_id == table.id]
-    moves = [move_json(session, m) for m in balancing.pending_moves(session, t)
-             if table.id in (m.from_table_id, m.to_table_id)]
+    seats = [e for e in sorted(core.entries(session, t, "seated"), key=lambda e: e.seat or 0) if e.table_id == table.id]
+    moves = [m for m in balancing.pending_moves(session, t) if table.id in (m.from_table_id, m.to_table_id)]
     state = clock.state(session, t, now, settings.tournament_payout_unit)
-    return {"tournament_id": t.id, "table": table.number, "table_id": table.id,
-            "button_seat": tt.button_seat if tt else None, "broken": bool(tt and tt.broken_at),
-            "clock": state, "seats": seats, "moves": moves,
-            "hand": table_hand(state, {s["seat"]: s["chips"] for s in seats}, tt.button_seat if tt else None)}
+    button = tt.button_seat if tt else None
+    return TableView(t.id, table.number, table.id, button, bool(tt and tt.broken_at), state, seats, moves,
+                     table_hand(state, {e.seat: e.chips for e in seats}, button))
 
 
 @dataclass(frozen=True)
@@ -126,21 +140,14 @@ def table_hand(state: dict, stacks: dict[int, int], button: int | None) -> Table
                      h.postings)
 
 
-def deal_json(d) -> dict:
-    return {"id": d.id, "method": d.method, "save": d.save, "status": d.status, "entry_ids": d.entry_ids,
-            "stacks": d.stacks, "prizes": d.prizes, "amounts": d.amounts, "agreed": d.agreed}
-
-
-def standings(session: Session, t: Tournament) -> list[dict]:
+def standings(session: Session, t: Tournament) -> list[Standing]:
     """Players still in by chips, then everyone placed (best first), then those out during late
     registration, not placed until it closes."""
-    bought = purchases_by_entry(session, t)
-    rows = [entry_json(e, bought) for e in core.entries(session, t) if e.status != "refunded"]
-
-    def key(r):
-        group = 1 if r["place"] is not None else 2 if r["status"] == "out" else 0
-        return group, r["place"] or 0, -r["chips"], r["id"]
-    return sorted(rows, key=key)
+    def key(s: Standing):
+        e = s.entry
+        group = 1 if e.place is not None else 2 if e.status == "out" else 0
+        return group, e.place or 0, -e.chips, e.id
+    return sorted((s for s in _standings(session, t) if s.entry.status != "refunded"), key=key)
 
 
 def money(session: Session, t: Tournament) -> dict:
@@ -170,7 +177,8 @@ def results_csv(session: Session, t: Tournament) -> str:
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(CSV_COLUMNS)
-    for r in standings(session, t):
-        w.writerow([r["place"] or "", r["player_name"], r["number"], r["prize"], r["bounties_won"], r["status"],
-                    r["rebuys"], r["add_ons"], r["purchases_paid"]])
+    for s in standings(session, t):
+        e = s.entry
+        w.writerow([e.place or "", e.player.name, e.number, e.prize, e.bounties_won, e.status,
+                    s.rebuys, s.add_ons, s.purchases_paid])
     return out.getvalue()

@@ -11,7 +11,9 @@ from floor.tournaments import clock, registration
 from floor.tournaments import core as tournaments_core
 from floor.tournaments import results as tournament_results
 from floor.web import dealer_games, dealer_poker, i18n
-from floor.web.api.tournament_schemas import TableViewOut
+from floor.web.api.poker_schemas import BoardSchema
+from floor.web.api.schemas import AlertSchema
+from floor.web.api.tournament_schemas import EntryOut, TableViewOut, TournamentOut
 from floor.web.extensions import db
 from floor.web.policy import allow, current_identity
 
@@ -22,14 +24,14 @@ bp = Blueprint("pages", __name__)
 @allow("floor_manager", "admin")
 def floor():
     return render_template("floor.html", tables=tables_svc.floor_tables(db.session),
-                           alerts=[alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)])
+                           alerts=AlertSchema(many=True).dump(alerts_svc.open_alerts(db.session)))
 
 
 @bp.route("/pit")
 @allow("pit_boss", "admin", "cashier")
 def pit():
     return render_template("pit.html", tables=tables_svc.floor_tables(db.session),
-                           alerts=[alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)])
+                           alerts=AlertSchema(many=True).dump(alerts_svc.open_alerts(db.session)))
 
 
 @bp.route("/board")
@@ -39,7 +41,7 @@ def board():
 
     house = current_app.config["HOUSE"]
     langs = [x.strip() for x in house.board_languages.split(",") if x.strip() in i18n.LANGUAGES]
-    return render_template("board.html", board=waitlist.board_view(db.session, house),
+    return render_template("board.html", board=BoardSchema().dump(waitlist.board(db.session, house)),
                            board_languages=langs, board_seconds=house.board_language_seconds if len(langs) > 1 else 0,
                            page_seconds=house.board_page_seconds)
 
@@ -54,7 +56,7 @@ def tournaments():
                for p in db.session.query(Player).order_by(Player.name)]
     games = [{"id": x.id, "name": x.name} for x in db.session.query(Game).filter_by(kind="poker")]
     chosen = listing[0]["id"] if listing else None
-    detail = tournament_results.tournament_json(db.session, house, tournaments_core.get(db.session, chosen)) \
+    detail = TournamentOut().dump(tournament_results.detail(db.session, house, tournaments_core.get(db.session, chosen))) \
         if chosen else None
     return render_template("tournaments.html", data={"tournaments": listing, "players": players, "games": games,
                                                      "detail": detail, "role": current_identity().role})
@@ -86,7 +88,7 @@ def tournament_receipt(tournament_id: int, entry_id: int):
 def tournament_results_page(tournament_id: int):
     """Standings, payouts and bounties; prints on one page; CSV beside it."""
     t = tournaments_core.get(db.session, tournament_id)
-    return render_template("tournament_results.html", t=t, standings=tournament_results.standings(db.session, t),
+    return render_template("tournament_results.html", t=t, standings=EntryOut(many=True).dump(tournament_results.standings(db.session, t)),
                            money=tournament_results.money(db.session, t), draws=tournament_results.draws(db.session, t))
 
 
@@ -97,7 +99,7 @@ def dealer(table_number: int):
     table = tables_svc.table_by_number(db.session, table_number)
     running = tournament_results.tournament_at_table(db.session, table.id) if table.kind == "poker" else None
     if running is not None:      # a tournament table: the clock's blinds, its players, busts, moves
-        view = tournament_results.table_view(db.session, current_app.config["HOUSE"], running, table)
+        view = tournament_results.at_table(db.session, current_app.config["HOUSE"], running, table)
         return render_template("tournament_dealer.html", table=table, view=TableViewOut().dump(view))
     module = dealer_poker if table.kind == "poker" else dealer_games
     return module.render_terminal(table)

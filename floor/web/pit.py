@@ -117,7 +117,7 @@ def player_page(player_id: int):
     p = players_svc.get_player(db.session, player_id)
     now = datetime.now(timezone.utc)
     data = ratings.player_history(db.session, p.id, now - timedelta(days=30), now + timedelta(minutes=1), house())
-    return render_template("pit_player.html", pit_page="ratings", player=players_svc.player_json(p), data=data)
+    return render_template("pit_player.html", pit_page="ratings", player=p, data=data)
 
 
 @bp.route("/wheels")

@@ -86,7 +86,7 @@ def test_a_new_player_posts_or_waits_and_nobody_posts_for_an_away_player(session
     state = svc.terminal(session, table, HOUSE, clock())
     seat4 = next(s for s in state["seats"] if s["number"] == 4)
     assert seat4["away"] and seat4["tickets"] == 1 and seat4["missed"] == ["big"]
-    assert seat4["owes"]["live"] == 500
+    assert seat4["owes"].live == 500
 
 
 def test_the_third_ticket_forfeits_the_seat_and_alerts_the_floor(session, dealer, table):
@@ -123,13 +123,13 @@ def test_a_corrected_ticket_no_longer_counts_and_the_correction_is_a_new_row(ses
     svc.mark_away(session, dealer, table, 4, HOUSE, now=clock())
     hand(session, dealer, table, clock)                      # B2 S3 B1: big passes 4
     tickets = svc.tickets(session, table)
-    assert [(t["seat"], t["blind"], t["kind"]) for t in tickets] == [(4, "big", "miss")]
+    assert [(t.row.seat_number, t.row.blind, t.row.kind) for t in tickets] == [(4, "big", "miss")]
     with pytest.raises(BadInput):
-        svc.void_ticket(session, dealer, table, tickets[0]["id"], "  ")
-    v = svc.void_ticket(session, dealer, table, tickets[0]["id"], "he was at the table", now=clock())
-    assert v.kind == "void" and v.voids_id == tickets[0]["id"]
+        svc.void_ticket(session, dealer, table, tickets[0].row.id, "  ")
+    v = svc.void_ticket(session, dealer, table, tickets[0].row.id, "he was at the table", now=clock())
+    assert v.kind == "void" and v.voids_id == tickets[0].row.id
     with pytest.raises(Conflict):
-        svc.void_ticket(session, dealer, table, tickets[0]["id"], "again", now=clock())
+        svc.void_ticket(session, dealer, table, tickets[0].row.id, "again", now=clock())
     state = svc.terminal(session, table, HOUSE, clock())
     seat4 = state["seats"][3]
     assert seat4["tickets"] == 0 and seat4["missed"] == []
@@ -157,7 +157,7 @@ def test_a_returning_player_who_missed_both_blinds_posts_them_on_new_hand(sessio
     svc.mark_back(session, dealer, table, 4, house, now=clock())
     state = svc.terminal(session, table, house, clock())
     seat4 = state["seats"][3]
-    assert seat4["owes"]["live"] == 500 and seat4["owes"]["dead_small"] == 200
+    assert seat4["owes"].live == 500 and seat4["owes"].dead_small == 200
     assert seat4["next"]["status"] == "dealt" and seat4["next"]["total"] == 700
     h = hand(session, dealer, table, clock, house)           # B5 S1 B2, 4 posts
     assert postings(h) == expected
@@ -203,7 +203,7 @@ def test_a_rebuy_after_an_all_in_is_dealt_in_at_once_unless_he_missed_a_blind(se
     seating.sit(session, dealer, HOUSE, table, 1, 1, 20_000, clock(), arrival="rebuy")
     state = svc.terminal(session, table, HOUSE, clock())
     assert state["seats"][0]["missed"] == ["big"]
-    assert state["seats"][0]["owes"]["live"] == 500
+    assert state["seats"][0]["owes"].live == 500
 
 
 def test_a_straddle_is_two_big_blinds_from_the_seat_after_the_big_blind_who_acts_last(session, dealer, table):

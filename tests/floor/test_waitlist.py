@@ -192,16 +192,16 @@ def test_estimated_wait_counts_only_seats_opened_for_the_list_in_the_window(sess
         seating.sit(session, m, HOUSE, main, seat, 20 + seat, 50_000, at)
     waitlist.add(session, m, NLH, 11, now)
     waitlist.add(session, m, NLH, 12, now)
-    lst = next(x for x in waitlist.lists_view(session, HOUSE, now) if x["game"]["id"] == NLH)
-    assert lst["seat_openings"] == 3
+    lst = next(x for x in waitlist.lists(session, HOUSE, now) if x.game.id == NLH)
+    assert lst.seat_openings == 3
     # what the model makes of the same figures: 3 departures over the window's seat-minutes, the
     # table full now (floor.games.waits has its own tests; this checks the floor measures its inputs)
     seated = len(main.seats)
     since = now - timedelta(hours=HOUSE.board_wait_window_hours)
     minutes = waitlist.seat_minutes(session, NLH, since, now)
     expected = waits.estimate(2, 0, seated, 3, minutes)
-    assert [r["estimated_wait_minutes"] for r in lst["entries"]] == [w.minutes for w in expected]
-    assert [r["estimated_wait_range"] for r in lst["entries"]] == [[w.low, w.high] for w in expected]
+    assert [r.estimated_wait_minutes for r in lst.entries] == [w.minutes for w in expected]
+    assert [r.estimated_wait_range for r in lst.entries] == [[w.low, w.high] for w in expected]
     assert 0 < expected[0].minutes < expected[1].minutes
 
 
@@ -225,10 +225,10 @@ def test_a_free_seat_on_a_list_table_means_the_first_waits_nothing(session):
     seating.sit(session, m, HOUSE, main, 1, 21, 50_000, now - timedelta(minutes=20))
     waitlist.add(session, m, NLH, 11, now)
     waitlist.add(session, m, NLH, 12, now)
-    lst = next(x for x in waitlist.lists_view(session, HOUSE, now) if x["game"]["id"] == NLH)
-    first, second = lst["entries"]
-    assert first["estimated_wait_minutes"] == 0 and first["estimated_wait_range"] == [0, 0]
-    assert second["estimated_wait_minutes"] > 0
+    lst = next(x for x in waitlist.lists(session, HOUSE, now) if x.game.id == NLH)
+    first, second = lst.entries
+    assert first.estimated_wait_minutes == 0 and first.estimated_wait_range == [0, 0]
+    assert second.estimated_wait_minutes > 0
 
 
 @pytest.mark.parametrize("fmt, expected", [
@@ -243,7 +243,7 @@ def test_board_view_has_no_full_names(session):
     e = waitlist.add(session, m, NLH, 11, T0)
     waitlist.add(session, m, NLH, 12, T0)
     waitlist.call(session, m, HOUSE, e.id, main, now=T0)
-    board = waitlist.board_view(session, HOUSE, T0)
-    nlh = board["lists"][0]
-    assert [(r["name"], r["called"], r["table"]) for r in nlh["entries"]] == [("Karin H.", True, 1), ("Luca B.", False, None)]
+    board = waitlist.board(session, HOUSE, T0)
+    nlh = board.lists[0]
+    assert [(r.name, r.called, r.table) for r in nlh.entries] == [("Karin H.", True, 1), ("Luca B.", False, None)]
     assert "Huber" not in str(board) and "Alice Martin" not in str(board)

@@ -26,7 +26,7 @@ def redis_up():
 
 
 def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, app, session, db_url, tmp_path):
-    alert_id = alerts.raise_alert(session, Actor.system(), "test", "wheel 12 lost", table_id=None).id
+    alert_id = alerts.raise_alert(session, Actor.system(), "device_lost", "wheel 12 lost", table_id=None).id
     session.commit()
     session.close()   # on SQLite an open transaction would hold the write lock the servers need
     channel = f"floorman-test-{uuid.uuid4().hex}"

@@ -16,7 +16,7 @@ blp = Blueprint("api_alerts", __name__, url_prefix="/api/alerts", description="F
 @blp.response(200, AlertSchema(many=True))
 def list_alerts():
     """Alerts nobody has acknowledged yet, newest first."""
-    return [alerts_svc.alert_json(a) for a in alerts_svc.open_alerts(db.session)]
+    return alerts_svc.open_alerts(db.session)
 
 
 class AcknowledgeIn(Strict):
@@ -32,4 +32,4 @@ def acknowledge(args, alert_id: int):
     """Acknowledge an alert; a wheel alert needs a pit boss and a note of what he found (audited)."""
     a = alerts_svc.acknowledge(db.session, actor(), alert_id, args["note"])
     db.session.commit()
-    return alerts_svc.alert_json(a)
+    return a

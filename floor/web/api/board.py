@@ -17,4 +17,4 @@ blp = Blueprint("api_board", __name__, url_prefix="/api/board", description="The
 def board():
     """Lists by game and limit (called players highlighted, estimated waits) and open tables with seat
     counts; player names only as board_name_format says, never in full unless the house says so."""
-    return waitlist.board_view(db.session, house())
+    return waitlist.board(db.session, house())

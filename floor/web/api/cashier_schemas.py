@@ -3,13 +3,16 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from floor.models import CashRequestKind, TransferKind
 from floor.web.api.schemas import Cents, Choice, Iso
 
 
 class CashRequestSchema(Schema):
+    """A cash request (``floor.models.CashRequest``), in the cashier's answers and live."""
+
     id = fields.Integer()
     player_id = fields.Integer()
-    kind = Choice(("credit", "debit"))
+    kind = Choice(CashRequestKind)
     amount = Cents()
     memo = fields.String(allow_none=True)
     requested_by = fields.Integer(allow_none=True)
@@ -25,8 +28,7 @@ class CashRequestSchema(Schema):
 class AccountMoveSchema(Schema):
     id = fields.Integer()
     at = Iso(allow_none=True)
-    kind = fields.String(metadata={"description": "deposit | withdrawal | stake | refund | return | win | lose | "
-                                                  "commission ..."})
+    kind = Choice(TransferKind)
     amount = Cents(metadata={"description": "cents: positive into the player's account, negative out of it"})
     round_id = fields.Integer(allow_none=True)
     bet_id = fields.Integer(allow_none=True)

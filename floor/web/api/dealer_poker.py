@@ -11,7 +11,7 @@ from floor.poker import conduct, queries
 from floor.poker import table as svc
 from floor.web.api.conduct import WarningResultSchema, warning_result_json
 from floor.web.api.poker_schemas import TicketSchema
-from floor.web.api.schemas import EmptySchema, Strict
+from floor.web.api.schemas import EmptySchema, Iso, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -23,6 +23,8 @@ TERMINAL = ("dealer", "floor_manager", "pit_boss", "admin")
 # --- schemas ----------------------------------------------------------------------------------------
 
 class PostingSchema(Schema):
+    """A blind or straddle: planned (``floor.poker.blinds.Posting``) or posted (``PokerPosting``)."""
+
     seat = fields.Integer()
     kind = fields.String(metadata={"description": "small_blind | big_blind | third_blind | straddle | entry | "
                                                   "dead_small | dead_big"})
@@ -31,6 +33,8 @@ class PostingSchema(Schema):
 
 
 class OwedSchema(Schema):
+    """``floor.poker.blinds.Owed``."""
+
     live = fields.Integer(metadata={"description": "cents"})
     dead_small = fields.Integer()
     dead_big = fields.Integer()
@@ -70,7 +74,7 @@ class PokerSeatSchema(Schema):
 
 
 class HandSeatSchema(Schema):
-    seat = fields.Integer()
+    seat = fields.Integer(attribute="seat_number")
     player_id = fields.Integer()
     status = fields.String()
     role = fields.String(allow_none=True)
@@ -78,14 +82,16 @@ class HandSeatSchema(Schema):
 
 
 class HandSchema(Schema):
+    """A hand dealt (``floor.models.PokerHand``)."""
+
     id = fields.Integer()
     number = fields.Integer()
-    started_at = fields.String()
-    button = fields.Integer(allow_none=True)
-    small = fields.Integer(allow_none=True)
-    big = fields.Integer(allow_none=True)
-    third = fields.Integer(allow_none=True)
-    straddle = fields.Integer(allow_none=True)
+    started_at = Iso()
+    button = fields.Integer(attribute="button_seat", allow_none=True)
+    small = fields.Integer(attribute="small_seat", allow_none=True)
+    big = fields.Integer(attribute="big_seat", allow_none=True)
+    third = fields.Integer(attribute="third_seat", allow_none=True)
+    straddle = fields.Integer(attribute="straddle_seat", allow_none=True)
     first_to_act = fields.Integer(allow_none=True)
     dead_button = fields.Boolean()
     dead_small = fields.Boolean()

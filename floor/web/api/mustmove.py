@@ -22,7 +22,7 @@ MANAGE = ("floor_manager", "admin")
 @blp.response(200, ChainSchema(many=True))
 def chains():
     """Every must-move chain with each table's must-move order, the due moves and break prompts."""
-    return [mustmove.chain_json(db.session, c, house()) for c in queries.chains(db.session)]
+    return [mustmove.chain_state(db.session, c, house()) for c in queries.chains(db.session)]
 
 
 @blp.route("/tables/<int:table_number>")

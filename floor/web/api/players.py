@@ -16,7 +16,7 @@ blp = Blueprint("api_players", __name__, url_prefix="/api/players", description=
 @blp.response(200, PlayerSchema(many=True))
 def search_players(args):
     """Find players by part of a name or of a card number (every word typed must match)."""
-    return [players_svc.player_json(p) for p in players_svc.search(db.session, args["q"])]
+    return players_svc.search(db.session, args["q"])
 
 
 @blp.route("/likely-duplicates")
@@ -25,7 +25,7 @@ def search_players(args):
 @blp.response(200, PlayerSchema(many=True))
 def likely_duplicates(args):
     """Players already registered with this name (any case) or this card number."""
-    return [players_svc.player_json(p) for p in players_svc.likely_duplicates(db.session, args["name"], args["card_number"])]
+    return players_svc.likely_duplicates(db.session, args["name"], args["card_number"])
 
 
 @blp.route("", methods=["POST"])
@@ -37,11 +37,11 @@ def create_player(args):
     p = players_svc.create_player(db.session, actor(), args["name"], args["card_number"], args["phone"],
                                    same_name_confirmed=args["same_name_confirmed"])
     db.session.commit()
-    return players_svc.player_json(p)
+    return p
 
 
 @blp.route("/<int:player_id>")
 @allow("floor_manager", "pit_boss", "admin", "cashier")
 @blp.response(200, PlayerSchema)
 def get_player(player_id: int):
-    return players_svc.player_json(players_svc.get_player(db.session, player_id))
+    return players_svc.get_player(db.session, player_id)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, GameSchema, Query, SeatPlayerSchema, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, Iso, Out, Query, SeatPlayerSchema, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -15,46 +15,65 @@ class PlayerRefSchema(Schema):
 
 
 class CallSchema(Schema):
+    """A call of a listed player to a seat (``floor.models.ListCall``)."""
+
     id = fields.Integer()
     entry_id = fields.Integer()
-    player = fields.Nested(PlayerRefSchema)
-    game_id = fields.Integer()
+    player = fields.Nested(SeatPlayerSchema, attribute="entry.player")
+    game_id = fields.Integer(attribute="entry.game_id")
     table_id = fields.Integer()
-    table = fields.Integer(metadata={"description": "table number"})
-    seat = fields.Integer()
-    called_at = fields.String()
-    expires_at = fields.String(metadata={"description": "the response timer runs out at this time"})
-    called_by = fields.String()
+    table = fields.Integer(attribute="table.number", metadata={"description": "table number"})
+    seat = fields.Integer(attribute="seat_number")
+    called_at = Iso()
+    expires_at = Iso(metadata={"description": "the response timer runs out at this time"})
+    called_by = fields.String(attribute="called_by_name")
     expiry_action = fields.String(metadata={"description": "end_of_list | remove, fixed when called"})
     outcome = fields.String(allow_none=True)
-    closed_at = fields.String(allow_none=True)
+    closed_at = Iso(allow_none=True)
 
 
 class EntrySchema(Schema):
-    id = fields.Integer()
-    game_id = fields.Integer()
-    position = fields.Integer()
-    place = fields.Integer(metadata={"description": "1 = first on the list"})
-    status = fields.String(metadata={"description": "waiting | called | seated | removed"})
-    player = fields.Nested(PlayerRefSchema)
-    added_at = fields.String()
-    added_by = fields.String()
-    added_terminal = fields.String()
-    note = fields.String(allow_none=True)
-    expiries = fields.Integer()
-    closed_at = fields.String(allow_none=True)
-    closed_reason = fields.String(allow_none=True)
+    """A list entry and his open call (``floor.poker.waitlist.Listed``)."""
+
+    id = fields.Integer(attribute="entry.id")
+    game_id = fields.Integer(attribute="entry.game_id")
+    position = fields.Integer(attribute="entry.position")
+    status = fields.String(attribute="entry.status", metadata={"description": "waiting | called | seated | removed"})
+    player = fields.Nested(PlayerRefSchema, attribute="entry.player")
+    added_at = Iso(attribute="entry.added_at")
+    added_by = fields.String(attribute="entry.added_by_name")
+    added_terminal = fields.String(attribute="entry.added_terminal")
+    note = fields.String(attribute="entry.note", allow_none=True)
+    expiries = fields.Integer(attribute="entry.expiries")
+    closed_at = Iso(attribute="entry.closed_at", allow_none=True)
+    closed_reason = fields.String(attribute="entry.closed_reason", allow_none=True)
     call = fields.Nested(CallSchema, allow_none=True)
+
+
+class ListEntrySchema(EntrySchema):
+    """An open entry on its list (``floor.poker.waitlist.InPlace``)."""
+
+    place = fields.Integer(metadata={"description": "1 = first on the list"})
     estimated_wait_minutes = fields.Integer(allow_none=True, metadata={
         "description": "likely wait (the median), from the seats that opened in the window; null: no basis"})
     estimated_wait_range = fields.List(fields.Integer(), allow_none=True, metadata={
         "description": "[low, high]: 8 in 10 such waits fall in it"})
 
 
+class ListGameSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    structure = fields.String(allow_none=True)
+    small_blind = Cents()
+    big_blind = Cents()
+
+
 class ListSchema(Schema):
-    game = fields.Nested(GameSchema)
+    """A game's list (``floor.poker.waitlist.GameList``)."""
+
+    game = fields.Nested(ListGameSchema)
     open_tables = fields.List(fields.Integer())
-    entries = fields.List(fields.Nested(EntrySchema))
+    entries = fields.List(fields.Nested(ListEntrySchema))
     seat_openings = fields.Integer(metadata={"description": "seats opened for the list in the window"})
     window_minutes = fields.Integer()
 
@@ -85,11 +104,13 @@ class DueMoveSchema(Schema):
 
 
 class OrderRowSchema(Schema):
+    """A player in must-move order (``floor.poker.mustmove.InOrder``)."""
+
     order = fields.Integer()
-    player_id = fields.Integer()
-    name = fields.String()
-    seat = fields.Integer()
-    sat_at = fields.String()
+    player_id = fields.Integer(attribute="assignment.player_id")
+    name = fields.String(attribute="assignment.player.name")
+    seat = fields.Integer(attribute="assignment.seat.number")
+    sat_at = Iso(attribute="assignment.sat_at")
     due = fields.Boolean()
 
 
@@ -109,11 +130,12 @@ class BreakPromptSchema(Schema):
 
 
 class ChainSchema(Schema):
+    """A must-move chain (``floor.poker.mustmove.ChainState``)."""
+
     game_id = fields.Integer()
     tables = fields.List(fields.Nested(ChainTableSchema))
     due = fields.List(fields.Nested(DueMoveSchema))
-    # "break" is a Python keyword: the attribute is read from the dict key.
-    break_ = fields.List(fields.Nested(BreakPromptSchema), data_key="break", attribute="break")
+    break_ = fields.List(fields.Nested(BreakPromptSchema), data_key="break", attribute="breaks")
 
 
 class TableMustMoveSchema(Schema):
@@ -158,12 +180,14 @@ class PickupSchema(Schema):
 
 
 class TableChangeSchema(Schema):
+    """A table-change request (``floor.models.TableChangeRequest``)."""
+
     id = fields.Integer()
     player = fields.Nested(SeatPlayerSchema)
     game_id = fields.Integer()
-    from_table = fields.Integer()
-    to_table = fields.Integer()
-    requested_at = fields.String()
+    from_table = fields.Integer(attribute="from_table.number")
+    to_table = fields.Integer(attribute="to_table.number")
+    requested_at = Iso()
     outcome = fields.String(allow_none=True)
 
 
@@ -231,24 +255,26 @@ class BoardEntrySchema(Schema):
 
 
 class BoardListSchema(Schema):
-    game = fields.Nested(GameSchema)
+    game = fields.Nested(ListGameSchema)
     open_tables = fields.List(fields.Integer())
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
 class BoardTableSchema(Schema):
-    number = fields.Integer()
-    name = fields.String()
-    kind = fields.String()
-    game = fields.String()
-    seat_count = fields.Integer()
+    number = fields.Integer(attribute="table.number")
+    name = fields.String(attribute="table.name")
+    kind = fields.String(attribute="table.kind")
+    game = fields.String(attribute="table.game.name")
+    seat_count = fields.Integer(attribute="table.seat_count")
     occupied = fields.Integer()
 
 
 class BoardSchema(Schema):
+    """The public board (``floor.poker.waitlist.Board``)."""
+
     lists = fields.List(fields.Nested(BoardListSchema))
     tables = fields.List(fields.Nested(BoardTableSchema))
-    at = fields.String()
+    at = Iso()
 
 
 class TableMustMoveStateSchema(Schema):
@@ -346,17 +372,21 @@ class RefuseArgs(Strict):
     reason = Reason()
 
 
-class TicketSchema(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
+class TicketSchema(Out):
+    """A missed-blind ticket (``floor.poker.table.Ticket``)."""
+
+    OMIT_NONE = ("table_number",)
+
+    id = fields.Integer(attribute="row.id")
+    player_id = fields.Integer(attribute="row.player_id")
     player = fields.String(allow_none=True)
-    seat = fields.Integer()
-    kind = fields.String(metadata={"description": "miss | manual | void (a correction of voids_id)"})
-    blind = fields.String(allow_none=True)
-    ticket = fields.Boolean(metadata={"description": "counts toward forfeiting the seat"})
-    hand_id = fields.Integer(allow_none=True)
-    voids_id = fields.Integer(allow_none=True)
+    seat = fields.Integer(attribute="row.seat_number")
+    kind = fields.String(attribute="row.kind", metadata={"description": "miss | manual | void (a correction of voids_id)"})
+    blind = fields.String(attribute="row.blind", allow_none=True)
+    ticket = fields.Boolean(attribute="row.counts_as_ticket", metadata={"description": "counts toward forfeiting the seat"})
+    hand_id = fields.Integer(attribute="row.hand_id", allow_none=True)
+    voids_id = fields.Integer(attribute="row.voids_id", allow_none=True)
     voided = fields.Boolean()
-    reason = fields.String(allow_none=True)
-    at = fields.String()
-    table_number = fields.Integer()
+    reason = fields.String(attribute="row.reason", allow_none=True)
+    at = Iso(attribute="row.at")
+    table_number = fields.Integer(metadata={"description": "across the room only"})

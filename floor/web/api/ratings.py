@@ -202,4 +202,4 @@ def player_history(player_id: int, days: int) -> dict:
     p = players_svc.get_player(db.session, player_id)
     now = datetime.now(timezone.utc)
     out = ratings.player_history(db.session, p.id, now - timedelta(days=days), now + timedelta(minutes=1), house())
-    return {"player": players_svc.player_json(p), **out}
+    return {"player": p, **out}

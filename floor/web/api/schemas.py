@@ -5,6 +5,7 @@ import re
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate
 
+from floor.models import AlertKind, AlertSeverity
 from floor.web.error_schema import ErrorSchema  # noqa: F401  (the API modules take it from here)
 
 # Bounds checked before anything reaches the database: PostgreSQL INTEGER columns hold 32 bits, and a
@@ -162,12 +163,14 @@ class PlayerDuplicatesQuerySchema(Strict):
 
 
 class AlertSchema(Schema):
+    """An alert (``floor.models.Alert``)."""
+
     id = fields.Integer()
-    at = fields.String()
-    kind = fields.String()
-    severity = fields.String()
+    at = Iso()
+    kind = Choice(AlertKind)
+    severity = Choice(AlertSeverity)
     table_id = fields.Integer(allow_none=True)
-    message = fields.String()
+    message = fields.String(attribute="sentence", metadata={"description": "in the reader's language"})
     data = fields.Dict(allow_none=True)
     acknowledged = fields.Boolean()
 

@@ -140,7 +140,7 @@ def bust(args, table_number: int, seat_number: int):
 @blp.response(200, TableChangeSchema(many=True))
 def table_changes():
     """Open table-change requests, in order."""
-    return [seating.table_change_json(r, db.session) for r in queries.open_table_changes(db.session)]
+    return queries.open_table_changes(db.session)
 
 
 @blp.route("/table-changes", methods=["POST"])
@@ -151,7 +151,7 @@ def request_table_change(args):
     """A seated player asks for another table of the same game (never main to must-move)."""
     r = seating.request_table_change(db.session, actor(), house(), args["player_id"], _table(args["to_table"]))
     db.session.commit()
-    return seating.table_change_json(r, db.session)
+    return r
 
 
 @blp.route("/table-changes/<int:request_id>/cancel", methods=["POST"])
@@ -161,7 +161,7 @@ def request_table_change(args):
 def cancel_table_change(args, request_id: int):
     r = seating.cancel_table_change(db.session, actor(), request_id)
     db.session.commit()
-    return seating.table_change_json(r, db.session)
+    return r
 
 
 @blp.route("/table-changes/<int:request_id>/honour", methods=["POST"])

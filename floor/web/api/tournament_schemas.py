@@ -4,9 +4,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from floor.models import BOUNTY_KINDS
-from floor.web.api.schemas import Strict
+from floor.web.api.schemas import Cents, Strict
 
-Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 Reason = lambda: fields.String(required=True, validate=validate.Length(min=1, max=200))  # noqa: E731
 
 
@@ -158,19 +157,22 @@ class CancelPlanIn(Strict):
 # --- output --------------------------------------------------------------------------------------
 
 class EntryOut(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    player_name = fields.String()
-    number = fields.Integer(metadata={"description": "1: first entry, 2: first re-entry..."})
-    status = fields.String(metadata={"description": "registered | alternate | seated | out | finished | refunded"})
-    table = fields.Integer(allow_none=True)
-    seat = fields.Integer(allow_none=True)
-    chips = fields.Integer()
-    bounty = Cents()
-    place = fields.Integer(allow_none=True)
-    prize = Cents()
-    bounties_won = Cents()
-    registered_at = fields.DateTime()
+    """An entry and what he bought (``floor.tournaments.results.Standing``)."""
+
+    id = fields.Integer(attribute="entry.id")
+    player_id = fields.Integer(attribute="entry.player_id")
+    player_name = fields.String(attribute="entry.player.name")
+    number = fields.Integer(attribute="entry.number", metadata={"description": "1: first entry, 2: first re-entry..."})
+    status = fields.String(attribute="entry.status",
+                           metadata={"description": "registered | alternate | seated | out | finished | refunded"})
+    table = fields.Integer(allow_none=True, metadata={"description": "None unless seated"})
+    seat = fields.Integer(attribute="entry.seat", allow_none=True)
+    chips = fields.Integer(attribute="entry.chips")
+    bounty = Cents(attribute="entry.bounty")
+    place = fields.Integer(attribute="entry.place", allow_none=True)
+    prize = Cents(attribute="entry.prize")
+    bounties_won = Cents(attribute="entry.bounties_won")
+    registered_at = fields.DateTime(attribute="entry.registered_at")
     rebuys = fields.Integer()
     add_ons = fields.Integer()
     purchases_paid = Cents()   # rebuys and add-ons, fees included
@@ -184,6 +186,12 @@ class ReceiptPurchaseOut(Schema):
     chips = fields.Integer()
     paid_with = fields.String()
     at = fields.DateTime()
+
+
+class DrawProofOut(Schema):
+    label = fields.String(metadata={"description": "what was drawn, e.g. late-seat:12"})
+    seed_hex = fields.String()
+    algorithm = fields.String()
 
 
 class ReceiptOut(Schema):
@@ -202,7 +210,7 @@ class ReceiptOut(Schema):
     total = Cents()
     paid_with = fields.String()
     registered_at = fields.DateTime()
-    draw = fields.Dict(allow_none=True, metadata={"description": "label, seed_hex and algorithm of the seat draw"})
+    draw = fields.Nested(DrawProofOut, allow_none=True, metadata={"description": "the seat draw, to redo it"})
     purchases = fields.List(fields.Nested(ReceiptPurchaseOut), metadata={"description": "his rebuys and add-ons"})
     total_paid = Cents()   # the entry and every purchase
 
@@ -249,13 +257,15 @@ class ClockOut(Schema):
 
 
 class MoveOut(Schema):
+    """A move the floor makes (``floor.models.TournamentMove``)."""
+
     id = fields.Integer()
     entry_id = fields.Integer()
-    player_name = fields.String()
+    player_name = fields.String(attribute="entry.player.name")
     reason = fields.String(metadata={"description": "balance | break | final_table"})
-    from_table = fields.Integer()
+    from_table = fields.Integer(attribute="from_table.number")
     from_seat = fields.Integer()
-    to_table = fields.Integer()
+    to_table = fields.Integer(attribute="to_table.number")
     to_seat = fields.Integer()
     at = fields.DateTime()
     done = fields.Boolean()
@@ -274,36 +284,91 @@ class DealOut(Schema):
 
 
 class TournamentTableOut(Schema):
-    table = fields.Integer()
+    table = fields.Integer(attribute="table.number")
     break_rank = fields.Integer()
     button_seat = fields.Integer(allow_none=True)
     in_play = fields.Boolean()
     broken = fields.Boolean()
 
 
-class TournamentOut(Schema):
-    id = fields.Integer()
-    name = fields.String()
-    status = fields.String(metadata={"description": "registering | running | finished | cancelled"})
-    game_id = fields.Integer()
-    game = fields.String()
-    scheduled_at = fields.DateTime(allow_none=True)
-    started_at = fields.DateTime(allow_none=True)
-    finished_at = fields.DateTime(allow_none=True)
-    buy_in = Cents()
+class LevelOut(Schema):
+    small_blind = fields.Integer()
+    big_blind = fields.Integer()
+    ante = fields.Integer()
+    big_blind_ante = fields.Boolean()
+    minutes = fields.Integer()
+
+
+class BreakOut(Schema):
+    minutes = fields.Integer()
+    note = fields.String()
+
+
+class StepOut(Schema):
+    """One step of the schedule: a level or a break (one of the two keys)."""
+
+    level = fields.Nested(LevelOut)
+    break_ = fields.Nested(BreakOut, attribute="break", data_key="break")
+
+
+class RebuyOut(Schema):
+    price = Cents()
     fee = Cents()
-    bounty_kind = fields.String()
-    bounty = Cents()
+    chips = fields.Integer()
+    until_level = fields.Integer()
+    max_per_player = fields.Integer(metadata={"description": "0: no limit"})
+    at_or_below = fields.Integer(metadata={"description": "0: the starting stack"})
+
+
+class AddOnOut(Schema):
+    price = Cents()
+    fee = Cents()
+    chips = fields.Integer()
+    after_level = fields.Integer()
+
+
+class StructureOut(Schema):
+    name = fields.String()
     starting_stack = fields.Integer()
+    steps = fields.List(fields.Nested(StepOut))
     late_registration_levels = fields.Integer()
-    max_reentries = fields.Integer()
-    max_entries = fields.Integer()
-    seats_per_table = fields.Integer()
-    final_table_size = fields.Integer()
-    guarantee = Cents()
-    tie_rule = fields.String()
-    structure = fields.Dict()
-    payout_table = fields.List(fields.Dict())
+    late_registration_through_break = fields.Boolean()
+    rebuy = fields.Nested(RebuyOut, metadata={"description": "only when the structure sells rebuys"})
+    add_on = fields.Nested(AddOnOut, metadata={"description": "only when the structure sells an add-on"})
+
+
+class PayoutRowOut(Schema):
+    min_entries = fields.Integer()
+    max_entries = fields.Integer(allow_none=True)
+    percents = fields.List(fields.String(), metadata={"description": "per place: \"27.5\", or \"n/d\" when inexact"})
+
+
+class TournamentOut(Schema):
+    """A tournament in full (``floor.tournaments.results.Detail``)."""
+
+    id = fields.Integer(attribute="tournament.id")
+    name = fields.String(attribute="tournament.name")
+    status = fields.String(attribute="tournament.status",
+                           metadata={"description": "registering | running | finished | cancelled"})
+    game_id = fields.Integer(attribute="tournament.game_id")
+    game = fields.String(attribute="tournament.game.name")
+    scheduled_at = fields.DateTime(attribute="tournament.scheduled_at", allow_none=True)
+    started_at = fields.DateTime(attribute="tournament.started_at", allow_none=True)
+    finished_at = fields.DateTime(attribute="tournament.finished_at", allow_none=True)
+    buy_in = Cents(attribute="tournament.buy_in")
+    fee = Cents(attribute="tournament.fee")
+    bounty_kind = fields.String(attribute="tournament.bounty_kind")
+    bounty = Cents(attribute="tournament.bounty")
+    starting_stack = fields.Integer(attribute="tournament.structure.starting_stack")
+    late_registration_levels = fields.Integer(attribute="tournament.structure.late_registration_levels")
+    max_reentries = fields.Integer(attribute="tournament.max_reentries")
+    max_entries = fields.Integer(attribute="tournament.max_entries")
+    seats_per_table = fields.Integer(attribute="tournament.seats_per_table")
+    final_table_size = fields.Integer(attribute="tournament.final_table_size")
+    guarantee = Cents(attribute="tournament.guarantee")
+    tie_rule = fields.String(attribute="tournament.tie_rule")
+    structure = fields.Nested(StructureOut, attribute="tournament.structure")
+    payout_table = fields.List(fields.Nested(PayoutRowOut), attribute="tournament.payout_table")
     tables = fields.List(fields.Nested(TournamentTableOut))
     clock = fields.Nested(ClockOut)
     entries = fields.List(fields.Nested(EntryOut))
@@ -321,10 +386,33 @@ class TournamentBriefOut(Schema):
     bounty = Cents()
 
 
+class TemplateSettingsOut(Schema):
+    """A tournament's fields as saved with the template (``TournamentIn`` but the date)."""
+
+    name = fields.String()
+    game_id = fields.Integer()
+    buy_in = Cents()
+    fee = Cents()
+    bounty_kind = fields.String(validate=validate.OneOf(BOUNTY_KINDS))
+    bounty = Cents()
+    mystery_envelopes = fields.List(Cents())
+    structure = fields.Raw(metadata={"description": "a template name (daily_turbo, weekly_deep_stack) or the "
+                                                    "structure as data"})
+    max_reentries = fields.Integer()
+    max_entries = fields.Integer()
+    seats_per_table = fields.Integer(allow_none=True)
+    final_table_size = fields.Integer(allow_none=True)
+    guarantee = Cents()
+    payout_table = fields.List(fields.Nested(PayoutRowOut), allow_none=True)
+    table_numbers = fields.List(fields.Integer())
+    rebuy = fields.Nested(RebuyOut, allow_none=True)
+    add_on = fields.Nested(AddOnOut, allow_none=True)
+
+
 class TemplateOut(Schema):
     id = fields.Integer()
     name = fields.String()
-    settings = fields.Dict()
+    settings = fields.Nested(TemplateSettingsOut)
     created_by_name = fields.String()
 
 
@@ -362,13 +450,56 @@ class CancelOut(Schema):
     kept_by_house = Cents()
 
 
+class DrawnSeatOut(Schema):
+    entry_id = fields.Integer()
+    table = fields.Integer()
+    seat = fields.Integer()
+
+
+class DrawnButtonOut(Schema):
+    table = fields.Integer()
+    seat = fields.Integer(allow_none=True, metadata={"description": "the button's seat"})
+    cards = fields.List(fields.List(fields.Raw()), metadata={"description": "[seat, card] pairs of the draw for the button"})
+
+
+class DrawnMoveOut(Schema):
+    entry_id = fields.Integer()
+    from_ = fields.List(fields.Integer(), attribute="from", data_key="from", metadata={"description": "[table, seat]"})
+    to = fields.List(fields.Integer(), metadata={"description": "[table, seat]"})
+    reason = fields.String(metadata={"description": "balance | break | final_table"})
+
+
+class DrawnFinalTableOut(Schema):
+    table = fields.Integer()
+    button_seat = fields.Integer(allow_none=True)
+    cards = fields.List(fields.List(fields.Raw()), metadata={"description": "[seat, card] pairs of the draw for the button"})
+
+
+class DrawResultOut(Schema):
+    """What the draw decided; the keys of its kind only."""
+
+    entry_id = fields.Integer(metadata={"description": "late_seat, mystery: the entry drawn for"})
+    table = fields.Integer(metadata={"description": "late_seat"})
+    seat = fields.Integer(metadata={"description": "late_seat"})
+    seats = fields.List(fields.Nested(DrawnSeatOut), metadata={"description": "seat_draw"})
+    buttons = fields.List(fields.Nested(DrawnButtonOut), metadata={"description": "seat_draw"})
+    moves = fields.List(fields.Nested(DrawnMoveOut), metadata={"description": "tables"})
+    broken = fields.List(fields.Integer(), metadata={"description": "tables: the tables broken"})
+    final_table = fields.Nested(DrawnFinalTableOut, allow_none=True, metadata={"description": "tables"})
+    winners = fields.List(fields.Integer(), metadata={"description": "mystery: the entries that share it"})
+    amount = Cents(metadata={"description": "mystery: the envelope drawn"})
+    envelopes = fields.List(Cents(), metadata={"description": "mystery: the envelopes drawn from"})
+    envelopes_left = fields.List(Cents(), metadata={"description": "mystery"})
+    places = fields.List(fields.List(fields.Integer()), metadata={"description": "tie: [entry_id, place] pairs"})
+
+
 class DrawOut(Schema):
     id = fields.Integer()
     kind = fields.String()
     label = fields.String()
     seed_hex = fields.String()
     algorithm = fields.String()
-    result = fields.Dict()
+    result = fields.Nested(DrawResultOut)
     at = fields.DateTime()
 
 
@@ -393,9 +524,11 @@ class ResultsOut(Schema):
 
 
 class TableSeatOut(Schema):
+    """A player at a tournament table (``floor.models.TournamentEntry``)."""
+
     seat = fields.Integer()
-    entry_id = fields.Integer()
-    player_name = fields.String()
+    entry_id = fields.Integer(attribute="id")
+    player_name = fields.String(attribute="player.name")
     chips = fields.Integer()
     bounty = Cents()
 

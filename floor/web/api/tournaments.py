@@ -27,8 +27,8 @@ CANCEL = ("floor_manager", "pit_boss", "admin")
 BOARD = ("floor_manager", "cashier", "pit_boss", "admin", "display", "dealer")
 
 
-def _detail(t) -> dict:
-    return results.tournament_json(db.session, house(), t)
+def _detail(t) -> results.Detail:
+    return results.detail(db.session, house(), t)
 
 
 def _stacks(rows: list[dict]) -> dict[int, int]:
@@ -219,7 +219,7 @@ def _bust(args, tournament_id: int, table_number: int | None):
               "chips_at_start": r.chips_at_start, "prize": r.prize, "bounty_paid": r.bounty_paid}
              for r in out["eliminations"]]
     return {"hand": out["hand"], "finished": out["finished"], "eliminations": elims,
-            "moves": [results.move_json(db.session, m) for m in out["moves"]], "tournament_id": t.id}
+            "moves": out["moves"], "tournament_id": t.id}
 
 
 @blp.route("/<int:tournament_id>/busts", methods=["POST"])
@@ -250,7 +250,7 @@ def table_view(table_number: int):
     t = results.tournament_at_table(db.session, table.id)
     if t is None:
         raise InvalidState("table {number} plays no tournament now", code="no_tournament", number=table_number)
-    return results.table_view(db.session, house(), t, table)
+    return results.at_table(db.session, house(), t, table)
 
 
 @blp.route("/<int:tournament_id>/chips", methods=["POST"])
@@ -273,7 +273,7 @@ def move_done(_args, tournament_id: int, move_id: int):
     """The player and his chips are at the new seat."""
     mv = balancing.confirm_move(db.session, actor(), tournament_id, move_id)
     db.session.commit()
-    return results.move_json(db.session, mv)
+    return mv
 
 
 @blp.route("/<int:tournament_id>/deals", methods=["POST"])
@@ -284,7 +284,7 @@ def offer_deal(args, tournament_id: int):
     """ICM or chip chop from the stacks of every player left; nothing is paid until all agree."""
     d = deals.offer(db.session, actor(), house(), tournament_id, args["method"], _stacks(args["stacks"]), args["save"])
     db.session.commit()
-    return results.deal_json(d)
+    return d
 
 
 @blp.route("/<int:tournament_id>/deals/<int:deal_id>/agree", methods=["POST"])
@@ -295,7 +295,7 @@ def agree(args, tournament_id: int, deal_id: int):
     """One player agrees; the last agreement pays everyone."""
     d = deals.agree(db.session, actor(), house(), tournament_id, deal_id, args["entry_id"])
     db.session.commit()
-    return results.deal_json(d)
+    return d
 
 
 @blp.route("/<int:tournament_id>/deals/<int:deal_id>/withdraw", methods=["POST"])
@@ -305,7 +305,7 @@ def agree(args, tournament_id: int, deal_id: int):
 def withdraw(args, tournament_id: int, deal_id: int):
     d = deals.withdraw(db.session, actor(), tournament_id, deal_id, args["reason"])
     db.session.commit()
-    return results.deal_json(d)
+    return d
 
 
 @blp.route("/<int:tournament_id>/cancellation", methods=["POST"])

@@ -28,8 +28,8 @@ MANAGE = ("floor_manager", "admin")
 READ = ("floor_manager", "admin", "pit_boss")
 
 
-def _entry(e) -> dict:
-    return wl.entry_json(db.session, e)
+def _entry(e) -> wl.Listed:
+    return wl.listed(db.session, e)
 
 
 @blp.route("")
@@ -37,7 +37,7 @@ def _entry(e) -> dict:
 @blp.response(200, ListSchema(many=True))
 def lists():
     """Every poker game's list, in order, with calls and estimated waits."""
-    return wl.lists_view(db.session, house())
+    return wl.lists(db.session, house())
 
 
 @blp.route("/proposals")
@@ -91,7 +91,7 @@ def call(args, entry_id: int):
     table = tables_svc.table_by_number(db.session, args["table_number"])
     c = wl.call(db.session, actor(), house(), entry_id, table, args["seat_number"], reason=args["reason"])
     db.session.commit()
-    return wl.call_json(db.session, c)
+    return c
 
 
 @blp.route("/calls/<int:call_id>/cancel", methods=["POST"])

@@ -166,16 +166,16 @@ def test_the_dealer_terminal_posts_the_clock_level_and_heads_up_the_button_posts
     tt = core.tables(session, t)[0]
     a, b, c = sorted(core.entries(session, t, "seated"), key=lambda e: e.seat)
     tt.button_seat = a.seat
-    view = results.table_view(session, HOUSE, t, tt.table, now=T0 + timedelta(minutes=5))     # level 1: 100/200
-    assert not view["hand"].heads_up
-    assert [(p.seat, p.what, p.amount) for p in view["hand"].postings] == [
+    view = results.at_table(session, HOUSE, t, tt.table, now=T0 + timedelta(minutes=5))     # level 1: 100/200
+    assert not view.hand.heads_up
+    assert [(p.seat, p.what, p.amount) for p in view.hand.postings] == [
         (b.seat, "small_blind", 100), (c.seat, "big_blind", 200)]
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [b.id], now=CLOSED)
     a.chips, b.chips = 30_000, 30_000
     at = T0 + timedelta(minutes=101 + 2)                   # level 7 on the clock: 500/1000, big-blind ante 1000
     state = clock.state(session, t, at, 100)
-    view = results.table_view(session, HOUSE, t, tt.table, now=at)
-    h = view["hand"]
+    view = results.at_table(session, HOUSE, t, tt.table, now=at)
+    h = view.hand
     assert h.heads_up and h.button == h.small_blind_seat == h.first_preflop == a.seat
     assert h.big_blind_seat == h.first_postflop == b.seat
     assert [(p.seat, p.what, p.amount) for p in h.postings] == [

@@ -78,8 +78,8 @@ def test_a_rebuy_pays_the_prize_pool_and_the_house_and_is_refused_outside_the_ru
     assert r["total_paid"] == 11_500 + 2 * 5_500
     money = results.money(session, t)
     assert (money["rebuys"], money["add_ons"], money["collected"], money["fees"]) == (2, 1, 55_000, 7_000)
-    row = next(x for x in results.standings(session, t) if x["id"] == a.id)
-    assert (row["rebuys"], row["add_ons"], row["purchases_paid"]) == (2, 0, 11_000)
+    row = next(x for x in results.standings(session, t) if x.entry.id == a.id)
+    assert (row.rebuys, row.add_ons, row.purchases_paid) == (2, 0, 11_000)
     assert "2,0,11000" in results.results_csv(session, t)
     fig = shift.figures(session, gaming_day(T0, HOUSE.timezone, HOUSE.gaming_day_rollover), HOUSE)
     (srow,) = fig["tournaments"]
