@@ -9,6 +9,39 @@ from floor.models import RoundStatus, SettlementOutcome, TableKind
 from floor.web.api.round_schemas import CARD, RoundTableSchema, SettlementSchema
 from floor.web.api.schemas import Cents, Choice, Iso
 
+class Rows(fields.List):
+    """A long list of the plain maps ``floor.pit.timeline`` builds JSON-ready (a big spin has tens of
+    thousands of bets, transfers and audit records): each map is cut to the schema's keys, without
+    a field-by-field conversion, which would take seconds. The schema documents each key."""
+
+    def __init__(self, schema: type[Schema], **kw):
+        super().__init__(fields.Nested(schema), **kw)
+
+    def _keys(self) -> dict[str, str]:
+        """The map's key -> the response's key, for each field of the schema."""
+        return {f.attribute or name: f.data_key or name for name, f in self.inner.schema.dump_fields.items()}
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        keys = self._keys()
+        return [self._row(item, keys) for item in value]
+
+    def _row(self, item, keys):
+        return {keys[k]: v for k, v in item.items() if k in keys}
+
+
+class Entries(Rows):
+    """The timeline's entries, each (its type, the thing): a plain map as ``Rows``, a ruling dumped
+    by its schema."""
+
+    def _row(self, item, keys):
+        kind, thing = item
+        if isinstance(thing, dict):
+            return {"type": kind, **super()._row(thing, keys)}
+        return {"type": kind, **RulingOut().dump(thing)}
+
+
 RESULT = "how the round ended, in the game's own terms (as the round's result is stored)"
 RULING_STATES = ("applied", "pending", "rejected", "withdrawn")
 
@@ -270,13 +303,6 @@ class TimelineEntrySchema(FrameSchema, TimelineCardSchema, EventSchema, Timeline
     decision = fields.String(metadata={"description": "approved | rejected | withdrawn"})
     by_name = fields.String()
 
-    def get_attribute(self, obj, attr, default):
-        """An entry is (its type, the thing): a plain map, or a ruling."""
-        kind, thing = obj
-        if attr == "type":
-            return kind
-        return super().get_attribute(thing, attr, default)
-
 
 class TimelineTotalsSchema(Schema):
     staked = Cents()
@@ -292,14 +318,14 @@ class TimelineSchema(Schema):
     effective_result = fields.Dict(allow_none=True, metadata={"description": "the result that stands (after the "
                                                                              "last correction): " + RESULT})
     replay = fields.Nested(ReplaySchema, metadata={"description": "the result recomputed from the recorded cards, compared"})
-    entries = fields.List(fields.Nested(TimelineEntrySchema), metadata={
+    entries = Entries(TimelineEntrySchema, metadata={
         "description": "everything in time order: frame, card, event, bet, transfer, settlement, ruling, approval"})
-    frames = fields.List(fields.Nested(FrameSchema))
-    cards = fields.List(fields.Nested(TimelineCardSchema), metadata={"description": "the accepted cards in deal order"})
-    bets = fields.List(fields.Nested(TimelineBetMoneySchema))
-    transfers = fields.List(fields.Nested(TransferLineSchema))
+    frames = Rows(FrameSchema)
+    cards = Rows(TimelineCardSchema, metadata={"description": "the accepted cards in deal order"})
+    bets = Rows(TimelineBetMoneySchema)
+    transfers = Rows(TransferLineSchema)
     decisions = fields.List(fields.Nested(RoundDecisionSchema))
-    audit = fields.List(fields.Nested(AuditLineSchema))
+    audit = Rows(AuditLineSchema)
     rulings = fields.List(fields.Nested(RulingOut))
     pending = fields.Nested(RulingOut, allow_none=True, metadata={"description": "the ruling waiting for a second pit boss"})
     totals = fields.Nested(TimelineTotalsSchema)
