@@ -23,12 +23,13 @@ HOUSE = HouseSettings()
 COUP = [("player", "2H"), ("banker", "7S"), ("player", "3D"), ("banker", "KC"), ("player", "8C")]
 
 
-def _conforms(app, headers: dict, cases: list[tuple]) -> int:
+def _conforms(app, headers: dict, cases: list[tuple]) -> list:
     """Each (path template, method, path parameters[, body[, query]]): called for real, its body
-    checked against the OpenAPI document."""
+    checked against the OpenAPI document; the bodies."""
     import schemathesis
     from schemathesis.specs.openapi.checks import response_schema_conformance
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+    bodies = []
     for path, method, params, *rest in cases:
         body, query = (rest + [None, None])[:2]
         case = schema[path][method].Case(path_parameters=params, **({"body": body} if body is not None else {}),
@@ -36,7 +37,8 @@ def _conforms(app, headers: dict, cases: list[tuple]) -> int:
         response = case.call(headers=headers)
         assert response.status_code == 200, (path, response.status_code, response.text[:300])
         case.validate_response(response, checks=[response_schema_conformance], headers=headers)
-    return len(cases)
+        bodies.append(response.json())
+    return bodies
 
 
 def _held_spin(app, stakes: dict[str, int], player_id: int, spin: int, minutes_ago: int) -> int:
@@ -138,7 +140,7 @@ def test_the_pits_responses_match_their_documented_schemas(app):
         token = staff.create_token(s, Actor.system("test"), "admin", "pit schemas")
         s.commit()
     headers = {"Authorization": f"Bearer {token}"}
-    checked = _conforms(app, headers, [
+    bodies = _conforms(app, headers, [
         ("/api/pit/rounds/{round_id}/timeline", "GET", {"round_id": coup}),
         ("/api/pit/rounds/{round_id}/timeline", "GET", {"round_id": blackjack}),
         ("/api/pit/rounds/{round_id}/timeline", "GET", {"round_id": big}),
@@ -158,4 +160,14 @@ def test_the_pits_responses_match_their_documented_schemas(app):
             {"seat": 2, "hole": "AS AD", "put_in": 1_000}, {"seat": 4, "hole": "KS KD", "put_in": 500, "folded": True},
             {"seat": 6, "hole": "QS QD", "put_in": 1_000}], "boards": ["2C 7D 9H TC 3S"]}),
     ])
-    assert checked == 16
+    assert len(bodies) == 16
+    coup_tl, blackjack_tl, big_tl, small_tl = bodies[:4]
+    # what was checked is what a pit boss reads: every kind of entry, corrected layouts, a pending ruling
+    kinds = {e["type"] for tl in bodies[:4] for e in tl["entries"]}
+    assert kinds == {"frame", "card", "event", "bet", "transfer", "settlement", "ruling", "approval"}
+    fifth = coup_tl["corrected_layout"]["player"][2]
+    assert (fifth["card"], fifth["corrected"], fifth["was"]) == ("4C", True, "8C")
+    assert blackjack_tl["decisions"][0]["action"] == "stand" and blackjack_tl["corrected_layout"]["dealer_total"] == 18
+    assert big_tl["pending"]["state"] == "pending" and small_tl["rulings"][0]["approval"]["decision"] == "rejected"
+    assert bodies[6]["warnings"][0]["lift_reason"] == "his pager for work" and bodies[6]["bans"][0]["state"] == "in_force"
+    assert bodies[12][0]["seats"] and bodies[13][0]["hand"]["number"] == bodies[12][0]["number"]
