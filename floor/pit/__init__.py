@@ -18,7 +18,8 @@ from floor.pit.rulings import (  # noqa: F401
                                reject,
                                replay_check,
                                rule,
-                               ruling_json,
+                               Ruling,
+                               ruling_of,
                                rulings_for_round,
                                state,
 )

@@ -82,13 +82,38 @@ class Visit:
     def theo(self) -> Fraction:
         return _theo(self.by_bet, self.house)
 
-    def as_json(self) -> dict:
-        n = len(self.rounds)
-        return {"player_id": self.player_id, "table_id": self.table_id, "seat": self.seat,
-                "started_at": self.started_at.isoformat(), "ended_at": self.ended_at.isoformat(),
-                "minutes": round((self.ended_at - self.started_at).total_seconds() / 60, 1),
-                "rounds": n, "bets": self.bets, "staked": self.staked, "average_stake": self.staked // n if n else 0,
-                "won": self.won, "house_result": -self.won, "theo": theo_cents(self.theo)}
+    @property
+    def round_count(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def minutes(self) -> float:
+        return round((self.ended_at - self.started_at).total_seconds() / 60, 1)
+
+    @property
+    def average_stake(self) -> int:
+        """Cents per round."""
+        return self.staked // len(self.rounds) if self.rounds else 0
+
+    @property
+    def house_result(self) -> int:
+        return -self.won
+
+    @property
+    def theo_cents(self) -> int:
+        return theo_cents(self.theo)
+
+
+@dataclass(frozen=True)
+class RatedVisit:
+    """A rated visit with whom and where: the player's name and card, the table's number, name and game."""
+
+    visit: Visit
+    player: str
+    card_number: str
+    table_number: int
+    table_name: str
+    game: str
 
 
 def _raw(col, dialect: str):
@@ -226,14 +251,13 @@ def _tables(session: Session) -> dict[int, tuple[int, str, str]]:
     return {i: (n, name, k) for i, n, name, k in session.execute(select(Table.id, Table.number, Table.name, Table.kind))}
 
 
-def visits_json(session: Session, vs: list[Visit]) -> list[dict]:
+def rated(session: Session, vs: list[Visit]) -> list[RatedVisit]:
     names, tables = _names(session, (v.player_id for v in vs)), _tables(session)
     out = []
     for v in vs:
         n, card = names.get(v.player_id, ("", ""))
         number, tname, kind = tables[v.table_id]
-        out.append({**v.as_json(), "player": n, "card_number": card, "table_number": number, "table_name": tname,
-                    "game": kind})
+        out.append(RatedVisit(v, n, card, number, tname, kind))
     return out
 
 
@@ -281,9 +305,10 @@ def player_history(session: Session, player_id: int, since: datetime, until: dat
     """A player's visits in [since, until), newest first, and their totals (the theoretical win
     summed exactly, rounded once)."""
     vs = visits(session, since, until, house, player_id)
-    rows = list(reversed(visits_json(session, vs)))
-    totals = {k: sum(r[k] for r in rows) for k in ("rounds", "bets", "staked", "won")}
-    totals.update(visits=len(rows), minutes=round(sum(r["minutes"] for r in rows), 1),
+    rows = list(reversed(rated(session, vs)))
+    totals = {k: sum(getattr(v, k) for v in (r.visit for r in rows)) for k in ("bets", "staked", "won")}
+    totals.update(rounds=sum(r.visit.round_count for r in rows), visits=len(rows),
+                  minutes=round(sum(r.visit.minutes for r in rows), 1),
                   theo=theo_cents(sum((v.theo for v in vs), Fraction(0))))
     return {"since": since.isoformat(), "visits": rows, "totals": totals}
 
@@ -301,14 +326,22 @@ def _cell(key: str, value) -> str:
     if key in MONEY:
         sign = "-" if value < 0 else ""
         return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
+    if isinstance(value, datetime):
+        return value.isoformat()
     return str(value)
 
 
-def to_csv(rows: list[dict]) -> str:
+def _value(r: RatedVisit, key: str):
+    """A column of the visit: the rated visit's own (who, where) or the visit's (what he played)."""
+    key = {"rounds": "round_count", "theo": "theo_cents"}.get(key, key)
+    return getattr(r if hasattr(r, key) else r.visit, key)
+
+
+def to_csv(rows: list[RatedVisit]) -> str:
     """One row per visit; money in the house currency with two decimals."""
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow([label for _, label in COLUMNS])
     for r in rows:
-        w.writerow([_cell(k, r.get(k)) for k, _ in COLUMNS])
+        w.writerow([_cell(k, _value(r, k)) for k, _ in COLUMNS])
     return buf.getvalue()

@@ -2,6 +2,7 @@
 and the poker hands a showdown ruling refers to (the dealer terminal's hand numbers)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import or_, select
@@ -51,7 +52,32 @@ def _left_of_button(seats: list[int], button: int | None) -> list[int]:
     return after + sorted(s for s in seats if s <= button)
 
 
-def hand_json(session: Session, h: PokerHand) -> dict:
+@dataclass(frozen=True)
+class HandSeat:
+    seat: int
+    player_id: int | None
+    player: str | None
+    role: str | None       # button | small | big | third
+    posted: int            # cents posted (blinds, straddle)
+
+
+@dataclass(frozen=True)
+class LaidOutHand:
+    """A dealer terminal's hand, its dealt seats in order from the left of the button."""
+
+    hand: PokerHand
+    seats: list[HandSeat]
+
+
+@dataclass(frozen=True)
+class LinkedRuling:
+    """A poker ruling and the dealer terminal's hand it names, when there is one."""
+
+    ruling: PokerRuling
+    hand: LaidOutHand | None
+
+
+def laid_out(session: Session, h: PokerHand) -> LaidOutHand:
     names = dict(session.execute(select(Player.id, Player.name).where(
         Player.id.in_([s.player_id for s in h.seats]))).all())
     posted: dict[int, int] = {}
@@ -59,30 +85,27 @@ def hand_json(session: Session, h: PokerHand) -> dict:
         posted[p.seat_number] = posted.get(p.seat_number, 0) + p.amount
     dealt = {s.seat_number: s for s in h.seats if s.status == "dealt"}
     order = _left_of_button(list(dealt), h.button_seat)
-    return {"id": h.id, "table_id": h.table_id, "number": h.number, "started_at": h.started_at.isoformat(),
-            "button": h.button_seat, "small": h.small_seat, "big": h.big_seat,
-            "seats": [{"seat": n, "player_id": dealt[n].player_id, "player": names.get(dealt[n].player_id),
-                       "role": dealt[n].role, "posted": posted.get(n, 0)} for n in order]}
+    return LaidOutHand(h, [HandSeat(n, dealt[n].player_id, names.get(dealt[n].player_id), dealt[n].role,
+                                    posted.get(n, 0)) for n in order])
 
 
-def poker_hands(session: Session, table_id: int, limit: int = 15) -> list[dict]:
+def poker_hands(session: Session, table_id: int, limit: int = 15) -> list[LaidOutHand]:
     """The table's last hands, newest first, seats in order from the left of the button (the order
     the showdown tool wants)."""
     rows = session.execute(select(PokerHand).where(PokerHand.table_id == table_id)
                            .order_by(PokerHand.number.desc()).limit(limit)).scalars()
-    return [hand_json(session, h) for h in rows]
+    return [laid_out(session, h) for h in rows]
 
 
-def ruling_hand(session: Session, ruling: PokerRuling) -> dict | None:
+def ruling_hand(session: Session, ruling: PokerRuling) -> LaidOutHand | None:
     """The dealer terminal's hand a poker ruling names ("12" or "#12"), when there is one."""
     ref = (ruling.hand_ref or "").strip().lstrip("#")
     if not ref.isdigit():
         return None
     h = session.execute(select(PokerHand).where(PokerHand.table_id == ruling.table_id,
                                                 PokerHand.number == int(ref))).scalar_one_or_none()
-    return hand_json(session, h) if h is not None else None
+    return laid_out(session, h) if h is not None else None
 
 
-def poker_rulings(session: Session, limit: int = 20) -> list[dict]:
-    return [{**disputes.ruling_json(x), "hand": ruling_hand(session, x)}
-            for x in disputes.rulings(session, limit=limit)]
+def poker_rulings(session: Session, limit: int = 20) -> list[LinkedRuling]:
+    return [LinkedRuling(x, ruling_hand(session, x)) for x in disputes.rulings(session, limit=limit)]

@@ -18,6 +18,7 @@ route. One ruling may wait per round at a time.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import select
@@ -156,21 +157,46 @@ def pending(session: Session) -> list[RoundRuling]:
         .order_by(RoundRuling.id)).scalars())
 
 
-def ruling_json(session: Session, ruling: RoundRuling, approval: RulingApproval | None = None,
-                table: Table | None = None, round_: Round | None = None) -> dict:
+@dataclass(frozen=True)
+class Ruling:
+    """A ruling on a round as the pit reads it: the ruling itself, its round and table, and where it
+    stands (the second pit boss's answer, when it needed one)."""
+
+    id: int
+    round_id: int
+    round_number: int
+    table_id: int
+    table_number: int
+    table_name: str
+    game: str
+    kind: str
+    reason: str
+    round_status: str
+    correction: dict | None      # what the pit boss entered: number, cards or replace
+    result: dict | None          # the corrected result, in the game's own terms
+    replay: dict | None          # the replay check when ruled (``replay_check``)
+    amount: int
+    needs_approval: bool
+    state: str                   # applied | pending | rejected | withdrawn
+    decided_by: int | None
+    decided_by_name: str
+    terminal: str
+    at: datetime
+    approval: RulingApproval | None
+
+
+def ruling_of(session: Session, ruling: RoundRuling, approval: RulingApproval | None = None,
+              table: Table | None = None, round_: Round | None = None) -> Ruling:
     approval = approval if approval is not None else approval_of(session, ruling.id)
     table = table or session.get(Table, ruling.table_id)
     round_ = round_ or session.get(Round, ruling.round_id)
-    return {"id": ruling.id, "round_id": ruling.round_id, "round_number": round_.number, "table_id": ruling.table_id,
-            "table_number": table.number, "table_name": table.name, "game": round_.kind, "kind": ruling.kind,
-            "reason": ruling.reason, "round_status": ruling.round_status, "correction": ruling.correction,
-            "result": ruling.result, "replay": ruling.replay, "amount": ruling.amount,
-            "needs_approval": ruling.needs_approval, "state": state(session, ruling, approval),
-            "decided_by": ruling.decided_by, "decided_by_name": ruling.decided_by_name, "terminal": ruling.terminal,
-            "at": ruling.at.isoformat(),
-            "approval": None if approval is None else {
-                "decision": approval.decision, "reason": approval.reason, "by": approval.decided_by,
-                "by_name": approval.decided_by_name, "terminal": approval.terminal, "at": approval.at.isoformat()}}
+    return Ruling(id=ruling.id, round_id=ruling.round_id, round_number=round_.number, table_id=ruling.table_id,
+                  table_number=table.number, table_name=table.name, game=round_.kind, kind=ruling.kind,
+                  reason=ruling.reason, round_status=ruling.round_status, correction=ruling.correction,
+                  result=ruling.result, replay=ruling.replay, amount=ruling.amount,
+                  needs_approval=ruling.needs_approval, state=state(session, ruling, approval),
+                  decided_by=ruling.decided_by, decided_by_name=ruling.decided_by_name, terminal=ruling.terminal,
+                  at=ruling.at, approval=approval)
 
 
 def _publish(session: Session, ruling: RoundRuling, st: str) -> None:
@@ -351,16 +377,16 @@ def reject(session: Session, actor: Actor, ruling_id: int, reason: str, at: date
     return ruling
 
 
-def rulings_for_round(session: Session, round_id: int) -> list[dict]:
+def rulings_for_round(session: Session, round_id: int) -> list[Ruling]:
     rows = session.execute(select(RoundRuling).where(RoundRuling.round_id == round_id).order_by(RoundRuling.id)).scalars()
-    return [ruling_json(session, x) for x in rows]
+    return [ruling_of(session, x) for x in rows]
 
 
-def recent(session: Session, limit: int = 30, only_pending: bool = False) -> list[dict]:
+def recent(session: Session, limit: int = 30, only_pending: bool = False) -> list[Ruling]:
     if only_pending:
-        return [ruling_json(session, x) for x in pending(session)]
+        return [ruling_of(session, x) for x in pending(session)]
     rows = session.execute(select(RoundRuling).order_by(RoundRuling.id.desc()).limit(limit)).scalars()
-    return [ruling_json(session, x) for x in rows]
+    return [ruling_of(session, x) for x in rows]
 
 
 # --- the replay check ----------------------------------------------------------------------------------

@@ -78,12 +78,6 @@ def record_ruling(session: Session, actor: Actor, table: Table, hand_ref: str, v
     return ruling
 
 
-def ruling_json(r: PokerRuling) -> dict:
-    return {"id": r.id, "table_id": r.table_id, "table_number": r.table.number, "hand_ref": r.hand_ref, "variant": r.variant, "inputs": r.inputs,
-            "result": r.result, "reason": r.reason, "decided_by": r.decided_by,
-            "decided_at": r.decided_at.isoformat()}
-
-
 def rulings(session: Session, table_id: int | None = None, limit: int = 50) -> list[PokerRuling]:
     q = select(PokerRuling).order_by(PokerRuling.id.desc()).limit(limit)
     if table_id is not None:

@@ -132,6 +132,8 @@ def corrected_cards(cards: list[dict], ruling: RoundRuling, retarget=None) -> li
 # --- the timeline --------------------------------------------------------------------------------
 
 def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
+    """Everything about the round; ``entries`` in time order, each (what it is, the thing): frame,
+    card, event, bet, transfer, settlement (plain maps), ruling (a ``rulings.Ruling``), approval."""
     r = core.get_round(session, round_id)
     table = session.get(Table, r.table_id)
     audits = list(session.execute(select(AuditRecord).where(AuditRecord.subject == f"round:{r.id}")
@@ -160,7 +162,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         item = {"id": f.id, "at": _iso(f.arrived_at), "device": f.device, "raw": printable(f.raw or b""),
                 "hex": (f.raw or b"").hex(" "), "bytes": len(f.raw or b""), "decoded": f.summary}
         frames.append(item)
-        entries.append((f.arrived_at, 0, f.id, {"type": "frame", **item}))
+        entries.append((f.arrived_at, 0, f.id, ("frame", item)))
 
     # cards, accepted or not
     cards = []
@@ -169,7 +171,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
                 "accepted": c.accepted, "reason": c.reason}
         if c.accepted:
             cards.append(item)
-        entries.append((c.at, 1, c.id, {"type": "card", **item}))
+        entries.append((c.at, 1, c.id, ("card", item)))
     cards.sort(key=lambda c: c["step"] or 0)
 
     # state changes and decisions
@@ -185,7 +187,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         if e.kind == "decision":
             decisions.append({**(e.data or {}), "step": e.step, "at": item["at"], "by": item["by"],
                               "terminal": item["terminal"]})
-        entries.append((e.at, 2, e.id, {"type": "event", **item}))
+        entries.append((e.at, 2, e.id, ("event", item)))
 
     # bets: who placed them, from where (plain rows: a big spin has thousands)
     bets, bet_rows = [], []
@@ -201,7 +203,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         bets.append(item)
         bet_rows.append({"id": b["id"], "account_id": b["account_id"], "spot": b["spot"], "numbers": b["numbers"],
                          "amount": b["amount"], "seat": b["seat"], "hand": b["hand"], "player_id": b["player_id"]})
-        entries.append((item["at"], 3, b["id"], {"type": "bet", **item}))
+        entries.append((item["at"], 3, b["id"], ("bet", dict(item))))   # a copy: the money is added below
 
     # every transfer, with the accounts by name
     moves = session.execute(select(Transfer.id, Transfer.at, Transfer.kind, Transfer.amount, Transfer.bet_id,
@@ -225,21 +227,23 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         item = {"id": m.id, "at": _iso(m.at), "kind": m.kind, "amount": m.amount, "bet_id": m.bet_id, "memo": m.memo,
                 "from": a_from.key, "to": a_to.key, "from_label": label(a_from), "to_label": label(a_to)}
         transfers.append(item)
-        entries.append((item["at"], 4, m.id, {"type": "transfer", **item}))
+        entries.append((item["at"], 4, m.id, ("transfer", item)))
 
     settlement = session.execute(select(Settlement).where(Settlement.round_id == r.id)).scalar_one_or_none()
     if settlement is not None:
-        entries.append((settlement.at, 5, settlement.id, {
-            "type": "settlement", "at": _iso(settlement.at), "outcome": settlement.outcome, "bets": settlement.bets,
+        entries.append((settlement.at, 5, settlement.id, ("settlement", {
+            "at": _iso(settlement.at), "outcome": settlement.outcome, "bets": settlement.bets,
             "staked": settlement.staked, "returned": settlement.returned, "commission": settlement.commission,
-            "by": settlement.actor, "reason": settlement.reason}))
+            "by": settlement.actor, "reason": settlement.reason})))
 
     rulings_list = rulings.rulings_for_round(session, r.id)
     for x in rulings_list:
-        entries.append((x["at"], 6, x["id"], {"type": "ruling", **x}))
-        if x["approval"]:
-            entries.append((x["approval"]["at"], 7, x["id"], {"type": "approval", "ruling_id": x["id"],
-                                                              "kind": x["kind"], **x["approval"]}))
+        entries.append((x.at, 6, x.id, ("ruling", x)))
+        if x.approval is not None:
+            a = x.approval
+            entries.append((a.at, 7, x.id, ("approval", {
+                "ruling_id": x.id, "kind": x.kind, "decision": a.decision, "reason": a.reason, "by": a.decided_by,
+                "by_name": a.decided_by_name, "terminal": a.terminal, "at": _iso(a.at)})))
 
     def key(e):
         at = e[0] if isinstance(e[0], str) else _iso(e[0])
@@ -254,11 +258,11 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         b["returned_now"] = per_bet.get(b["id"], {}).get("back", 0) if settlement is not None else None
         b["corrections"] = (b["returned_now"] - b["settled_returned"]) if settlement is not None else None
 
-    applied = [x for x in rulings_list if x["state"] == "applied" and x["kind"] == "correct"]
-    effective = applied[-1]["result"] if applied else core.public_result(r)
+    applied = [x for x in rulings_list if x.state == "applied" and x.kind == "correct"]
+    effective = applied[-1].result if applied else core.public_result(r)
     last_correction = None
     if applied:
-        last_correction = session.get(RoundRuling, applied[-1]["id"])
+        last_correction = session.get(RoundRuling, applied[-1].id)
     round_out = {
         "id": r.id, "table_id": r.table_id, "number": r.number, "kind": r.kind, "status": r.status,
         "coup": r.coup, "spin": r.spin, "shoe_id": r.shoe_id, "opened_at": _iso(r.opened_at),
@@ -284,7 +288,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         "audit": [{"id": a.id, "at": _iso(a.at), "action": a.action, "by": a.actor, "role": a.role,
                    "terminal": a.terminal, "before": a.before, "after": a.after} for a in audits],
         "rulings": rulings_list,
-        "pending": next((x for x in rulings_list if x["state"] == "pending"), None),
+        "pending": next((x for x in rulings_list if x.state == "pending"), None),
         "totals": {"staked": sum(b["amount"] for b in bets),
                    "returned": sum(b["returned_now"] or 0 for b in bets) if settlement is not None else None},
     }

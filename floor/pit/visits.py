@@ -8,6 +8,7 @@ sent to the table's room and the floor.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import select, update
@@ -22,7 +23,16 @@ from floor.models import Player, PlayerVisit, Table
 LIVE_GAMES = ("roulette", "baccarat", "blackjack", "casino_holdem")
 
 
-def visit_json(v: PlayerVisit, player: Player | None = None) -> dict:
+@dataclass(frozen=True)
+class SeatedVisit:
+    """A visit and the player it is."""
+
+    visit: PlayerVisit
+    player: Player
+
+
+def visit_record(v: PlayerVisit, player: Player | None = None) -> dict:
+    """What the audit records and the live event (visit.started, visit.ended) carry of a visit."""
     return {"id": v.id, "player_id": v.player_id, "player": player.name if player else None,
             "card_number": player.card_number if player else None, "table_id": v.table_id, "seat": v.seat,
             "started_at": v.started_at.isoformat(), "ended_at": v.ended_at.isoformat() if v.ended_at else None,
@@ -63,8 +73,8 @@ def _close(session: Session, actor: Actor, where, reason: str, at: datetime) -> 
         session.execute(update(PlayerVisit).where(PlayerVisit.id == v.id, PlayerVisit.ended_at.is_(None))
                         .values(ended_at=at, ended_by=actor.name, end_reason=reason))
         session.refresh(v)
-        audit.record(session, actor, "visit.end", f"visit:{v.id}", after=visit_json(v), at=at)
-        notify.publish(session, "visit.ended", visit_json(v), notify.table_room(v.table_id), "floor")
+        audit.record(session, actor, "visit.end", f"visit:{v.id}", after=visit_record(v), at=at)
+        notify.publish(session, "visit.ended", visit_record(v), notify.table_room(v.table_id), "floor")
     return open_
 
 
@@ -98,8 +108,8 @@ def identify(session: Session, actor: Actor, table_id: int, seat: int, *, player
     except IntegrityError:
         raise Conflict("seat {seat} at table {table} was just taken by another terminal", code="seat_taken",
                        seat=seat, table=table.number) from None
-    audit.record(session, actor, "visit.start", f"visit:{v.id}", after=visit_json(v, player), at=at)
-    notify.publish(session, "visit.started", visit_json(v, player), notify.table_room(table.id), "floor")
+    audit.record(session, actor, "visit.start", f"visit:{v.id}", after=visit_record(v, player), at=at)
+    notify.publish(session, "visit.started", visit_record(v, player), notify.table_room(table.id), "floor")
     return v
 
 
@@ -130,9 +140,9 @@ def close_table(session: Session, actor: Actor, table_id: int, at: datetime | No
                       at or datetime.now(timezone.utc)))
 
 
-def seated(session: Session, table_id: int) -> list[dict]:
+def seated(session: Session, table_id: int) -> list[SeatedVisit]:
     """The open visits of a table, by seat, with the players' names."""
     rows = session.execute(select(PlayerVisit, Player).join(Player, Player.id == PlayerVisit.player_id)
                            .where(PlayerVisit.table_id == table_id, PlayerVisit.ended_at.is_(None))
                            .order_by(PlayerVisit.seat)).all()
-    return [visit_json(v, p) for v, p in rows]
+    return [SeatedVisit(v, p) for v, p in rows]

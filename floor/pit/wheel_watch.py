@@ -109,7 +109,8 @@ def _speed(session: Session, t: Table, house: HouseSettings, now: datetime) -> l
                                      "faults": [{"round_id": f.spin, "part": f.part, "rpm": f.rpm} for f in faults]})]
 
 
-def report_json(report: wheel_stats.BiasReport) -> dict:
+def report_data(report: wheel_stats.BiasReport) -> dict:
+    """The bias report as the alert keeps it (its data, stored and sent as it is)."""
     return {"possible_bias": report.possible_bias, "spins": report.spins,
             "per_test_threshold": report.per_test_threshold, "counts": list(report.counts),
             "tests": [{"name": t.name, "statistic": round(t.statistic, 3), "df": t.df, "p_value": t.p_value,
@@ -148,7 +149,7 @@ def _bias(session: Session, t: Table, house: HouseSettings, now: datetime) -> li
                                severity="critical",
                                data={"table": t.number, "window": k, "first_round_id": window[0]["round_id"],
                                      "last_round_id": window[-1]["round_id"], "summary": report.summary(),
-                                     "report": report_json(report)})]
+                                     "report": report_data(report)})]
 
 
 def check(session: Session, house: HouseSettings, now: datetime) -> list[Alert]:
@@ -180,4 +181,4 @@ def wheel(session: Session, table_id: int, house: HouseSettings, now: datetime) 
             "last": [{**s, "at": s["at"].isoformat() if s["at"] else None} for s in recent[-20:]],
             "directions_alternate": not wheel_stats.direction_breaks([s["direction"] for s in recent[-50:]
                                                                       if s["direction"] is not None]),
-            "window": k, "report": report_json(report) if report else None}
+            "window": k, "report": report}

@@ -14,6 +14,10 @@ from floor.errors import BadInput, InvalidState, NotFound
 from floor.models import Table
 from floor.pit import game_pace, ratings, wheel_watch
 from floor.web import i18n
+from floor.web.api.pit import LinkedRulingOut
+from floor.web.api.pit_numbers import WheelOut
+from floor.web.api.pit_schemas import TimelineSchema
+from floor.web.api.ratings import PlayerRatings, RatedVisit
 from floor.web.api.rotation_schemas import BoardOut
 from floor.web.extensions import db, house
 from floor.web.policy import allow
@@ -49,14 +53,14 @@ def showdown():
     tables = db.session.execute(select(Table).where(Table.kind == "poker").order_by(Table.number)).scalars().all()
     return render_template("pit_showdown.html", pit_page="showdown",
                            tables=[{"number": t.number, "name": t.name, "variant": t.game.variant} for t in tables],
-                           rulings=pit.poker_rulings(db.session, limit=20))
+                           rulings=LinkedRulingOut(many=True).dump(pit.poker_rulings(db.session, limit=20)))
 
 
 @bp.route("/rounds/<int:round_id>")
 @allow(*VIEW)
 def round_timeline(round_id: int):
     """A round laid out again, card by card (data from /api/pit/rounds/<id>/timeline)."""
-    tl = pit.timeline(db.session, round_id, house())
+    tl = TimelineSchema().dump(pit.timeline(db.session, round_id, house()))
     return render_template("pit_timeline.html", pit_page="rounds", timeline=tl, round=tl["round"])
 
 
@@ -98,14 +102,14 @@ def ratings_page():
     h = house()
     return render_template("pit_ratings.html", pit_page="ratings", day=day,
                            top=ratings.players_of_day(db.session, day, h),
-                           visits=ratings.visits_json(db.session, ratings.day_visits(db.session, day, h)))
+                           visits=RatedVisit(many=True).dump(ratings.rated(db.session, ratings.day_visits(db.session, day, h))))
 
 
 @bp.route("/ratings.csv")
 @allow(*VIEW)
 def ratings_csv():
     day = _day()
-    rows = ratings.visits_json(db.session, ratings.day_visits(db.session, day, house()))
+    rows = ratings.rated(db.session, ratings.day_visits(db.session, day, house()))
     return Response(ratings.to_csv(rows), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="ratings-{day.isoformat()}.csv"'})
 
@@ -116,7 +120,8 @@ def player_page(player_id: int):
     """A player's visits over the last 30 days, with a chart of them."""
     p = players_svc.get_player(db.session, player_id)
     now = datetime.now(timezone.utc)
-    data = ratings.player_history(db.session, p.id, now - timedelta(days=30), now + timedelta(minutes=1), house())
+    data = PlayerRatings().dump(ratings.player_history(db.session, p.id, now - timedelta(days=30),
+                                                       now + timedelta(minutes=1), house()))
     return render_template("pit_player.html", pit_page="ratings", player=p, data=data)
 
 
@@ -137,7 +142,7 @@ def wheel_page(table_number: int):
     table = tables_svc.table_by_number(db.session, table_number)
     if table.kind != "roulette":
         raise InvalidState("table {table} has no wheel", code="wrong_game", table=table.number)
-    w = wheel_watch.wheel(db.session, table.id, house(), datetime.now(timezone.utc))
+    w = WheelOut().dump(wheel_watch.wheel(db.session, table.id, house(), datetime.now(timezone.utc)))
     wheels = db.session.execute(select(Table.number, Table.name).where(Table.kind == "roulette")
                                 .order_by(Table.number)).all()
     return render_template("pit_wheel.html", pit_page="wheels", wheel=w,

@@ -258,7 +258,7 @@ def test_a_blackjack_card_misread_is_corrected_by_its_place_in_the_deal(session)
 def test_the_timeline_tells_the_whole_round(session):
     r, ids = _baccarat_coup(session, player_id=8)
     tl = pit.timeline(session, r.id, HOUSE)
-    types = [e["type"] for e in tl["entries"]]
+    types = [kind for kind, _ in tl["entries"]]
     for kind in ("frame", "card", "event", "bet", "transfer", "settlement"):
         assert kind in types
     frames = tl["frames"]
@@ -266,12 +266,12 @@ def test_the_timeline_tells_the_whole_round(session):
     assert [f["decoded"] for f in frames if f["decoded"].startswith("card")][0] == "card 2H from shoe to player"
     bet = tl["bets"][0]
     assert bet["by"] == DEALER.name and bet["terminal"] == DEALER.terminal and bet["player_id"] == 8
-    statuses = [(e["from"], e["to"]) for e in tl["entries"] if e["type"] == "event"]
+    statuses = [(e["from"], e["to"]) for kind, e in tl["entries"] if kind == "event"]
     assert statuses[0] == (None, "betting") and ("result", "settled") in statuses
     assert [c["card"] for c in tl["layout"]["player"]] == ["2H", "3D", "8C"]
     assert tl["layout"]["totals"] == {"player": 3, "banker": 7}
     # in time order
-    ats = [e["at"] for e in tl["entries"]]
+    ats = [e["at"] for _, e in tl["entries"]]
     assert ats == sorted(ats)
 
 
@@ -310,16 +310,16 @@ def test_poker_hands_for_the_showdown_tool_and_rulings_linked_to_them(session):
     hand = poker_table.new_hand(session, boss(session), t, HOUSE, now=P0 + timedelta(minutes=5))
     session.commit()
     hands = pit.poker_hands(session, t.id)
-    assert hands[0]["number"] == hand.number and hands[0]["button"] == hand.button_seat
-    order = [s["seat"] for s in hands[0]["seats"]]
+    assert hands[0].hand.number == hand.number and hands[0].hand.button_seat == hand.button_seat
+    order = [s.seat for s in hands[0].seats]
     button = hand.button_seat
     assert order == sorted(x for x in order if x > button) + sorted(x for x in order if x <= button)
-    posted = {s["seat"]: s["posted"] for s in hands[0]["seats"]}
+    posted = {s.seat: s.posted for s in hands[0].seats}
     assert posted[hand.small_seat] == 200 and posted[hand.big_seat] == 500
     seats = [disputes.SeatHand(s, hole, 1_000) for s, hole in zip(order, ("AS AD", "KS KD", "QS QD", "JS JD"))]
     ruling = disputes.record_ruling(session, boss(session), t, f"#{hand.number}", "holdem", seats,
                                     ["2C 7D 9H TC 3S"], 0, "chips pushed to the wrong seat")
     session.commit()
     linked = pit.ruling_hand(session, ruling)
-    assert linked["number"] == hand.number and [s["player_id"] for s in linked["seats"]] == [s["player_id"] for s in hands[0]["seats"]]
-    assert pit.poker_rulings(session)[0]["hand"]["id"] == hand.id
+    assert linked.hand.number == hand.number and [s.player_id for s in linked.seats] == [s.player_id for s in hands[0].seats]
+    assert pit.poker_rulings(session)[0].hand.hand.id == hand.id

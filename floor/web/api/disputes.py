@@ -5,12 +5,15 @@ from marshmallow import Schema, fields, validate
 
 from floor import tables as tables_svc
 from floor.pit import showdown as disputes
-from floor.web.api.schemas import Query, Strict, cents
+from floor.web.api.schemas import Cents, Choice, Iso, Query, Strict, cents
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_disputes", __name__, url_prefix="/api/pit/poker",
                 description="Poker disputes: lay a hand out again and rule on it")
+
+
+VARIANTS = ("holdem", "omaha", "omaha_hilo", "sixplus")
 
 
 class SeatHandSchema(Strict):
@@ -22,7 +25,7 @@ class SeatHandSchema(Strict):
 
 class ShowdownSchema(Strict):
     table_number = fields.Integer(required=True)
-    variant = fields.String(load_default=None, validate=validate.OneOf(("holdem", "omaha", "omaha_hilo", "sixplus")))
+    variant = fields.String(load_default=None, validate=validate.OneOf(VARIANTS))
     seats = fields.List(fields.Nested(SeatHandSchema), required=True, validate=validate.Length(min=2, max=12),
                         metadata={"description": "in order starting left of the button"})
     boards = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=2))
@@ -34,26 +37,49 @@ class RulingSchema(ShowdownSchema):
     reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
 
 
+class PotSchema(Schema):
+    amount = Cents()
+    eligible = fields.List(fields.Integer(), metadata={"description": "the seats that may win it"})
+
+
 class ShowdownOut(Schema):
-    variant = fields.String()
-    won = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "cents per seat"})
-    pots = fields.List(fields.Dict())
-    hands = fields.Dict()
-    rake = fields.Integer()
-    total_in = fields.Integer()
+    variant = Choice(VARIANTS)
+    won = fields.Dict(keys=fields.String(metadata={"description": "seat number"}), values=Cents(),
+                      metadata={"description": "cents per seat"})
+    pots = fields.List(fields.Nested(PotSchema), metadata={"description": "the main pot, then the side pots"})
+    hands = fields.Dict(keys=fields.String(metadata={"description": "seat number"}),
+                        values=fields.List(fields.String(metadata={"description": "e.g. two pair, flush"})),
+                        metadata={"description": "each seat's hand, one per board (the seats that showed)"})
+    rake = Cents()
+    total_in = Cents(metadata={"description": "what the seats put in together"})
+
+
+class EnteredSeatSchema(Schema):
+    seat = fields.Integer()
+    hole = fields.String(metadata={"description": "hole cards, e.g. 'AS KD'"})
+    put_in = Cents(metadata={"description": "cents put into the pot over the whole hand"})
+    folded = fields.Boolean()
+
+
+class EnteredHandSchema(Schema):
+    """The hand as the pit boss entered it."""
+
+    seats = fields.List(fields.Nested(EnteredSeatSchema), metadata={"description": "from the left of the button"})
+    boards = fields.List(fields.String(), metadata={"description": "one board, or two when run twice"})
+    rake = Cents()
 
 
 class PokerRulingOut(Schema):
     id = fields.Integer()
     table_id = fields.Integer()
-    table_number = fields.Integer()
+    table_number = fields.Integer(attribute="table.number")
     hand_ref = fields.String()
-    variant = fields.String()
-    inputs = fields.Dict()
-    result = fields.Dict()
+    variant = Choice(VARIANTS)
+    inputs = fields.Nested(EnteredHandSchema)
+    result = fields.Nested(ShowdownOut, metadata={"description": "who won what, by the house rules"})
     reason = fields.String()
     decided_by = fields.Integer(allow_none=True)
-    decided_at = fields.String()
+    decided_at = Iso()
 
 
 class RulingQuerySchema(Query):
@@ -87,7 +113,7 @@ def record(args):
     ruling = disputes.record_ruling(db.session, actor(), table, args["hand_ref"], variant, seats, args["boards"],
                                     args["rake"], args["reason"])
     db.session.commit()
-    return disputes.ruling_json(ruling), 201
+    return ruling, 201
 
 
 @blp.route("/rulings", methods=["GET"])
@@ -98,4 +124,4 @@ def list_rulings(args):
     table_id = None
     if args["table_number"] is not None:
         table_id = tables_svc.table_by_number(db.session, args["table_number"]).id
-    return [disputes.ruling_json(r) for r in disputes.rulings(db.session, table_id)]
+    return disputes.rulings(db.session, table_id)

@@ -14,7 +14,8 @@ from floor.errors import BadInput
 from floor.poker import conduct
 from floor.web.api.conduct import BanSchema, WarningSchema
 from floor.web.api.disputes import PokerRulingOut
-from floor.web.api.schemas import Query, Strict
+from floor.web.api.pit_schemas import ConductSchema, RulingOut, ShiftSchema, TimelineSchema
+from floor.web.api.schemas import Cents, Iso, Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -54,25 +55,6 @@ class RoundRow(Schema):
     rulings = fields.Integer()
 
 
-class TimelineSchema(Schema):
-    round = fields.Dict()
-    layout = fields.Dict(metadata={"description": "the cards as dealt (or the roulette number)"})
-    corrected_layout = fields.Dict(allow_none=True, metadata={"description": "after the last applied correction"})
-    effective_result = fields.Dict(allow_none=True)
-    replay = fields.Dict(metadata={"description": "the result recomputed from the recorded cards, compared"})
-    entries = fields.List(fields.Dict(), metadata={"description": "everything in time order: frame, card, event, "
-                                                                  "bet, transfer, settlement, ruling, approval"})
-    frames = fields.List(fields.Dict())
-    cards = fields.List(fields.Dict())
-    bets = fields.List(fields.Dict())
-    transfers = fields.List(fields.Dict())
-    decisions = fields.List(fields.Dict())
-    audit = fields.List(fields.Dict())
-    rulings = fields.List(fields.Dict())
-    pending = fields.Dict(allow_none=True)
-    totals = fields.Dict()
-
-
 class RulingIn(Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["confirm", "void", "correct"]))
     reason = fields.String(required=True, validate=validate.Length(min=3, max=500))
@@ -86,30 +68,6 @@ class RulingIn(Strict):
     def _correction(self, data, **kw):
         if data["kind"] == "correct" and data.get("number") is None and not data.get("cards") and not data.get("replace"):
             raise ValidationError("say what was mis-read: number, cards or replace", "replace")
-
-
-class RulingOut(Schema):
-    id = fields.Integer()
-    round_id = fields.Integer()
-    round_number = fields.Integer()
-    table_id = fields.Integer()
-    table_number = fields.Integer()
-    table_name = fields.String()
-    game = fields.String()
-    kind = fields.String()
-    reason = fields.String()
-    round_status = fields.String()
-    correction = fields.Dict(allow_none=True)
-    result = fields.Dict(allow_none=True)
-    replay = fields.Dict(allow_none=True)
-    amount = fields.Integer(metadata={"description": "cents the ruling moves (the two-person rule compares it)"})
-    needs_approval = fields.Boolean()
-    state = fields.String(metadata={"description": "applied | pending | rejected | withdrawn"})
-    decided_by = fields.Integer(allow_none=True)
-    decided_by_name = fields.String()
-    terminal = fields.String()
-    at = fields.String()
-    approval = fields.Dict(allow_none=True)
 
 
 class RulingsQuery(Query):
@@ -130,45 +88,44 @@ class ShiftQuery(Query):
     table_number = fields.Integer(load_default=None)
 
 
-class ShiftSchema(Schema):
-    day = fields.String()
-    currency = fields.String()
-    tables = fields.List(fields.Dict())
-    totals = fields.Dict()
-    tournaments = fields.List(fields.Dict(), metadata={"description": "per tournament: entries, fees (the house's), "
-                                                                      "collected, prizes, overlay, house"})
-    from_ = fields.String(data_key="from")
-    to = fields.String()
-
-
 class ConductQuery(Query):
     days = fields.Integer(load_default=7, validate=validate.Range(min=1, max=366))
-
-
-class ConductSchema(Schema):
-    since = fields.String()
-    days = fields.Integer()
-    warnings = fields.List(fields.Dict())
-    bans = fields.List(fields.Dict())
 
 
 class LiftIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=300))
 
 
+class HandSeatOut(Schema):
+    seat = fields.Integer()
+    player_id = fields.Integer(allow_none=True)
+    player = fields.String(allow_none=True)
+    role = fields.String(allow_none=True, metadata={"description": "button | small | big | third"})
+    posted = Cents(metadata={"description": "cents posted (blinds, straddle)"})
+
+
 class PokerHandOut(Schema):
-    id = fields.Integer()
-    table_id = fields.Integer()
-    number = fields.Integer()
-    started_at = fields.String()
-    button = fields.Integer(allow_none=True)
-    small = fields.Integer(allow_none=True)
-    big = fields.Integer(allow_none=True)
-    seats = fields.List(fields.Dict(), metadata={"description": "from the left of the button"})
+    """A dealer terminal's hand (``floor.pit.review.LaidOutHand``)."""
+
+    id = fields.Integer(attribute="hand.id")
+    table_id = fields.Integer(attribute="hand.table_id")
+    number = fields.Integer(attribute="hand.number")
+    started_at = Iso(attribute="hand.started_at")
+    button = fields.Integer(attribute="hand.button_seat", allow_none=True)
+    small = fields.Integer(attribute="hand.small_seat", allow_none=True)
+    big = fields.Integer(attribute="hand.big_seat", allow_none=True)
+    seats = fields.List(fields.Nested(HandSeatOut), metadata={"description": "from the left of the button"})
 
 
 class LinkedRulingOut(PokerRulingOut):
+    """A poker ruling (``floor.pit.review.LinkedRuling``) with the hand it names."""
+
     hand = fields.Nested(PokerHandOut, allow_none=True)
+
+    def get_attribute(self, obj, attr, default):
+        if attr == "hand":
+            return obj.hand
+        return super().get_attribute(obj.ruling, attr, default)
 
 
 class HandsQuery(Query):
@@ -216,7 +173,7 @@ def rule(args, round_id: int):
         correction = {k: args[k] for k in ("number", "cards", "replace") if args.get(k) not in (None, [], {})}
     ruling = pit.rule(db.session, actor(), round_id, args["kind"], args["reason"], correction, house=house())
     db.session.commit()
-    return pit.ruling_json(db.session, ruling)
+    return pit.ruling_of(db.session, ruling)
 
 
 @blp.route("/rulings")
@@ -236,7 +193,7 @@ def approve(args, ruling_id: int):
     """The second pit boss approves: the ruling is applied now. The one who made it may not (403)."""
     ruling = pit.approve(db.session, actor(), ruling_id, args["reason"], house=house())
     db.session.commit()
-    return pit.ruling_json(db.session, ruling)
+    return pit.ruling_of(db.session, ruling)
 
 
 @blp.route("/rulings/<int:ruling_id>/reject", methods=["POST"])
@@ -247,7 +204,7 @@ def reject(args, ruling_id: int):
     """Turn a pending ruling down (or withdraw one's own): nothing moves."""
     ruling = pit.reject(db.session, actor(), ruling_id, args["reason"])
     db.session.commit()
-    return pit.ruling_json(db.session, ruling)
+    return pit.ruling_of(db.session, ruling)
 
 
 @blp.route("/shift")
@@ -256,8 +213,7 @@ def reject(args, ruling_id: int):
 @blp.response(200, ShiftSchema)
 def shift(args):
     """Shift figures per table for a gaming day (CSV: /pit/shift.csv?day=...)."""
-    fig = pit.figures(db.session, gaming_day(args["day"]), house(), args["table_number"])
-    return {**fig, "from_": fig["from"]}
+    return pit.figures(db.session, gaming_day(args["day"]), house(), args["table_number"])
 
 
 @blp.route("/conduct")

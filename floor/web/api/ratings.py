@@ -11,7 +11,7 @@ from floor import pit
 from floor import players as players_svc
 from floor import tables as tables_svc
 from floor.pit import ratings, visits
-from floor.web.api.schemas import PlayerSchema, Query, Strict
+from floor.web.api.schemas import Iso, PlayerSchema, Query, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -28,16 +28,19 @@ class IdentifyIn(Strict):
 
 
 class VisitOut(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    player = fields.String(allow_none=True)
-    card_number = fields.String(allow_none=True)
-    table_id = fields.Integer()
-    seat = fields.Integer()
-    started_at = fields.String()
-    ended_at = fields.String(allow_none=True)
-    identified_by = fields.String(metadata={"description": "card | dealer"})
-    end_reason = fields.String(allow_none=True)
+    """A visit at a seat (``floor.pit.visits.SeatedVisit``)."""
+
+    id = fields.Integer(attribute="visit.id")
+    player_id = fields.Integer(attribute="visit.player_id")
+    player = fields.String(attribute="player.name")
+    card_number = fields.String(attribute="player.card_number")
+    table_id = fields.Integer(attribute="visit.table_id")
+    seat = fields.Integer(attribute="visit.seat")
+    started_at = Iso(attribute="visit.started_at")
+    ended_at = Iso(attribute="visit.ended_at", allow_none=True)
+    identified_by = fields.String(attribute="visit.identified_by", metadata={"description": "card | dealer"})
+    end_reason = fields.String(attribute="visit.end_reason", allow_none=True,
+                               metadata={"description": "left | replaced | moved | table_closed"})
 
 
 class PickQuery(Query):
@@ -67,6 +70,8 @@ class RatedPlay(Schema):
 
 
 class RatedVisit(RatedPlay):
+    """A rated visit (``floor.pit.ratings.RatedVisit``): who and where from it, what he played from its visit."""
+
     player_id = fields.Integer()
     player = fields.String()
     card_number = fields.String()
@@ -75,8 +80,16 @@ class RatedVisit(RatedPlay):
     table_name = fields.String()
     game = fields.String()
     seat = fields.Integer(allow_none=True, metadata={"description": "None: played from his balance"})
-    started_at = fields.String()
-    ended_at = fields.String()
+    started_at = Iso()
+    ended_at = Iso()
+
+    OWN = ("player", "card_number", "table_number", "table_name", "game")
+    FROM_VISIT = {"rounds": "round_count", "theo": "theo_cents"}
+
+    def get_attribute(self, obj, attr, default):
+        if attr in self.OWN:
+            return super().get_attribute(obj, attr, default)
+        return super().get_attribute(obj.visit, self.FROM_VISIT.get(attr, attr), default)
 
 
 class RatedPlayer(RatedPlay):
@@ -132,7 +145,7 @@ def identify(args, table_number: int, seat: int):
     v = visits.identify(db.session, actor(), table.id, seat, player_id=args["player_id"],
                         card_number=args["card_number"])
     db.session.commit()
-    return visits.visit_json(v, players_svc.get_player(db.session, v.player_id))
+    return visits.SeatedVisit(v, players_svc.get_player(db.session, v.player_id))
 
 
 @blp.route("/tables/<int:table_number>/seats/<int:seat>/player", methods=["DELETE"])
@@ -143,7 +156,7 @@ def leave(table_number: int, seat: int):
     table = tables_svc.table_by_number(db.session, table_number)
     v = visits.leave(db.session, actor(), table.id, seat)
     db.session.commit()
-    return visits.visit_json(v, players_svc.get_player(db.session, v.player_id))
+    return visits.SeatedVisit(v, players_svc.get_player(db.session, v.player_id))
 
 
 @blp.route("/tables/<int:table_number>/seated")
@@ -186,7 +199,7 @@ def day_players(args):
 @blp.response(200, RatedVisit(many=True))
 def day_visits(args):
     """Every rated visit of the gaming day."""
-    return ratings.visits_json(db.session, ratings.day_visits(db.session, gaming_day(args["day"]), house()))
+    return ratings.rated(db.session, ratings.day_visits(db.session, gaming_day(args["day"]), house()))
 
 
 @blp.route("/pit/players/<int:player_id>/ratings")

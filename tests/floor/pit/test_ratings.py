@@ -130,7 +130,7 @@ def test_a_played_session_is_rated_visit_by_visit_against_the_ledger(session):
         (1, theo_cents(sum((v.theo for v in alice), Fraction(0)))), (2, 243)]
     assert top["players"][0]["visits"] == 3 and top["players"][0]["tables"] == [10, 12]
     assert top["totals"]["won"] == bruno.won + sum(v.won for v in alice)
-    csv_text = ratings.to_csv(ratings.visits_json(session, vs))
+    csv_text = ratings.to_csv(ratings.rated(session, vs))
     assert csv_text.splitlines()[0].startswith("Player,Card,Table")
     assert len(csv_text.splitlines()) == 1 + 4
     # seat 5's bets and seat 3's after Bruno left are nobody's: not in any rating
@@ -150,7 +150,7 @@ def test_identifying_a_player_at_a_seat(session):
     assert v1.end_reason == "moved" and v1.ended_at == at(10)
     visits.identify(session, DEALER, wheel, 6, card_number="70000007", at=at(20))           # another at seat 6
     session.commit()
-    assert [(s["seat"], s["player_id"]) for s in visits.seated(session, wheel)] == [(6, 7)]
+    assert [(s.visit.seat, s.visit.player_id) for s in visits.seated(session, wheel)] == [(6, 7)]
     with pytest.raises(NotFound) as unknown:
         visits.identify(session, DEALER, wheel, 1, card_number="99999999")
     assert unknown.value.code == "unknown_card"

@@ -50,7 +50,7 @@ def test_a_fair_wheel_raises_nothing(session):
     assert wheel_watch.check(session, HOUSE, T0 + 1_001 * S) == []
     view = wheel_watch.wheel(session, wheel, HOUSE, T0 + 1_001 * S)
     assert view["spins_last_hour"] == 36                          # one spin every 100 s
-    assert view["window"] == 2 and view["report"]["possible_bias"] is False and view["directions_alternate"]
+    assert view["window"] == 2 and view["report"].possible_bias is False and view["directions_alternate"]
     assert sum(view["counts"]) == 500 and sum(s["hits"] for s in view["sections"]) == 500
 
 
