@@ -28,6 +28,7 @@ from floor.web import (
     policy,
     sockets,  # noqa: F401  (declares the /live handlers)
 )
+from floor.web.routing import SharedBuilderRule
 from floor.web.extensions import api, csrf, db, limiter, migrate, socketio
 
 ROOT = Path(__file__).resolve().parent
@@ -60,6 +61,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     cfg = config if isinstance(config, dict) else load_config(config)
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=cfg["app"]["instance_path"])
+    app.url_rule_class = SharedBuilderRule
     os.makedirs(app.instance_path, exist_ok=True)
     limits.init_app(app)   # before any route: the bounded <int:> converter
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),

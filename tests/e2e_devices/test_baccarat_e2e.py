@@ -67,7 +67,7 @@ def test_baccarat_coups_from_the_shoe_settle_every_bet_and_the_cut_card_ends_the
     refused = dealer.client.post("/api/tables/10/round/open", json={}, headers=dealer.headers())
     assert refused.status_code == 409 and refused.get_json()["error"] == "new_shoe_needed"
     dealer.call("post", "/api/tables/10/shoe", {})
-    wait(lambda: "GP00" in sim.commands, 10, "GP 00 at the shoe")
+    wait(lambda: "GP00" in sim.commands, what="GP 00 at the shoe")
 
     balance = 100_000
     r1, coup1, placed = _coup(rig, dealer, pit, sim, 4)
@@ -95,7 +95,7 @@ def test_baccarat_coups_from_the_shoe_settle_every_bet_and_the_cut_card_ends_the
 
     # the dealer confirms a new shoe; the shoe hears GP 00, shuffles, burns, and coup 1 of shoe 2 settles
     dealer.call("post", "/api/tables/10/shoe", {})
-    wait(lambda: sim.commands.count("GP00") == 2, 10, "the second GP 00")
+    wait(lambda: sim.commands.count("GP00") == 2, what="the second GP 00")
     r4, _, placed = _coup(rig, dealer, pit, sim, 4)
     balance += sum(rig.returned(b) - a for b, _, a in placed[:-1])
     assert r4.coup == 1 and sim.shoes == 2

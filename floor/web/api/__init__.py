@@ -29,8 +29,8 @@ from floor.web.extensions import api
 
 
 def register(app: Flask) -> None:
-    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    api.spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
+    api.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
                    pit_numbers, rotation):
