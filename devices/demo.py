@@ -153,7 +153,7 @@ class DemoDealer:
         busy = set(s.execute(select(PlayerVisit.player_id).where(PlayerVisit.ended_at.is_(None))).scalars())
         cards = [c for i, c in s.execute(select(Player.id, Player.card_number).order_by(Player.id).limit(24))
                  if i not in busy]
-        taken = {v["seat"] for v in visits.seated(s, table.id)}
+        taken = {v.visit.seat for v in visits.seated(s, table.id)}
         seats = [n for n in range(1, table.seat_count + 1) if n not in taken]
         if not cards or not seats:
             return False
@@ -177,7 +177,7 @@ class DemoDealer:
                 seated = visits.seated(s, table_id)
                 if seated and self.rng.random() < 0.2:
                     visits.leave(s, Actor("Demo Dealer", "dealer", f"demo-table-{number}", table_id=table_id),
-                                 table_id, self.rng.choice(seated)["seat"], at=now)
+                                 table_id, self.rng.choice(seated).visit.seat, at=now)
                     self._sit_down(s, table, now)
                 s.commit()
             except FloorError as exc:   # another table's dealer moved the same person just now
@@ -186,7 +186,7 @@ class DemoDealer:
 
     def _seat(self, s: Session, table: Table) -> int:
         """Where the next seat bet goes: mostly a seat with a player identified at it."""
-        seated = [v["seat"] for v in visits.seated(s, table.id)]
+        seated = [v.visit.seat for v in visits.seated(s, table.id)]
         if seated and self.rng.random() < 0.85:
             return self.rng.choice(seated)
         return self.rng.randint(1, table.seat_count)
