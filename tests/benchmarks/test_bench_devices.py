@@ -349,6 +349,9 @@ def test_frame_to_event_latency(production_db, tmp_path):
                 load.kill()
         floor.stop()
         end.close()
+    assert dropped is None, dropped
+    assert len(clients.last) == SPINS + BURST_SPINS, (
+        f"a client connected all along got {len(clients.last)} of {SPINS + BURST_SPINS} numbers")
     ours, under_burst = _ms(clients.arrivals, starts), _ms(clients.arrivals, starts_burst, SPINS)
     ours_all, burst_all = _ms(clients.last, starts), _ms(clients.last, starts_burst, SPINS)
     print(f"\ntap: {len(tap.at)} numbers seen on Redis")
