@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from floor.models import RoundStatus, SettlementOutcome, TableKind
+from floor.web.api.conduct import BanSchema, WarningSchema
 from floor.web.api.round_schemas import CARD, RoundTableSchema, SettlementSchema
 from floor.web.api.schemas import Cents, Choice, Iso
 
@@ -384,39 +385,17 @@ class ShiftSchema(Schema):
 
 # --- the conduct review -----------------------------------------------------------------------------
 
-class ReviewWarningSchema(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    player = fields.String(allow_none=True)
-    table_id = fields.Integer(allow_none=True)
+class ReviewWarningSchema(WarningSchema):
+    """A warning as the review lists it: the table's number, the terminal and who lifted it too."""
     table_number = fields.Integer(allow_none=True)
-    hand_id = fields.Integer(allow_none=True)
-    reason = fields.String(metadata={"description": "the reason's code"})
-    reason_text = fields.String()
     note = fields.String(allow_none=True)
-    at = fields.String()
-    given_by = fields.String(allow_none=True)
-    given_by_id = fields.Integer(allow_none=True)
     terminal = fields.String(allow_none=True)
-    ban_id = fields.Integer(allow_none=True, metadata={"description": "the ban it led to"})
-    lifted_at = fields.String(allow_none=True)
     lifted_by = fields.String(allow_none=True)
-    lift_reason = fields.String(allow_none=True)
 
 
-class ReviewBanSchema(Schema):
-    id = fields.Integer()
-    player_id = fields.Integer()
-    player = fields.String()
-    scope = fields.String()
-    reason = fields.String()
-    decided_by = fields.Integer(allow_none=True)
-    decided_by_name = fields.String(allow_none=True)
-    starts_at = fields.String()
-    expires_at = fields.String(allow_none=True)
-    lifted_at = fields.String(allow_none=True)
+class ReviewBanSchema(BanSchema):
+    """A ban as the review lists it: who lifted it, and whether it is in force."""
     lifted_by_name = fields.String(allow_none=True)
-    lift_reason = fields.String(allow_none=True)
     state = Choice(("in_force", "expired", "lifted"))
 
 
