@@ -32,9 +32,22 @@ hypothesis_settings.load_profile("floor")
 _counter = itertools.count()
 
 
+def steady_rollover() -> str:
+    """A gaming-day rollover twelve hours from now in the house's zone, for the floors the tests run.
+    Tests lay down the last hour's rounds, warnings and visits and read back "today": with the house's
+    own 06:00, a run in the hour after six would find part of them in yesterday's day. The rollover
+    itself is proved with fixed times (tests/floor/test_gaming_day.py and the shift tests)."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from floor.settings import HouseSettings
+    local = datetime.now(ZoneInfo(HouseSettings().timezone)) + timedelta(hours=12)
+    return f"{local.hour:02d}:00"
+
+
 def make_config(db_url: str, tmp_path: Path, **sections) -> dict:
     from config import load_config
-    overrides = {"app": {"database_url": db_url, "instance_path": str(tmp_path / "instance"), "demo": False,
+    overrides = {"house": {"gaming_day_rollover": steady_rollover()}, "app": {"database_url": db_url, "instance_path": str(tmp_path / "instance"), "demo": False,
                          "run_scheduler": False, "run_devices": False, "simulate_devices": False,
                          "generate_secret_key": False, "log_level": "WARNING"},
                  "security": {"login_rate_limit": "1000 per minute", "password_hash_cost": "minimal"}}

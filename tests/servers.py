@@ -10,6 +10,8 @@ from pathlib import Path
 
 import requests
 
+from tests.conftest import steady_rollover
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -30,7 +32,8 @@ class Server:
                     "FLOOR_APP_RUN_SCHEDULER": "false", "FLOOR_APP_RUN_DEVICES": "false",
                     "FLOOR_APP_SIMULATE_DEVICES": "false", "FLOOR_SERVER_PORT": str(self.port),
                     "FLOOR_SERVER_THREADS": "16", "FLOOR_APP_LOG_LEVEL": "WARNING",
-                    "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"', **env}
+                    "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"',
+                    "FLOOR_HOUSE_GAMING_DAY_ROLLOVER": f'"{steady_rollover()}"', **env}
         self.log = open(instance / f"server-{self.port}.log", "w")
         self.proc = subprocess.Popen([sys.executable, "-m", "floor.runtime.serve"], cwd=ROOT, env=self.env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
