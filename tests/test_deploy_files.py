@@ -54,13 +54,28 @@ def test_every_unit_runs_an_existing_command_with_valid_settings(app):
             assert out.exit_code == 0, (path.name, out.output)
 
 
-def test_nginx_sends_each_client_to_one_of_the_web_units_the_target_starts():
+def test_nginx_sends_the_live_feed_and_the_pages_to_the_web_units_the_target_starts():
     target = (UNITS / "floorman.target").read_text()
     ports = sorted(re.findall(r"floorman-web@(\d+)\.service", target))
     nginx = (ROOT / "config" / "nginx" / "floorman.conf").read_text()
-    upstream = nginx[nginx.index("upstream floorman"):nginx.index("}")]
-    assert "ip_hash;" in upstream
-    assert sorted(re.findall(r"server 127\.0\.0\.1:(\d+);", upstream)) == ports == ["8001", "8002"]
+
+    def upstream(name: str) -> str:
+        start = nginx.index(f"upstream {name} {{")
+        return nginx[start:nginx.index("}", start)]
+
+    def routed(location: str) -> str:
+        start = nginx.index(f"location {location} {{")
+        return re.search(r"proxy_pass http://(\w+);", nginx[start:nginx.index("}", start)]).group(1)
+
+    def servers(block: str) -> list[str]:
+        return re.findall(r"server 127\.0\.0\.1:(\d+);", block)
+
+    # each live client sticks to one process (its Socket.IO state lives there); pages and API go apart
+    assert routed("/socket.io/") == "floorman_live" and "ip_hash;" in upstream("floorman_live")
+    assert routed("/") == "floorman_api"
+    live, api = servers(upstream("floorman_live")), servers(upstream("floorman_api"))
+    assert live == ["8001", "8002"] and api == ["8003"] and not set(live) & set(api)
+    assert sorted(live + api) == ports
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in nginx and 'Connection "upgrade"' in nginx
     prod = load_config(ROOT / "config" / "production.example.toml", environ={"FLOOR_SECRET_KEY": "x" * 64})
     assert prod["server"]["proxy_hops"] == 1 and prod["app"]["secure_cookies"] is True

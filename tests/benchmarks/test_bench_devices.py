@@ -30,7 +30,7 @@ GAP = 0.1               # between a spin's lines: about four spins a second, som
 LOAD_PROCESSES = 4      # asyncio clients, some 25 a process (a thread per received message, as the
                         # threaded client does, cost the machine more than the floor itself)
 BURST_RATE = 30.0       # bets a second
-API_WEBS = int(os.environ.get("BENCH_API_WEBS", 0))   # web processes for the API alone (the bets)
+API_WEBS = int(os.environ.get("BENCH_API_WEBS", 1))   # web processes for pages and the API (the bets), as nginx routes them
 BARE_RUN = os.environ.get("BENCH_BARE", "1") != "0"
 BARE = r'''
 import sys, serial
@@ -326,7 +326,7 @@ def test_frame_to_event_latency(production_db, tmp_path):
         clients = Clients(urls, {"token": floor.token}, CLIENTS, table)
         with _clock_first():
             tap = Tap(floor.channel)
-        meter = CpuMeter({"web": [w.proc.pid for w in floor.webs], "devices": [floor.devices.proc.pid],
+        meter = CpuMeter({"web": [w.proc.pid for w in floor.webs + floor.api_webs], "devices": [floor.devices.proc.pid],
                           "scheduler": [floor.scheduler.proc.pid], "clients": [p.pid for p in clients.loads],
                           "bettors": [burst.proc.pid]})
         load_quiet = _load()

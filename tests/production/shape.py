@@ -214,7 +214,7 @@ class Floor:
             self.webs.append(Proc(name, ["floor.runtime.serve"], env(name, FLOOR_SERVER_PORT=str(port)), tmp,
                                   url=f"http://127.0.0.1:{port}"))
         self.web_a, self.web_b = self.webs
-        # a web process for the API and pages only, as nginx can route them (the live feed's
+        # web processes for the API and pages only, as nginx routes them (the live feed's
         # processes then never wait on a request's work)
         self.api_webs = []
         for i in range(api_webs):
