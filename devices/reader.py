@@ -21,6 +21,7 @@ import serial
 
 from devices.config import DeviceConfig
 from devices.events import FrameError, Silence
+from devices.priority import line_first
 from devices.protocols import new_decoder, scan
 from devices.replay import feed as feed_decoder
 from devices.shoe import Reply
@@ -39,8 +40,10 @@ class DeviceReader:
                  backoff_initial: float = 0.1, backoff_max: float = 5.0,
                  error_report_interval: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
-                 wallclock: Callable[[], datetime] = _utcnow) -> None:
+                 wallclock: Callable[[], datetime] = _utcnow, realtime_priority: int = 0) -> None:
         self.config = config
+        self.realtime_priority = realtime_priority
+        self.realtime = False   # whether the reader thread got it (devices.priority)
         self.name = config.name
         self.sink = sink
         self.read_timeout = read_timeout
@@ -92,6 +95,7 @@ class DeviceReader:
     # --- the thread -------------------------------------------------------------------------
 
     def _run(self) -> None:
+        self.realtime = line_first(self.realtime_priority, self.name)
         backoff = self.backoff_initial
         while not self._stop.is_set():
             try:

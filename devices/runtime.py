@@ -56,6 +56,7 @@ class DeviceRuntime:
     beat_s: float = 3.0   # health is re-sent this often, so the floor can tell a silent process
     dealer: object | None = None   # the demo floor's dealers (devices.demo.DemoDealer), with simulators
     sink: object | None = None
+    realtime_priority: int = 0   # SCHED_FIFO priority of the reader threads, 0: normal (devices.priority)
     _stop: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
@@ -66,7 +67,7 @@ class DeviceRuntime:
         self.sink = sink
         for sim in self.simulators:
             sim.start()
-        self.manager = DeviceManager(self.configs, sink).start()
+        self.manager = DeviceManager(self.configs, sink, realtime_priority=self.realtime_priority).start()
         log.info("devices: %s", ", ".join(f"{c.name} ({c.kind}) on {c.port}" for c in self.configs) or "none")
         threading.Thread(target=self._beat, args=(sink,), name="device-health-beat", daemon=True).start()
         return self

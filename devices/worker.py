@@ -8,6 +8,8 @@ import queue
 import threading
 from typing import Callable, Hashable
 
+from devices import priority
+
 log = logging.getLogger(__name__)
 Job = Callable[[], None]
 
@@ -30,6 +32,7 @@ class Worker:
         self._jobs.put(job)
 
     def _run(self) -> None:
+        priority.normal()   # started by a reader, maybe real-time: the database work runs at normal
         while (job := self._jobs.get()) is not None:
             try:
                 job()

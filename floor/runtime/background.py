@@ -12,10 +12,13 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
+from config import ConfigError
+
 from devices.bridge import FloorBridge
 from devices.config import load
 from devices.demo import DemoDealer
 from devices.dispatch import RoundsDispatch
+from devices.priority import MAX_PRIORITY
 from devices.runtime import DeviceRuntime, simulated_devices
 from floor import notify, timers
 from floor.models import Table
@@ -81,7 +84,10 @@ def start_devices(app: Flask):
         configs += sim_configs
     by_name = {c.name: tables.get(int(c.table), (None, None))[0] if c.table.isdigit() else None for c in configs}
     kinds = {c.name: c.kind for c in configs}
-    runtime = DeviceRuntime(configs, sims)
+    priority = floor_cfg["app"]["device_realtime_priority"]
+    if isinstance(priority, bool) or not isinstance(priority, int) or not 0 <= priority <= MAX_PRIORITY:
+        raise ConfigError(f"app.device_realtime_priority must be 0 (off) or 1 to {MAX_PRIORITY}, not {priority!r}")
+    runtime = DeviceRuntime(configs, sims, realtime_priority=priority)
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
     dealer = None

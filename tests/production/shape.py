@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
 import time
+import tomllib
 import uuid
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -83,20 +85,35 @@ def production_database(request, name: str):
         admin.dispose()
 
 
+def unit_value(unit: str, key: str) -> str | None:
+    """A ``Key=`` of a systemd unit under config/systemd (None where it sets none)."""
+    found = re.search(rf"^{key}=(\S+)$", (ROOT / "config" / "systemd" / unit).read_text(), re.M)
+    return found.group(1) if found else None
+
+
 def unit_nice(unit: str) -> int:
-    """The ``Nice=`` of a systemd unit under config/systemd, so a process runs here at the priority
-    production gives it (0 where it sets none, or where this user may not raise a priority)."""
-    found = re.search(r"^Nice=(-?\d+)$", (ROOT / "config" / "systemd" / unit).read_text(), re.M)
-    nice = int(found.group(1)) if found else 0
+    """The ``Nice=`` of a unit, so a process runs here at the priority production gives it (0 where it
+    sets none, or where this user may not raise a priority)."""
+    nice = int(unit_value(unit, "Nice") or 0)
     return nice if nice >= 0 or os.geteuid() == 0 else 0
+
+
+def unit_rtprio(unit: str) -> int:
+    """The ``LimitRTPRIO=`` of a unit: the highest real-time priority its process may ask for."""
+    return int(unit_value(unit, "LimitRTPRIO") or 0)
+
+
+def production_setting(section: str, key: str):
+    """A setting of config/production.example.toml, which the production shape runs with."""
+    return tomllib.loads((ROOT / "config" / "production.example.toml").read_text())[section][key]
 
 
 class Proc:
     """One floor process in its own process group (SIGKILL takes a gunicorn master and its worker)."""
 
     def __init__(self, name: str, argv: list[str], env: dict, tmp: Path, url: str | None = None,
-                 nice: int = 0) -> None:
-        self.name, self.argv, self.env, self.url, self.nice = name, argv, env, url, nice
+                 nice: int = 0, rtprio: int = 0) -> None:
+        self.name, self.argv, self.env, self.url, self.nice, self.rtprio = name, argv, env, url, nice, rtprio
         self.arm_file, self.mark_file = tmp / f"{name}.arm", tmp / f"{name}.mark"
         self.log_path = tmp / f"{name}.log"
         self.proc: subprocess.Popen | None = None
@@ -115,9 +132,19 @@ class Proc:
         self.started_at = utcnow()
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.production.crashpoint", *self.argv], cwd=ROOT,
                                      env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                     preexec_fn=(lambda: os.nice(self.nice)) if self.nice else None)
+                                     preexec_fn=self._limits if self.nice or self.rtprio else None)
         log.close()
         return self
+
+    def _limits(self) -> None:
+        """In the child, before it runs: what its unit sets (Nice=, LimitRTPRIO=)."""
+        if self.nice:
+            os.nice(self.nice)
+        if self.rtprio:
+            try:
+                resource.setrlimit(resource.RLIMIT_RTPRIO, (self.rtprio, self.rtprio))
+            except (ValueError, OSError):   # a user who may not raise it: the readers say so and run normally
+                pass
 
     @property
     def pid(self) -> int | None:
@@ -223,8 +250,10 @@ class Floor:
                                       tmp, url=f"http://127.0.0.1:{port}"))
         self.scheduler = Proc("scheduler", ["flask", "floor", "scheduler"], env("scheduler", FLOOR_APP_RUN_SCHEDULER="true"),
                               tmp)
-        self.devices = Proc("devices", ["flask", "floor", "devices"], env("devices", FLOOR_APP_RUN_DEVICES="true"), tmp,
-                            nice=unit_nice("floorman-devices.service"))
+        self.devices = Proc("devices", ["flask", "floor", "devices"],
+                            env("devices", FLOOR_APP_RUN_DEVICES="true", FLOOR_APP_DEVICE_REALTIME_PRIORITY=str(
+                                production_setting("app", "device_realtime_priority"))), tmp,
+                            nice=unit_nice("floorman-devices.service"), rtprio=unit_rtprio("floorman-devices.service"))
         self.spare_env = env("devices-2", FLOOR_APP_RUN_DEVICES="true")
 
     @property

@@ -18,7 +18,8 @@ import pytest
 from sqlalchemy import func, select
 
 from floor.models import Shoe
-from tests.production.shape import REDIS, Floor, production_database, unit_nice, utcnow, wait
+from tests.production.shape import (REDIS, Floor, production_database, production_setting, unit_nice, unit_rtprio,
+                                    utcnow, wait)
 
 pytestmark = [pytest.mark.xdist_group("production"), pytest.mark.slow]
 SETTLING = r"^\s*INSERT INTO settlements"     # inside the settlement transaction, after the result commit
@@ -72,14 +73,33 @@ def _lag(what: str, planned: datetime, happened: datetime) -> float:
     return lag
 
 
+def _policies(pid: int) -> list[tuple[int, int]]:
+    """(scheduling policy, real-time priority) of each thread of a process."""
+    out = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:   # a thread that ended meanwhile
+            continue
+        out.append((int(fields[38]), int(fields[37])))   # policy, rt_priority (proc(5): fields 41 and 40)
+    return out
+
+
 def test_the_device_process_runs_at_the_priority_its_unit_gives_it(floor):
-    """Its unit raises its priority above the pages' (the live feed starts at its reader)."""
+    """Its unit raises its priority above the pages' (the live feed starts at its reader), and lets
+    its serial readers run real-time: one such thread per device, the settlement work at normal."""
     nice = unit_nice("floorman-devices.service")
     if os.geteuid() != 0:
         pytest.skip("raising a priority needs root here (systemd does it in production)")
     assert nice < 0
     assert os.getpriority(os.PRIO_PROCESS, floor.devices.pid) == nice
     assert all(os.getpriority(os.PRIO_PROCESS, web.pid) == 0 for web in floor.webs)
+    priority = production_setting("app", "device_realtime_priority")
+    assert 0 < priority <= unit_rtprio("floorman-devices.service")
+    threads = _policies(floor.devices.pid)
+    assert sorted(t for t in threads if t[0] == os.SCHED_FIFO) == [(os.SCHED_FIFO, priority)] * len(floor.device_names)
+    assert sum(1 for t in threads if t[0] == os.SCHED_OTHER) >= 2     # the main thread, the table workers...
+    assert all(policy == os.SCHED_OTHER for web in floor.webs for policy, _ in _policies(web.pid))
 
 
 # --- commands to the devices -------------------------------------------------------------------------
