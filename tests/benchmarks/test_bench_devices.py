@@ -20,7 +20,7 @@ import socketio
 
 from devices.simulate.base import PtyEnd
 from devices.wheel import encode_number, encode_status
-from tests.production.shape import REDIS, Floor, production_database, unit_nice
+from tests.production.shape import REDIS, Floor, production_database, production_setting, unit_nice, unit_rtprio
 from tests.servers import ROOT, free_port
 
 SPINS = int(os.environ.get("BENCH_SPINS", 1000))
@@ -247,17 +247,24 @@ class Tap:
 @contextmanager
 def _clock_first():
     """Threads started inside (the probe client's, the Redis tap's: the bench's clock) run at the
-    device process's priority where that is allowed: a tablet has a CPU of its own, so what the
-    probe times should be the floor's delivery, not its own wait for a core of this shared machine.
-    The thread itself goes back to normal after, so no process it starts later inherits it."""
+    device readers' priority where that is allowed (real-time, as production gives the readers;
+    else the device process's nice): a tablet has a CPU of its own, so what the probe times should be
+    the floor's delivery, not its own wait for a core of this shared machine. The thread itself goes
+    back to normal after, so no process it starts later inherits it."""
     me, nice = threading.get_native_id(), unit_nice("floorman-devices.service")
+    realtime = min(production_setting("app", "device_realtime_priority"), unit_rtprio("floorman-devices.service"))
     try:
         os.setpriority(os.PRIO_PROCESS, me, nice)
     except OSError:
         pass
     try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(realtime))
+    except (OSError, ValueError):
+        pass
+    try:
         yield
     finally:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
         try:
             os.setpriority(os.PRIO_PROCESS, me, 0)
         except OSError:
