@@ -76,9 +76,17 @@ class Rig:
         """A simulated device on a pty (linked like /dev/serial/by-id) read by the real reader,
         whose sink is the real bridge for that table; ``inject``: faults for its first round."""
         line = self._line(kind, table_number)
+        # plugged in means known to the floor: the API sends a device's commands only once its
+        # health is recorded (the bridge's worker writes it after the reader connects)
+        wait(lambda: self._known(table_number, kind), what=f"{line.name} recorded as at table {table_number}")
         sim = line.play(sim_cls, inject=inject, **sim_kw)
         self.sims.append(sim)
         return sim, line.reader
+
+    def _known(self, table_number: int, kind: str) -> bool:
+        from floor import device_health
+        with self.session() as s:
+            return bool(device_health.at_table(s, table_number, kind))
 
     def line(self, kind: str, table_number: int, **config):
         """A bare pty read by the real reader and bridge for that table: the test writes the bytes."""
