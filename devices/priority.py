@@ -5,8 +5,8 @@ stays at normal priority on the table workers.
 
 A reader thread spends its life blocked on the port and wakes for a few milliseconds a frame, so it
 cannot starve the host (the kernel also keeps 5 % of every second for normal threads). The device
-process's unit allows it with ``LimitRTPRIO=``; where the kernel refuses, the reader says so once
-and runs at normal priority."""
+process's unit allows it with ``LimitRTPRIO=``; where the kernel refuses, each reader says so when it
+starts and runs at normal priority."""
 from __future__ import annotations
 
 import logging
@@ -36,5 +36,5 @@ def normal() -> None:
     try:
         if os.sched_getscheduler(0) != os.SCHED_OTHER:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))   # lowering is always allowed
-    except (OSError, AttributeError):   # not Linux: nothing was raised either
+    except (OSError, AttributeError):   # no such calls (not Linux): the thread was never raised either
         pass

@@ -13,7 +13,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
 from config import ConfigError
-
 from devices.bridge import FloorBridge
 from devices.config import load
 from devices.demo import DemoDealer
