@@ -1,11 +1,12 @@
 """Shared fixtures: a real database per test (SQLite file always, PostgreSQL when TEST_DATABASE_URL
 is set), the Flask and Socket.IO test clients, and logins as each demo role.
 
-A migrated database with the demo floor is built once per worker and copied for each test: a file
-copy on SQLite, CREATE DATABASE ... TEMPLATE on PostgreSQL.
+A migrated database with the demo floor is built once per run and copied for each test: a file copy
+on SQLite, CREATE DATABASE ... TEMPLATE on PostgreSQL.
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import queue
@@ -30,6 +31,11 @@ DEMO_PASSWORD = "floorman-demo"
 hypothesis_settings.register_profile("floor", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 hypothesis_settings.load_profile("floor")
 _counter = itertools.count()
+# Each test builds an app, an engine and thousands of ORM objects: the collector's default thresholds
+# make it sweep the whole heap (the test modules, SQLAlchemy's caches) many times a test. Everything
+# created so far is frozen out of its view, and young objects are swept less often.
+gc.freeze()
+gc.set_threshold(50_000, 20, 20)
 
 
 def steady_rollover() -> str:
@@ -78,11 +84,35 @@ def _worker() -> str:
     return os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
+def _shared_dir(tmp_path_factory) -> Path:
+    """The run's own temporary folder, shared by its xdist workers (each has a folder inside it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def _run_lock(path: Path):
+    """One worker at a time across the run's processes: the first builds what the others then reuse."""
+    import fcntl
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory) -> Path:
-    base = tmp_path_factory.mktemp("sqlite-template")
-    path = base / "template.db"
-    _build(f"sqlite:///{path}", base)
+    """Built once per run (migrations and the demo floor take seconds) by whichever worker asks first."""
+    shared = _shared_dir(tmp_path_factory)
+    path = shared / "sqlite-template" / "template.db"
+    with _run_lock(shared / "sqlite-template.lock"):
+        if not path.exists():
+            path.parent.mkdir(exist_ok=True)
+            building = path.with_suffix(f".{os.getpid()}")
+            _build(f"sqlite:///{building}", path.parent)
+            os.replace(building, path)
     return path
 
 
@@ -90,20 +120,44 @@ def _pg_admin():
     return create_engine(make_url(PG_URL), isolation_level="AUTOCOMMIT")
 
 
+PG_TEMPLATE_NAME = "pg-template.name"
+
+
 @pytest.fixture(scope="session")
 def pg_template(tmp_path_factory):
+    """One template database per run, shared by the workers (PostgreSQL copies from one template
+    concurrently); dropped when the whole run ends (pytest_sessionfinish below)."""
     if not PG_URL:
         pytest.skip("TEST_DATABASE_URL not set: PostgreSQL run skipped")
-    name = f"fm_tmpl_{_worker()}_{uuid.uuid4().hex[:6]}"
-    admin = _pg_admin()
-    with admin.connect() as c:
-        c.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(PG_URL).set(database=name)
-    _build(url.render_as_string(hide_password=False), tmp_path_factory.mktemp("pg-template"))
-    yield name
-    with admin.connect() as c:
-        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    shared = _shared_dir(tmp_path_factory)
+    marker = shared / PG_TEMPLATE_NAME
+    with _run_lock(shared / "pg-template.lock"):
+        if not marker.exists():
+            name = f"fm_tmpl_{uuid.uuid4().hex[:10]}"
+            admin = _pg_admin()
+            with admin.connect() as c:
+                c.execute(text(f'CREATE DATABASE "{name}"'))
+            admin.dispose()
+            marker.write_text(name)   # written before the build, so a failed build is still dropped
+            url = make_url(PG_URL).set(database=name)
+            _build(url.render_as_string(hide_password=False), tmp_path_factory.mktemp("pg-template"))
+            (shared / "pg-template.built").write_text(name)
+        if not (shared / "pg-template.built").exists():
+            pytest.fail("the PostgreSQL template database failed to build (see the first error)")
+    return marker.read_text()
+
+
+def pytest_sessionfinish(session):
+    """The process that ran the whole session (the xdist controller, or pytest alone) drops the run's
+    PostgreSQL template once every worker is done with it."""
+    if not PG_URL or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    marker = session.config._tmp_path_factory.getbasetemp() / PG_TEMPLATE_NAME
+    if marker.exists():
+        admin = _pg_admin()
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{marker.read_text()}" WITH (FORCE)'))
+        admin.dispose()
 
 
 class PgDatabases:

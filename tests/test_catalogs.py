@@ -14,6 +14,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
+# on one worker, so the extraction below runs once per run
+pytestmark = pytest.mark.xdist_group("catalogs")
 LANGS = ("fr", "de")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)s")
 # Calls whose first argument is a message for a person: they must be a literal template.

@@ -90,6 +90,7 @@ def test_a_winning_number_reaches_the_dealer_and_the_raw_stream_replays(wheel, l
     assert [e for e in replay(config, stream) if isinstance(e, WinningNumber)] == [WinningNumber(25)]
 
 
+@pytest.mark.slow
 def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(app, tmp_path, login, socket_client):
     clock = ManualClock()
     with _wheel_line(app, tmp_path, clock=clock) as (end, reader, factory, _):

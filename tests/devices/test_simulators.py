@@ -13,6 +13,9 @@ from floor.games import baccarat
 from floor.rounds.engines.wheel import Lock, Misspin, Open, Result
 from tests.devices.helpers import wait_until, wheel_outcomes
 
+# drives the simulators through ptys in real time: left out of `make test-fast`, run by `make test`
+pytestmark = pytest.mark.slow
+
 FAST_WHEEL = {"before": 0.5, "bets": 1.0, "spinning": 1.0, "no_more_bets": 0.5, "result": 1.0}
 
 

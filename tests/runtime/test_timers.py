@@ -155,6 +155,7 @@ def test_a_failing_job_leaves_nothing_and_runs_again_and_a_refusal_is_final(app)
     assert runs(app, "flaky") == 1 and status(app, "flaky") == ["done"]
 
 
+@pytest.mark.slow
 def test_a_timer_set_in_another_process_wakes_the_scheduler_on_time(app_config, tmp_path):
     """The scheduler polls every few seconds; a timer due sooner fires on time because the process
     that set it announces it through Redis after its commit."""

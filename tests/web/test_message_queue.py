@@ -14,6 +14,9 @@ from floor import alerts
 from floor.actors import Actor
 from tests.servers import Server
 
+# starts web and device processes: left out of `make test-fast`, run by `make test`
+pytestmark = pytest.mark.slow
+
 REDIS = "redis://127.0.0.1:6379/0"
 
 

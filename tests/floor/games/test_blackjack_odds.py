@@ -14,6 +14,9 @@ from floor.games.blackjack_odds import (
     insurance_edge,
 )
 
+# each case walks the dealer's and the player's draws exactly: left out of `make test-fast`, run by `make test`
+pytestmark = pytest.mark.slow
+
 HOUSE = BlackjackSettings()
 
 

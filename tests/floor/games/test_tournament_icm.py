@@ -64,6 +64,7 @@ def test_bad_input_is_refused(stacks, prizes):
         icm(stacks, prizes)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(stacks=st.lists(st.integers(1, 10**6), min_size=1, max_size=6),
        prizes=st.lists(st.integers(0, 10**7), min_size=0, max_size=9))

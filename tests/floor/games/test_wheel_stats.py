@@ -97,6 +97,7 @@ def test_sections_and_arcs():
         section_test(spins, {"voisins": VOISINS_DU_ZERO, "jeu zéro": JEU_ZERO})
 
 
+@pytest.mark.slow
 def test_fair_wheel_false_alarm_rate_is_within_the_threshold():
     rng = random.Random(20240501)
     windows = 2000

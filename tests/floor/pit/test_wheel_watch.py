@@ -132,6 +132,7 @@ def test_a_rotor_out_of_its_speed_range(session):
     assert _kinds(again) == ["speed_out_of_range"] and len(again[0].data["faults"]) == 2
 
 
+@pytest.mark.slow
 def test_a_simulated_wheel_that_does_not_alternate_through_the_pty(sqlite_url, tmp_path):
     engine = make_engine(sqlite_url)
     factory = sessionmaker(bind=engine, expire_on_commit=False)

@@ -3,6 +3,8 @@ and the device bridge hands each event to the rounds' entry points, one session 
 placed while the wheel asks for bets is settled on the number the wheel announced."""
 from __future__ import annotations
 
+import pytest
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -17,6 +19,9 @@ from floor.tables import table_by_number
 from tests.conftest import make_engine
 from tests.devices.helpers import PtyLine, wait_until
 from tests.floor.rounds.helpers import CASHIER, DEALER, HOUSE
+
+# plays rounds through a pty in real time: left out of `make test-fast`, run by `make test`
+pytestmark = pytest.mark.slow
 
 
 def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tmp_path):

@@ -2,6 +2,8 @@
 completely (exactly-once is held by the database, not by memory)."""
 from __future__ import annotations
 
+import pytest
+
 import os
 import signal
 import subprocess
@@ -15,6 +17,9 @@ from floor import ledger, rounds
 from floor.models import Bet, Round, Settlement, Transfer
 from floor.settings import HouseSettings
 from tests.floor.rounds.bulk import make_spin
+
+# kills real processes mid-settlement: left out of `make test-fast`, run by `make test`
+pytestmark = pytest.mark.slow
 
 HOUSE = HouseSettings()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from floor import ledger
 from floor.games import tournament as rules
 from floor.models import TournamentDraw, TournamentElimination, TournamentMove
@@ -25,6 +27,7 @@ def _tablemate(session, t, e):
     return next(x for x in core.entries(session, t, "seated") if x.table_id == e.table_id and x.id != e.id)
 
 
+@pytest.mark.slow
 def test_thirty_players_three_tables_to_a_deal_at_four(session):
     m = manager(session)
     t = tournament(session, bounty_kind="knockout", bounty=2_000, max_reentries=1, guarantee=300_000)
