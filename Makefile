@@ -56,10 +56,10 @@ test: venv node mo
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
-# The quick loop while working: no browser, no real-time device runs, no slow proofs.
+# The quick loop while working: SQLite alone, no browser, no real-time device runs, no slow proofs.
 test-fast: venv node mo
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not e2e" --ignore=tests/e2e --ignore=tests/e2e_devices $(PYTEST_ARGS)
+	TEST_DATABASE_URL= $(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not e2e" --ignore=tests/e2e --ignore=tests/e2e_devices $(PYTEST_ARGS)
 
 bench: venv node mo
 	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -q -s -o addopts="" $(PYTEST_ARGS)

@@ -43,11 +43,20 @@ def browser():
         b.close()
 
 
+def stop_after_pages(request, server: Server) -> None:
+    """Close the test's browser pages, then its server: a page left open keeps its Socket.IO connection,
+    and the server's graceful stop waits its full timeout (10 s) for that connection to end."""
+    if "browser" in request.fixturenames:
+        for ctx in list(request.getfixturevalue("browser").contexts):
+            ctx.close()
+    server.stop()
+
+
 @pytest.fixture
-def live_server(sqlite_url, tmp_path):
+def live_server(request, sqlite_url, tmp_path):
     server = Server(sqlite_url, tmp_path / "instance").wait()
     yield server
-    server.stop()
+    stop_after_pages(request, server)
 
 
 @pytest.fixture

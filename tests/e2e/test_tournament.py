@@ -14,17 +14,17 @@ from floor import ledger
 from floor.games import tournament as rules
 from floor.models import Player, Timer, Tournament, TournamentMove, TournamentPause
 from floor.tournaments import clock, core, registration
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import shot, stop_after_pages
 from tests.floor.tournaments.helpers import HOUSE, manager, players, tables, tournament
 from tests.servers import Server
 
 
 @pytest.fixture
-def scheduled_server(sqlite_url, tmp_path):
+def scheduled_server(request, sqlite_url, tmp_path):
     """The app with its scheduler, so the clock's timers fire as they would on the floor."""
     server = Server(sqlite_url, tmp_path / "instance", FLOOR_APP_RUN_SCHEDULER="true").wait()
     yield server
-    server.stop()
+    stop_after_pages(request, server)
 
 
 def _db(url):
