@@ -270,15 +270,15 @@ class Floor:
         self.ready(*self.procs)
 
     def ensure_up(self) -> None:
-        """Every process running and unarmed (a failed test may have left one killed or paused)."""
-        down = []
+        """Every process running, unarmed and ready (a failed test may have left one killed, paused, or
+        restarted and not yet ready: the next test's cards would reach a device process still opening
+        its ports)."""
         for p in self.procs:
             if p.mark_file.exists() or not p.alive:
                 p.kill()
                 p.start()
-                down.append(p)
             p.disarm()
-        self.ready(*down)
+        self.ready(*self.procs)
 
     def ready(self, *procs: Proc, timeout: float = 60.0) -> None:
         for p in procs:
