@@ -51,6 +51,10 @@ class Server:
             time.sleep(0.1)
         raise TimeoutError(f"server on {self.url} did not answer: {Path(self.log.name).read_text()[-2000:]}")
 
+    def log_text(self) -> str:
+        self.log.flush()
+        return Path(self.log.name).read_text()
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()

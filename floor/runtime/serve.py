@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.gthread import ThreadWorker
 
 from app import create_app  # the process entry point builds the app; nothing under app imports this
 from config import load_config
@@ -16,6 +18,40 @@ from floor.runtime import background
 from floor.runtime.lifetime import quick_handoffs
 
 log = logging.getLogger("floor.serve")
+
+
+class FloorWorker(ThreadWorker):
+    """gunicorn's threads worker that lets its Socket.IO clients go when told to stop. A client's
+    connection (a websocket, or a long poll renewed every few seconds) never ends by itself, so the
+    graceful stop would hold the process, and the tablets on it, for its whole graceful timeout; told
+    they are disconnected, the pages reconnect at once (to another web process behind the proxy, or to
+    this one restarted)."""
+
+    def handle_exit(self, sig, frame):   # SIGTERM: the graceful stop
+        super().handle_exit(sig, frame)
+        self._let_clients_go()
+
+    def handle_quit(self, sig, frame):   # SIGINT, SIGQUIT: the quick stop
+        self._let_clients_go()
+        super().handle_quit(sig, frame)
+
+    def _let_clients_go(self) -> None:
+        socketio = getattr(self.wsgi, "extensions", {}).get("socketio")
+        if socketio is None or getattr(self, "_letting_go", False):
+            return
+        self._letting_go = True
+        # In a thread: a signal handler must not block on the sockets' locks. It keeps going until the
+        # process ends, for a client that reconnects on a connection the worker still holds open.
+        threading.Thread(target=_disconnect_all, args=(socketio,), name="let-clients-go", daemon=True).start()
+
+
+def _disconnect_all(socketio) -> None:
+    eio = socketio.server.eio
+    while True:
+        if eio.sockets:
+            log.info("stopping: disconnecting %d Socket.IO client(s)", len(eio.sockets))
+            eio.disconnect()
+        threading.Event().wait(0.2)
 
 
 class FloorServer(BaseApplication):
@@ -41,10 +77,10 @@ def main() -> None:
     options = {
         "bind": f"{server['host']}:{server['port']}",
         "workers": 1,
-        "worker_class": "gthread",
+        "worker_class": FloorWorker,
         "threads": server["threads"],
         "timeout": 0 if os.environ.get("FLOOR_DEBUG") else 60,
-        "graceful_timeout": 10,
+        "graceful_timeout": server["graceful_timeout"],
         "accesslog": "-",
         "loglevel": cfg["app"].get("log_level", "INFO").lower(),
     }

@@ -44,8 +44,8 @@ def browser():
 
 
 def stop_after_pages(request, server: Server) -> None:
-    """Close the test's browser pages, then its server: a page left open keeps its Socket.IO connection,
-    and the server's graceful stop waits its full timeout (10 s) for that connection to end."""
+    """Close the test's browser pages, then its server: a page left open would keep trying to reconnect
+    its Socket.IO connection to a server that is gone, for as long as the browser runs."""
     if "browser" in request.fixturenames:
         for ctx in list(request.getfixturevalue("browser").contexts):
             ctx.close()
