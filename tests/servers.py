@@ -1,10 +1,12 @@
 """Start real server processes (gunicorn, as `make run` does) for multi-process and browser tests."""
 from __future__ import annotations
 
+import atexit
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -55,15 +57,34 @@ class Server:
         self.log.flush()
         return Path(self.log.name).read_text()
 
-    def stop(self) -> None:
+    def stop(self, wait: bool = True) -> None:
+        """SIGTERM, then wait for the exit (killing it after 10 s). ``wait=False`` for a test that is
+        done with the server and its database: the exit (about a second of gunicorn's own) is waited
+        for in the background while the next test runs, and at the latest when the worker exits."""
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            if not wait:
+                _exiting.append(self)
+                threading.Thread(target=self._reap, daemon=True).start()
+                return
+        self._reap()
+
+    def _reap(self) -> None:
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         self.log.close()
+
+
+_exiting: list[Server] = []
+
+
+@atexit.register
+def _reap_all() -> None:
+    for server in _exiting:
+        server._reap()
 
 
 def browser_login(session: requests.Session, base: str, username: str, password: str = "floorman-demo") -> str:

@@ -49,7 +49,7 @@ def stop_after_pages(request, server: Server) -> None:
     if "browser" in request.fixturenames:
         for ctx in list(request.getfixturevalue("browser").contexts):
             ctx.close()
-    server.stop()
+    server.stop(wait=False)
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def crowded(sqlite_template, tmp_path_factory):
     engine.dispose()
     srv = Server(f"sqlite:///{db}", tmp / "instance", FLOOR_HOUSE_BOARD_PAGE_SECONDS="2").wait()
     yield srv
-    srv.stop()
+    srv.stop(wait=False)
 
 
 def _board(browser, server, device):

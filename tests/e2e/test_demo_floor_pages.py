@@ -15,7 +15,7 @@ def demo_server(sqlite_url, tmp_path):
     server = start_demo(sqlite_url, tmp_path / "instance")
     engine = make_engine(sqlite_url)
     yield server, engine
-    server.stop()
+    server.stop(wait=False)
     engine.dispose()
 
 
@@ -51,15 +51,20 @@ def _wait_text(page, selector: str, test: str, arg=None, timeout: float = 90.0) 
 
 def test_the_demo_floor_pages_show_live_rounds(browser, demo_server):
     server, engine = demo_server
-    wait_for_every_game(engine)
     contexts = []
     try:
+        # every terminal and the board open at once: the games play side by side, so the pages wait together
+        pages = {}
         for table in (12, 10, 14, 15):
             ctx, page = _page(browser, server.url, "dealer", table=table)
             contexts.append(ctx)
             assert page.url.endswith(f"/dealer/{table}")
+            pages[table] = (page, _wait_text(page, "#round-no", "t.startsWith('round')"))
+        ctx, board = _page(browser, server.url, "display", viewport={"width": 1920, "height": 1080})   # the TV
+        contexts.append(ctx)
+        board.goto("/board")
+        for table, (page, first) in pages.items():
             # the round number moves on by itself as the devices play (live updates, no reload)
-            first = _wait_text(page, "#round-no", "t.startsWith('round')")
             _wait_text(page, "#round-no", "t.startsWith('round') && t !== arg", first)
             if table in (14, 15):   # a hand being dealt: cards read by the scanner on the terminal
                 _wait_text(page, "#round-status", "t === 'dealing'")
@@ -67,16 +72,15 @@ def test_the_demo_floor_pages_show_live_rounds(browser, demo_server):
             else:
                 _wait_text(page, "#round-status", "t === 'settled' || t === 'result'")
             shot(page, f"demo-dealer-{table}")
-        ctx, page = _page(browser, server.url, "display", viewport={"width": 1920, "height": 1080})   # the TV
-        contexts.append(ctx)
-        page.goto("/board")
-        page.wait_for_selector(".bg-panel.roulette .last-numbers .ball")
-        page.wait_for_selector(".bg-panel.baccarat .bead-plate .bead")
-        assert page.locator(".bg-panel.roulette .last-numbers .ball").count() >= 1
-        shot(page, "demo-board")
+        board.wait_for_selector(".bg-panel.roulette .last-numbers .ball")
+        board.wait_for_selector(".bg-panel.baccarat .bead-plate .bead")
+        assert board.locator(".bg-panel.roulette .last-numbers .ball").count() >= 1
+        shot(board, "demo-board")
     finally:
         for ctx in contexts:
             ctx.close()
+    done = wait_for_every_game(engine)
     with Session(engine) as s:
         from floor import ledger
         assert ledger.check(s).ok
+    assert set(done) >= {"roulette", "baccarat", "blackjack", "casino_holdem"}

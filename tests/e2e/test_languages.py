@@ -89,7 +89,7 @@ def server(sqlite_template, tmp_path_factory):
         resp = p.post(f"{srv.url}/api/tables/10/{step}", json={}, headers={"X-CSRFToken": ptoken})
         assert resp.status_code in (200, 201), resp.text
     yield srv
-    srv.stop()
+    srv.stop(wait=False)
 
 
 def _context(browser, server, lang, viewport=(1280, 800)):
