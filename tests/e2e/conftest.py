@@ -52,9 +52,56 @@ def stop_after_pages(request, server: Server) -> None:
     server.stop(wait=False)
 
 
+class ServerPool:
+    """Servers on fresh copies of the demo floor, one started ahead: the next test's server boots
+    (a second and more of imports) while this test drives its pages, and is ready when it is asked for."""
+
+    def __init__(self, template: Path, tmp_path_factory) -> None:
+        self.template, self.tmp = template, tmp_path_factory
+        self.spare: tuple[Server, str] | None = None
+
+    def _start(self) -> tuple[Server, str]:
+        folder = self.tmp.mktemp("live")
+        shutil.copyfile(self.template, folder / "floor.db")
+        url = f"sqlite:///{folder / 'floor.db'}"
+        return Server(url, folder / "instance"), url
+
+    def take(self) -> tuple[Server, str]:
+        server, url = self.spare or self._start()
+        self.spare = self._start()
+        return server.wait(), url
+
+    def close(self) -> None:
+        if self.spare is not None:
+            self.spare[0].stop(wait=False)
+
+
+@pytest.fixture(scope="session")
+def server_pool(sqlite_template, tmp_path_factory):
+    pool = ServerPool(sqlite_template, tmp_path_factory)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def live_server(request, sqlite_url, tmp_path):
-    server = Server(sqlite_url, tmp_path / "instance").wait()
+def _live(server_pool):
+    return server_pool.take()
+
+
+@pytest.fixture
+def sqlite_url(request, sqlite_template, tmp_path):
+    """The database of the test's live server when it has one (the test arranges and checks rows in
+    it), else a fresh copy as everywhere else."""
+    if "live_server" in request.fixturenames:
+        return request.getfixturevalue("_live")[1]
+    path = tmp_path / "floor.db"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def live_server(request, _live):
+    server = _live[0]
     yield server
     stop_after_pages(request, server)
 
