@@ -5,8 +5,26 @@ import { _, amount, clock, term } from "./i18n.js";
 const PALETTE = ["#2e86de", "#e67e22", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#d35400"];
 const charts = new WeakMap();
 
+// A chart with nothing to draw says so in words: empty axes would show a day that never was.
+function nothing(canvas, message) {
+  if (!canvas) return null;
+  charts.get(canvas)?.destroy();
+  charts.delete(canvas);
+  canvas.hidden = true;
+  let note = canvas.parentElement.querySelector(".chart-empty");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "muted chart-empty";
+    canvas.after(note);
+  }
+  note.textContent = message;
+  return null;
+}
+
 function draw(canvas, config) {
   if (!canvas || !window.Chart) return null;
+  canvas.hidden = false;
+  canvas.parentElement.querySelector(".chart-empty")?.remove();
   // a mid grey reads on the tablets' dark pages and on paper alike
   window.Chart.defaults.color = "#8c99a6";
   window.Chart.defaults.borderColor = "rgba(140, 153, 166, 0.25)";
@@ -22,6 +40,7 @@ function draw(canvas, config) {
 // Rounds an hour through the day per table (the pace API's series), with each game's target floor.
 export function paceChart(canvas, pace) {
   const tables = pace.tables.filter(t => t.series.length);
+  if (!tables.length) return nothing(canvas, _("No round played yet today."));
   const datasets = tables.map((t, i) => ({
     label: _("Table {n}", { n: t.table }) + ` · ${term(t.game)}`, borderColor: PALETTE[i % PALETTE.length],
     backgroundColor: PALETTE[i % PALETTE.length], pointRadius: 0, tension: 0.2,
@@ -42,6 +61,7 @@ export function paceChart(canvas, pace) {
 
 // The house's win/loss per table and clock hour (bars).
 export function winLossChart(canvas, hourly) {
+  if (!hourly.hours.length || !hourly.tables.length) return nothing(canvas, _("No round played yet today."));
   return draw(canvas, { type: "bar", data: {
     labels: hourly.hours.map(h => `${String(h).padStart(2, "0")}:00`),
     datasets: hourly.tables.map((t, i) => ({ label: _("Table {n}", { n: t.table }) + ` · ${term(t.game)}`,

@@ -71,3 +71,17 @@ def test_the_pits_charts_are_drawn(page_as, live_server, sqlite_url):
     page.goto("/pit/players/1")
     assert _inked(page, "#visits-chart") > 500
     shot(page, "player-visits")
+
+
+def test_a_day_without_rounds_says_so_and_the_charts_come_when_rounds_do(page_as, live_server, sqlite_url):
+    page = page_as("pitboss")
+    page.goto("/pit")
+    for box in ("#pace-chart", "#winloss-chart"):
+        page.wait_for_selector(f"figure:has({box}) .chart-empty")
+        assert page.inner_text(f"figure:has({box}) .chart-empty") == "No round played yet today."
+        assert page.locator(box).is_hidden()
+    shot(page, "pit-console-no-rounds")
+    _play(sqlite_url)
+    page.evaluate("window.__pit.loadCharts()")   # what a settled round's live update calls
+    assert _inked(page, "#pace-chart") > 500 and _inked(page, "#winloss-chart") > 500
+    assert page.locator(".chart-empty").count() == 0
