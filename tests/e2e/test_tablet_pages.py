@@ -104,16 +104,20 @@ def server(sqlite_template, tmp_path_factory):
     srv.stop(wait=False)
 
 
-_LOGINS: dict = {}
+@pytest.fixture(scope="module")
+def logins(server) -> dict:
+    """The cookies of each user's login on the module's server."""
+    return {}
 
 
-def _page(browser, server, user, device):
-    """A page of a new context, logged in as ``user``: each user logs in once for the module, and every
-    later context starts with that login's cookies."""
-    ctx = browser.new_context(**device, base_url=server.url, storage_state=_LOGINS.get((server.url, user)))
+def _page(browser, server, user, device, logins: dict | None = None):
+    """A page of a new context, logged in as ``user``: with ``logins``, each user logs in once for the
+    module and every later context starts with that login's cookies."""
+    logins = {} if logins is None else logins
+    ctx = browser.new_context(**device, base_url=server.url, storage_state=logins.get(user))
     page = ctx.new_page()
     page.set_default_timeout(60_000)
-    if user is None or (server.url, user) in _LOGINS:
+    if user is None or user in logins:
         return ctx, page
     if user == "dealer":
         page.goto("/dealer/1/login")
@@ -125,7 +129,7 @@ def _page(browser, server, user, device):
         page.fill("input[name=password]", "floorman-demo")
     with page.expect_navigation():
         page.click("button[type=submit]")
-    _LOGINS[(server.url, user)] = ctx.storage_state()
+    logins[user] = ctx.storage_state()
     return ctx, page
 
 
@@ -144,11 +148,11 @@ NOT_TOUCHED = ("/board", "/tournaments/1/clock")   # screens on the wall, read a
 
 
 @pytest.mark.parametrize("user,path,device", PAGES, ids=[_name(p, d) for _, p, d in PAGES])
-def test_the_page_is_fit_for_its_device(browser, server, user, path, device):
+def test_the_page_is_fit_for_its_device(browser, server, logins, user, path, device):
     """What a person at the device would see: no raw data (a null, a code, cents, a 12-hour clock), no
     touch target under 44x44 px, and no serious or critical accessibility violation (axe-core)."""
     assert AXE.exists(), "npm ci installs axe-core (package.json devDependencies)"
-    ctx, page = _page(browser, server, user, device)
+    ctx, page = _page(browser, server, user, device, logins)
     _open(page, path)
     text = page.evaluate(SEEN_BY)
     small = [] if path in NOT_TOUCHED else page.evaluate(SMALL_TARGETS)
