@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
@@ -51,7 +52,7 @@ def _disconnect_all(socketio) -> None:
         if eio.sockets:
             log.info("stopping: disconnecting %d Socket.IO client(s)", len(eio.sockets))
             eio.disconnect()
-        threading.Event().wait(0.2)
+        time.sleep(0.2)
 
 
 class FloorServer(BaseApplication):
