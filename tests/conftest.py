@@ -222,14 +222,18 @@ def pg_databases(pg_template):
     pool.close()
 
 
+def template_copy(template: Path, folder: Path) -> str:
+    """A fresh SQLite database in ``folder``, copied from the run's template; its URL."""
+    path = folder / "floor.db"
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request, tmp_path):
     """A fresh database holding the demo floor, on each backend."""
     if request.param == "sqlite":
-        template = request.getfixturevalue("sqlite_template")
-        path = tmp_path / "floor.db"
-        shutil.copyfile(template, path)
-        yield f"sqlite:///{path}"
+        yield template_copy(request.getfixturevalue("sqlite_template"), tmp_path)
         return
     pool = request.getfixturevalue("pg_databases")
     name = pool.take()
@@ -240,9 +244,7 @@ def db_url(request, tmp_path):
 @pytest.fixture
 def sqlite_url(sqlite_template, tmp_path):
     """SQLite only, for tests that exercise one backend on purpose (browser, benchmarks)."""
-    path = tmp_path / "floor.db"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+    return template_copy(sqlite_template, tmp_path)
 
 
 @pytest.fixture

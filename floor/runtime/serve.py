@@ -28,6 +28,8 @@ class FloorWorker(ThreadWorker):
     they are disconnected, the pages reconnect at once (to another web process behind the proxy, or to
     this one restarted)."""
 
+    _letting_go = False
+
     def handle_exit(self, sig, frame):   # SIGTERM: the graceful stop
         super().handle_exit(sig, frame)
         self._let_clients_go()
@@ -38,7 +40,7 @@ class FloorWorker(ThreadWorker):
 
     def _let_clients_go(self) -> None:
         socketio = getattr(self.wsgi, "extensions", {}).get("socketio")
-        if socketio is None or getattr(self, "_letting_go", False):
+        if socketio is None or self._letting_go:
             return
         self._letting_go = True
         # In a thread: a signal handler must not block on the sockets' locks. It keeps going until the

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import template_copy
 from tests.servers import Server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -62,8 +63,7 @@ class ServerPool:
 
     def _start(self) -> tuple[Server, str]:
         folder = self.tmp.mktemp("live")
-        shutil.copyfile(self.template, folder / "floor.db")
-        url = f"sqlite:///{folder / 'floor.db'}"
+        url = template_copy(self.template, folder)
         return Server(url, folder / "instance"), url
 
     def take(self) -> tuple[Server, str]:
@@ -94,9 +94,7 @@ def sqlite_url(request, sqlite_template, tmp_path):
     it), else a fresh copy as everywhere else."""
     if "live_server" in request.fixturenames:
         return request.getfixturevalue("_live")[1]
-    path = tmp_path / "floor.db"
-    shutil.copyfile(sqlite_template, path)
-    return f"sqlite:///{path}"
+    return template_copy(sqlite_template, tmp_path)
 
 
 @pytest.fixture

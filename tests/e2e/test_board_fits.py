@@ -2,7 +2,6 @@
 list longer than its column shows in pages that take turns, and a long name is cut with an ellipsis."""
 from __future__ import annotations
 
-import shutil
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -15,6 +14,7 @@ from floor.poker import waitlist
 from floor.tables import table_by_number
 from tests.e2e.conftest import TV, TV_720, shot
 from tests.e2e.test_rounds_pages import _spin
+from tests.conftest import template_copy
 from tests.servers import Server
 
 LONG = "Maximiliana-" + "Konstantina" * 9 + " Vanderbilt"     # 120 characters: the column's width
@@ -24,9 +24,8 @@ LONG = "Maximiliana-" + "Konstantina" * 9 + " Vanderbilt"     # 120 characters: 
 def crowded(sqlite_template, tmp_path_factory):
     """Thirty-five on the Hold'em list (one with a 120-character name), twelve on Omaha, 30 spins of roulette."""
     tmp = tmp_path_factory.mktemp("board")
-    db = tmp / "floor.db"
-    shutil.copyfile(sqlite_template, db)
-    engine = create_engine(f"sqlite:///{db}")
+    url = template_copy(sqlite_template, tmp)
+    engine = create_engine(url)
     now = datetime.now(timezone.utc)
     actor = Actor.system("test")
     with Session(engine) as s:
@@ -43,7 +42,7 @@ def crowded(sqlite_template, tmp_path_factory):
         for i in range(30):
             _spin(s, wheel, 100 + i, (i * 7) % 37, now - timedelta(minutes=90 - i))
     engine.dispose()
-    srv = Server(f"sqlite:///{db}", tmp / "instance", FLOOR_HOUSE_BOARD_PAGE_SECONDS="2").wait()
+    srv = Server(url, tmp / "instance", FLOOR_HOUSE_BOARD_PAGE_SECONDS="2").wait()
     yield srv
     srv.stop(wait=False)
 

@@ -4,12 +4,12 @@ switching languages by itself without a reload. One server for the whole module.
 from __future__ import annotations
 
 import re
-import shutil
 from urllib.parse import urlparse
 
 import pytest
 import requests
 
+from tests.conftest import template_copy
 from tests.servers import Server, browser_login
 
 # English words of the UI that have no place on a French or German page. Not here: words both
@@ -57,9 +57,7 @@ READY = {
 @pytest.fixture(scope="module")
 def server(sqlite_template, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("languages")
-    db = tmp / "floor.db"
-    shutil.copyfile(sqlite_template, db)
-    srv = Server(f"sqlite:///{db}", tmp / "instance", FLOOR_HOUSE_BOARD_LANGUAGES='"de,fr"',
+    srv = Server(template_copy(sqlite_template, tmp), tmp / "instance", FLOOR_HOUSE_BOARD_LANGUAGES='"de,fr"',
                  FLOOR_HOUSE_BOARD_LANGUAGE_SECONDS="4").wait()
     # Something on every page beyond the demo floor's seated players: a waiting list, a round, a warning.
     s = requests.Session()

@@ -4,12 +4,12 @@ server for the module, with something on every page."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 import requests
 
 from tests.e2e.conftest import DEALER, IPAD, IPAD_PORTRAIT, TV, shot
+from tests.conftest import template_copy
 from tests.servers import ROOT, Server, browser_login
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -73,9 +73,7 @@ SMALL_TARGETS = """() => [...document.querySelectorAll("button, a[href], select,
 @pytest.fixture(scope="module")
 def server(sqlite_template, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("pages")
-    db = tmp / "floor.db"
-    shutil.copyfile(sqlite_template, db)
-    srv = Server(f"sqlite:///{db}", tmp / "instance").wait()
+    srv = Server(template_copy(sqlite_template, tmp), tmp / "instance").wait()
     s = requests.Session()
     h = {"X-CSRFToken": browser_login(s, srv.url, "manager")}
     for seat, player in ((4, 5), (7, 6)):
