@@ -236,10 +236,12 @@ class Floor:
             return {**base, "FLOOR_APP_INSTANCE_PATH": str(inst), **extra}
 
         self.webs = []
+        # with the API apart, these two are the live feed's processes (floorman-live@), at its priority
+        live_nice = unit_nice("floorman-live@.service") if api_webs else 0
         for name in ("web-a", "web-b"):
             port = free_port()
             self.webs.append(Proc(name, ["floor.runtime.serve"], env(name, FLOOR_SERVER_PORT=str(port)), tmp,
-                                  url=f"http://127.0.0.1:{port}"))
+                                  url=f"http://127.0.0.1:{port}", nice=live_nice))
         self.web_a, self.web_b = self.webs
         # web processes for the API and pages only, as nginx routes them (the live feed's
         # processes then never wait on a request's work)
