@@ -61,6 +61,7 @@ export function startConductPanel(root) {
   }
   form.addEventListener("submit", async e => {
     e.preventDefault();
+    const typed = picker.input.value;
     try {
       const p = await player();
       if (!p) { toast(_("Pick the player from the list"), "error"); picker.search(); return; }
@@ -71,9 +72,13 @@ export function startConductPanel(root) {
       toast(r.banned ? _("{player}: {n} warnings — banned for the rest of the gaming day", { player: r.warning.player, n: r.count })
         : _("Warning {n}/{max} for {player}", { n: r.count, max: data.warnings_to_ban, player: r.warning.player }),
         r.banned ? "error" : "warning");
-      form.reset();
-      chosen = null;
-      picker.clear();
+      // Cleared for the next warning, unless the manager is already typing the next player (the live
+      // list shows the warning before this answer comes back): what they typed meanwhile stays.
+      if (picker.input.value === typed) {
+        form.reset();
+        chosen = null;
+        picker.clear();
+      }
       refresh();
     } catch (err) { toast(err.message, "error"); }
   });

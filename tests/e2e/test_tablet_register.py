@@ -76,3 +76,30 @@ def test_players_are_found_by_part_of_a_name_or_card(page_as):
     panel.locator(".search-results button", has_text="Alice Martin").tap()
     assert panel.locator("input[name=player]").input_value() == "Alice Martin · 70000001"
     shot(page, "tablet_warning_picker")
+
+
+def test_the_next_player_typed_while_a_warning_is_on_its_way_stays(page_as):
+    """A manager gives a warning and starts typing the next player at once: the answer to the first
+    warning, arriving after, clears the form only if it still holds what was sent."""
+    page = page_as("manager", device=IPAD)
+    page.wait_for_selector("#live-dot.on")
+    held = []
+    # the first warning's request waits here until the test lets it go; later ones go straight on
+    page.route("**/api/conduct/warnings", lambda route: route.continue_() if held else held.append(route))
+    panel = page.locator("#conduct-panel")
+    panel.locator("input[name=player]").fill("huber")
+    panel.locator("select[name=reason]").select_option("electronic_device")
+    with page.expect_request("**/api/conduct/warnings"):
+        panel.locator("button[type=submit]").tap()
+    panel.locator("input[name=player]").fill("0000001")
+    panel.locator(".search-results button", has_text="Alice Martin").wait_for()
+    held[0].continue_()                                   # now the warning goes, and its answer comes
+    page.locator("#toasts .toast", has_text="Karin Huber").wait_for()
+    page.locator("#conduct-warnings li", has_text="Karin Huber").wait_for()
+    assert panel.locator("input[name=player]").input_value() == "0000001"
+    panel.locator(".search-results button", has_text="Alice Martin").tap()
+    assert panel.locator("input[name=player]").input_value() == "Alice Martin · 70000001"
+    panel.locator("button[type=submit]").tap()
+    page.locator("#conduct-warnings li", has_text="Alice Martin").wait_for()
+    # this answer came to a form nobody had touched since: cleared for the next one
+    page.wait_for_function("document.querySelector('#conduct-panel input[name=player]').value === ''")
