@@ -21,11 +21,15 @@ export function startSeatPlayers(root, tableNo, socket) {
 
   async function identify(body) {
     const seat = Number(form.elements.seat.value);
+    const typed = form.elements.who.value;
     try {
       const v = await api("POST", `/api/tables/${tableNo}/seats/${seat}/player`, body);
       toast(_("Seat {seat}: {name}", { seat, name: v.player }));
-      form.elements.who.value = "";
-      picks.replaceChildren();
+      // cleared for the next player, unless the next card was already read into it meanwhile
+      if (form.elements.who.value === typed) {
+        form.elements.who.value = "";
+        picks.replaceChildren();
+      }
       load();
     } catch (e) { toast(e.message, "error"); }
   }

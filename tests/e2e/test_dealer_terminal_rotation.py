@@ -45,3 +45,26 @@ def test_the_pit_sees_the_rotation_live(page_as, live_server):
     # a table without a dealer gets her first
     pit.wait_for_selector("#rotation-tables tr:has-text('Dora Dealer')")
     shot(pit, "pit-rotation")
+
+
+def test_the_next_card_read_while_a_player_is_identified_stays(page_as):
+    """The dealer identifies one player and reads the next card before the answer comes back: the
+    late answer clears the field only if it still holds what was sent."""
+    page = page_as("dealer", table=12)
+    page.wait_for_selector("#seated li")
+    held = []
+    page.route("**/api/tables/12/seats/*/player",
+               lambda route: route.continue_() if held else held.append(route))
+    page.select_option("#identify-form select[name=seat]", "4")
+    page.fill("#identify-form input[name=who]", "70000002")
+    with page.expect_request("**/api/tables/12/seats/4/player"):
+        page.click("#identify-form button[type=submit]")
+    page.fill("#identify-form input[name=who]", "70000001")    # the next card, read at once
+    held[0].continue_()
+    page.wait_for_selector("#seated li[data-seat='4']:has-text('Bruno Keller')")
+    page.locator("#toasts .toast", has_text="Bruno Keller").wait_for()
+    assert page.input_value("#identify-form input[name=who]") == "70000001"
+    page.select_option("#identify-form select[name=seat]", "5")
+    page.click("#identify-form button[type=submit]")
+    page.wait_for_selector("#seated li[data-seat='5']:has-text('Alice Martin')")
+    page.wait_for_function("document.querySelector('#identify-form input[name=who]').value === ''")
