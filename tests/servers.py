@@ -5,13 +5,13 @@ import atexit
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import requests
 
+from tests import processes
 from tests.conftest import steady_rollover
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,8 +37,7 @@ class Server:
                     "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"',
                     "FLOOR_HOUSE_GAMING_DAY_ROLLOVER": f'"{steady_rollover()}"', **env}
         self.log = open(instance / f"server-{self.port}.log", "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "floor.runtime.serve"], cwd=ROOT, env=self.env,
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = processes.start("floor.runtime.serve", [], self.env, Path(self.log.name))
 
     def wait(self, timeout: float = 120) -> "Server":   # a hang guard only: a loaded machine starts slowly
         deadline = time.monotonic() + timeout

@@ -70,6 +70,9 @@ def test_players_are_found_by_part_of_a_name_or_card(page_as):
     panel = page.locator("#conduct-panel")
     panel.locator("input[name=player]").fill("huber")
     panel.locator("select[name=reason]").select_option("electronic_device")
+    # The search's results come in above the button and push it down: tapped before they are there,
+    # the tap would land on a result (as a person's finger would), not on the button.
+    panel.locator(".search-results button", has_text="Karin Huber").wait_for()
     panel.locator("button[type=submit]").tap()
     page.locator("#conduct-warnings li", has_text="Karin Huber").wait_for()
     panel.locator("input[name=player]").fill("0000001")
@@ -89,6 +92,7 @@ def test_the_next_player_typed_while_a_warning_is_on_its_way_stays(page_as):
     panel = page.locator("#conduct-panel")
     panel.locator("input[name=player]").fill("huber")
     panel.locator("select[name=reason]").select_option("electronic_device")
+    panel.locator(".search-results button", has_text="Karin Huber").wait_for()   # the button in its place
     with page.expect_request("**/api/conduct/warnings"):
         panel.locator("button[type=submit]").tap()
     panel.locator("input[name=player]").fill("0000001")

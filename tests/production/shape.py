@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import signal
 import subprocess
-import sys
 import time
 import tomllib
 import uuid
@@ -34,6 +32,7 @@ from floor.actors import Actor
 from floor.models import Bet, Round, RoundEvent, ServiceHeartbeat, Settlement, Table, Timer, Transfer
 from floor.runtime.commands import request_channel
 from floor.runtime.scheduler import wake_channel
+from tests import processes
 from tests.servers import ROOT, free_port
 
 BETTING_S = 3
@@ -116,7 +115,7 @@ class Proc:
         self.name, self.argv, self.env, self.url, self.nice, self.rtprio = name, argv, env, url, nice, rtprio
         self.arm_file, self.mark_file = tmp / f"{name}.arm", tmp / f"{name}.mark"
         self.log_path = tmp / f"{name}.log"
-        self.proc: subprocess.Popen | None = None
+        self.proc: processes.Forked | None = None
         self.started_at: datetime | None = None
         self.starts = 0
 
@@ -125,26 +124,14 @@ class Proc:
         self.arm(pause_on) if pause_on else self.disarm()
         self.mark_file.unlink(missing_ok=True)
         self.starts += 1
-        log = open(self.log_path, "a")
-        log.write(f"\n===== start {self.starts} at {utcnow().isoformat()} =====\n")
-        log.flush()
+        with open(self.log_path, "a") as log:
+            log.write(f"\n===== start {self.starts} at {utcnow().isoformat()} =====\n")
         env = {**self.env, "FLOOR_TEST_ARM": str(self.arm_file), "FLOOR_TEST_MARK": str(self.mark_file)}
         self.started_at = utcnow()
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.production.crashpoint", *self.argv], cwd=ROOT,
-                                     env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                     preexec_fn=self._limits if self.nice or self.rtprio else None)
-        log.close()
+        # what its unit sets (Nice=, LimitRTPRIO=) is applied in the child, before it runs
+        self.proc = processes.start("tests.production.crashpoint", self.argv, env, self.log_path, new_session=True,
+                                    nice=self.nice, rtprio=self.rtprio)
         return self
-
-    def _limits(self) -> None:
-        """In the child, before it runs: what its unit sets (Nice=, LimitRTPRIO=)."""
-        if self.nice:
-            os.nice(self.nice)
-        if self.rtprio:
-            try:
-                resource.setrlimit(resource.RLIMIT_RTPRIO, (self.rtprio, self.rtprio))
-            except (ValueError, OSError):   # a user who may not raise it: the readers say so and run normally
-                pass
 
     @property
     def pid(self) -> int | None:

@@ -12,6 +12,7 @@ import socketio
 
 from floor import alerts
 from floor.actors import Actor
+from tests import processes
 from tests.servers import Server
 
 # starts web and device processes: left out of `make test-fast`, run by `make test`
@@ -63,12 +64,8 @@ def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, 
 
 def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(redis_up, app, db_url, tmp_path):
     """Production shape: one process owns the serial port, the web process serves the clients."""
-    import subprocess
-    import sys
-
     from devices.simulate.base import PtyEnd
     from devices.wheel import encode_number, encode_status
-    from tests.servers import ROOT
 
     token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
     channel = f"floorman-test-{uuid.uuid4().hex}"
@@ -77,9 +74,7 @@ def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(red
     cfg.write_text(f'[[devices]]\nname = "wheel-12"\ntable = 12\nkind = "wheel"\nport = "{end.path}"\n')
     web = Server(db_url, tmp_path / "web", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
     env = {**web.env, "FLOOR_CONFIG": str(cfg), "FLOOR_APP_RUN_DEVICES": "true"}
-    device_log = open(tmp_path / "devices.log", "w")
-    devices = subprocess.Popen([sys.executable, "-m", "flask", "--app", "app:create_app", "floor", "devices"],
-                               cwd=ROOT, env=env, stdout=device_log, stderr=subprocess.STDOUT)
+    devices = processes.start("flask", ["--app", "app:create_app", "floor", "devices"], env, tmp_path / "devices.log")
     client = socketio.Client()
     try:
         web.wait()
@@ -106,6 +101,5 @@ def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(red
             client.disconnect()
         devices.terminate()
         devices.wait(10)
-        device_log.close()
         web.stop()
         end.close()
