@@ -67,7 +67,10 @@ class _ForkServer:
 
     def _read(self) -> None:
         for line in self.proc.stdout:
-            message = json.loads(line)
+            try:
+                message = json.loads(line)
+            except ValueError:   # not the protocol's (a library printing at import): not ours to read
+                continue
             if "pid" in message:
                 self.started.put(message["pid"])
             elif "exit" in message:
@@ -82,7 +85,10 @@ class _ForkServer:
         with self.asking:
             self.proc.stdin.write((json.dumps(request) + "\n").encode())
             self.proc.stdin.flush()
-            pid = self.started.get(timeout=60)
+            try:
+                pid = self.started.get(timeout=60)   # a hang guard: a fork takes milliseconds
+            except queue.Empty:
+                raise RuntimeError(f"the fork server did not answer (exit code {self.proc.poll()})") from None
         child = Forked(self, pid)
         with self.lock:
             code = self.early.pop(pid, None)
