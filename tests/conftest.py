@@ -1,8 +1,9 @@
 """Shared fixtures: a real database per test (SQLite file always, PostgreSQL when TEST_DATABASE_URL
 is set), the Flask and Socket.IO test clients, and logins as each demo role.
 
-A migrated database with the demo floor is built once per run and copied for each test: a file copy
-on SQLite, CREATE DATABASE ... TEMPLATE on PostgreSQL.
+A migrated database with the demo floor is built once per run and each test gets it as built: a file
+copy on SQLite; on PostgreSQL one of a worker's two copies (CREATE DATABASE ... TEMPLATE), put back as
+the template left it after each test (PgDatabases).
 """
 from __future__ import annotations
 
