@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class Forked:
-    def __init__(self, server: "_ForkServer", pid: int) -> None:
-        self._server, self.pid, self.returncode = server, pid, None
+    def __init__(self, pid: int) -> None:
+        self.pid, self.returncode = pid, None
         self._ended = threading.Event()
 
     def _exited(self, code: int) -> None:
@@ -89,7 +89,7 @@ class _ForkServer:
                 pid = self.started.get(timeout=60)   # a hang guard: a fork takes milliseconds
             except queue.Empty:
                 raise RuntimeError(f"the fork server did not answer (exit code {self.proc.poll()})") from None
-        child = Forked(self, pid)
+        child = Forked(pid)
         with self.lock:
             code = self.early.pop(pid, None)
             if code is None:
