@@ -60,7 +60,8 @@ def test_lines_ended_by_lf_alone_never_decide_a_spin(rig, pit):
     wait(lambda: reader.health().frame_errors >= 2, what="both LF-only lines refused")
     end.write(encode_status(4, 11, None, rpm=16.5))   # a sound line after them: they are behind us
     wait(lambda: _frames_filed(rig, table) >= 4, what="the four sound lines filed")
-    assert rig.round(r.id).status == "locked"
+    now = rig.round(r.id)
+    assert now.status == "locked", now.held_reason   # why it was held, where it was
     assert [x.id for x in rig.rounds_of(table)] == [r.id]
     # the wheel's real number, CR LF, decides the spin
     end.write(encode_number(25) + encode_status(5, 11, 25, rpm=16.5) * 3)
