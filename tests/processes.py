@@ -1,6 +1,6 @@
 """The floor processes a test starts (web servers, the scheduler, the device process), forked from a
-process that has imported the floor once (tests.forkserver) instead of each paying a second or more of
-imports: a browser test starts one or two, and the suite a few hundred.
+process that has imported the floor once (tests.forkserver) instead of each paying two or three seconds
+of imports: a browser test starts one or two, the slow and browser tests about seventy-five.
 
 ``start(...)`` returns a ``Forked``, which answers as a ``subprocess.Popen`` does (pid, poll, wait,
 send_signal, terminate, kill, returncode).
