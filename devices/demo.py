@@ -268,8 +268,7 @@ class DemoDealer:
             # a round already running (the betting timer closed it, or the coup is under way)
             if r.status == "betting":
                 sim.deal_coup()
-            if self._until_ended(r.id, self.timings["stuck"]) not in ENDED:
-                self._give_up(r.id, "the coup never completed")
+            self._until_coup_over(r.id, sim)
             return
         with self.factory() as s:
             shoe = rounds.current_shoe(s, table_id)
@@ -297,9 +296,23 @@ class DemoDealer:
             s.commit()
         self.wait(self.timings["betting"])
         sim.deal_coup()   # the first card out of the shoe: its S frame closes betting
-        if self._until_ended(r.id, self.timings["stuck"]) not in ENDED:
-            self._give_up(r.id, "the coup never completed")
+        self._until_coup_over(r.id, sim)
         self.wait(self.timings["between"])
+
+    def _until_coup_over(self, round_id: int, sim) -> None:
+        """Wait for the coup's round to end, for as long as the shoe is still dealing it (a loaded host
+        reads it late, never wrongly). Only once the shoe has sent everything and the round still has
+        not ended after the "stuck" time is it given up: a round voided while its cards were still
+        coming would turn them into strays."""
+        idle_since = None
+        while self._status(round_id) not in ENDED and self.wait(0.25):
+            if not sim.idle():
+                idle_since = None
+            elif idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > self.timings["stuck"] / self.speed:
+                self._give_up(round_id, "the coup never completed")
+                return
 
     def _give_up(self, round_id: int, reason: str) -> None:
         """A round the demo cannot finish (a device lost, a restart): the pit boss voids it. Not when

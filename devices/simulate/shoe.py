@@ -32,7 +32,7 @@ class ShoeSimulator(Simulator):
                  silence_s: float = 3.0, paced: bool = False, **kw) -> None:
         super().__init__(end, **kw)
         self.paced = paced
-        self._go = threading.Semaphore(0)      # coups the dealer asked for (paced)
+        self._go = threading.Event()           # the dealer asked for the next coup (paced): asked twice, one coup
         self._confirmed = threading.Event()    # the game was confirmed for the next shoe (paced)
         self._cmd = bytearray()                # a host command being received
         self.commands: list[str] = []          # host commands received, e.g. "GP00"
@@ -45,6 +45,7 @@ class ShoeSimulator(Simulator):
         self.acks = 0
         self.naks: list[bytes] = []
         self.coups: list[dict] = []  # what was dealt, for tests: player, banker, result
+        self.coups_done = 0          # coups whose result frame has gone out: the dealer knows the coup is over
         self.shoes = 0
         self._cards: list[Card] = []
         self._cut_at = 0
@@ -83,8 +84,13 @@ class ShoeSimulator(Simulator):
     # --- the dealer (paced) ----------------------------------------------------------------
 
     def deal_coup(self) -> None:
-        """The dealer deals the next coup (paced)."""
-        self._go.release()
+        """The dealer deals the next coup (paced). Asking again before it has started deals it once,
+        as a dealer draws one coup at a time."""
+        self._go.set()
+
+    def idle(self) -> bool:
+        """Paced: nothing more comes from the shoe until the dealer deals (or confirms a shoe)."""
+        return self.waiting and not self._go.is_set()
 
     def confirm(self) -> None:
         """The game is confirmed for a new shoe, as the host's ``GP 00`` does (paced)."""
@@ -139,8 +145,10 @@ class ShoeSimulator(Simulator):
             for _ in range(baccarat.card_value(burn) or 10):
                 self.frame(s.encode_drawn, self.draw())
             while not self.stopped and not self._cut_seen:
-                if self.paced and not self._wait_for(lambda: self._go.acquire(blocking=False)):
-                    return
+                if self.paced:
+                    if not self._wait_for(self._go.is_set):
+                        return
+                    self._go.clear()
                 self.coup(self.round_faults())
                 self.sleep(self.timings["between"])
             self.frame(s.encode_simple, "P")
@@ -183,3 +191,4 @@ class ShoeSimulator(Simulator):
                            "player": [str(c) for c in player], "banker": [str(c) for c in banker],
                            "result": (winner, pp, bp)})
         self.frame(s.encode_result, winner, pp, bp)
+        self.coups_done += 1

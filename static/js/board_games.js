@@ -1,6 +1,6 @@
 // The TV board's live-game panels: roulette's last 20 numbers with hot and cold numbers, and the
 // baccarat roads (bead plate, big road) of the current shoe. Refreshed when a round settles.
-import { api, connect, el } from "./live.js";
+import { api, connect, el, newestOnly } from "./live.js";
 import { ball } from "./cards.js";
 import { _, ngettext, onLanguage } from "./i18n.js";
 import { onTurn, paged } from "./board_pages.js";
@@ -57,8 +57,9 @@ function render() {
   for (const road of root.querySelectorAll(".road")) road.scrollLeft = road.scrollWidth;
 }
 
+const answered = newestOnly();
 async function refresh() {
-  try { games = await api("GET", "/api/board/games"); render(); } catch (e) { /* the board keeps what it shows */ }
+  try { await answered(api("GET", "/api/board/games"), g => { games = g; render(); }); } catch (e) { /* the board keeps what it shows */ }
 }
 
 refresh();

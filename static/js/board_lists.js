@@ -1,7 +1,7 @@
 // The TV board: waiting lists by game and limit (called players highlighted, estimated waits) and the
 // open tables. Read only; refreshed from /api/board on every live change, never reloaded. When the house
 // lists several board languages, the board says everything in each in turn.
-import { api, connect, el } from "./live.js";
+import { api, connect, el, newestOnly } from "./live.js";
 import { _, languages, ngettext, onLanguage, setLanguage } from "./i18n.js";
 import { onTurn, paged, startPages } from "./board_pages.js";
 import { waitText } from "./wait_text.js";
@@ -71,11 +71,12 @@ export function start({ listsRoot, tablesRoot, seconds, pageSeconds }) {
   window.addEventListener("resize", () => render(listsRoot, tablesRoot, board));
   startPages(pageSeconds);
   rotate(seconds);
+  const answered = newestOnly();
   let pending = null;
   const refresh = () => {
     clearTimeout(pending);
     pending = setTimeout(async () => {
-      try { board = await api("GET", "/api/board"); render(listsRoot, tablesRoot, board); } catch (e) { /* keep the last view */ }
+      try { await answered(api("GET", "/api/board"), b => { board = b; render(listsRoot, tablesRoot, board); }); } catch (e) { /* keep the last view */ }
     }, 60);
   };
   const socket = connect();

@@ -1,6 +1,6 @@
 // Floor tablet panel: give warnings, see and lift warnings and bans, follow missed-blind tickets.
 // Data from /api/conduct/panel; refreshed live on "conduct.changed", "bans.changed" and "poker.changed".
-import { api, connect, el, toast } from "./live.js";
+import { api, connect, el, newestOnly, toast } from "./live.js";
 import { _, clock, term, when } from "./i18n.js";
 import { playerLabel, playerPicker } from "./player_picker.js";
 import { sendConfirming } from "./confirm.js";
@@ -44,8 +44,9 @@ export function startConductPanel(root) {
         el("span", { class: "meta" }, time(t.at) + (t.voided ? " · " + _("voided") : ""))))) : [el("li", {}, _("None"))]));
   }
 
+  const answered = newestOnly();
   async function refresh() {
-    try { data = await api("GET", "/api/conduct/panel"); render(); } catch (e) { toast(e.message, "error"); }
+    try { await answered(api("GET", "/api/conduct/panel"), d => { data = d; render(); }); } catch (e) { toast(e.message, "error"); }
   }
 
   // The player: part of a name or card, then a tap; a query that finds one player alone is that player.

@@ -1,5 +1,5 @@
 // The dealer terminal of a live game: the round, its timer, cards as they are read, decisions, seat bets.
-import { amount, api, connect, el, money, toast } from "./live.js";
+import { amount, api, connect, el, money, newestOnly, toast } from "./live.js";
 import { _, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
 import { startSeatPlayers } from "./seat_players.js";
@@ -20,11 +20,12 @@ const SPOTS = {
 };
 const label = s => term(s);
 
+// The round's state comes back from the dealer's actions and from the refreshes of the live feed.
+const answered = newestOnly();
+
 async function call(method, url, body) {
   try {
-    const out = await api(method, url, body);
-    if (out && out.round !== undefined) { state = out; render(); }
-    return out;
+    return await answered(api(method, url, body), out => { if (out && out.round !== undefined) { state = out; render(); } });
   } catch (e) { toast(e.message, "error"); throw e; }
 }
 
@@ -177,7 +178,7 @@ function tick() {
 setInterval(tick, 500);
 
 async function refresh() {
-  try { state = await api("GET", `/api/tables/${tableNo}/round`); render(); } catch (e) { toast(e.message, "error"); }
+  try { await answered(api("GET", `/api/tables/${tableNo}/round`), s => { state = s; render(); }); } catch (e) { toast(e.message, "error"); }
 }
 
 render();

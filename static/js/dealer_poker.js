@@ -1,7 +1,7 @@
 // The poker dealer terminal: seats around the table, the button and blinds of the next hand, what each
 // seat posts or owes, sit-out timers, tickets and warnings. Everything comes from
 // /api/poker/tables/<n>; every change re-renders from the answer or from a live "poker.changed".
-import { amount, api, connect, el, money, toast } from "./live.js";
+import { amount, api, connect, el, money, newestOnly, toast } from "./live.js";
 import { _, clock, term } from "./i18n.js";
 import { confirmAction, sendConfirming } from "./confirm.js";
 
@@ -14,6 +14,7 @@ const BLIND = () => ({ small: _("small blind"), big: _("big blind"), third: _("t
 const note = text => (text ? _(text) : text);
 
 let root, state, reasons, base;
+const answered = newestOnly();   // an action's answer and the refreshes around it, shown newest only
 
 function mmss(since) {
   const s = Math.max(0, Math.floor((Date.now() - Date.parse(since)) / 1000));
@@ -206,8 +207,7 @@ function render() {
 // --- actions ----------------------------------------------------------------------------------------
 async function act(method, path, body, done) {
   try {
-    state = await api(method, base + path, body);
-    render();
+    await answered(api(method, base + path, body), s => { state = s; render(); });
     if (done) document.getElementById("pk").dataset.last = done;   // routine: no toast over the table
   } catch (e) {
     toast(e.message, e.status === 409 ? "warning" : "error");
@@ -216,7 +216,7 @@ async function act(method, path, body, done) {
 }
 
 async function refresh() {
-  try { state = await api("GET", base); render(); } catch (e) { toast(e.message, "error"); }
+  try { await answered(api("GET", base), s => { state = s; render(); }); } catch (e) { toast(e.message, "error"); }
 }
 
 function sheetKey(s) {

@@ -1,5 +1,5 @@
 // The dealer terminal's line about the rotation: who deals, when his break is due, who relieves him.
-import { api, el } from "./live.js";
+import { api, el, newestOnly } from "./live.js";
 import { _ } from "./i18n.js";
 import { countdown } from "./rotation.js";
 
@@ -11,8 +11,9 @@ export function startRelief(box, tableNo, socket) {
       row.due_at ? el("span", { class: "countdown" }, " · " + _("break {when}", { when: countdown(row.due_at) })) : "",
       row.incoming ? el("strong", { class: "incoming" }, " · " + _("relieved by {name}", { name: row.incoming })) : "");
   }
+  const answered = newestOnly();
   async function load() {
-    try { row = await api("GET", `/api/tables/${tableNo}/dealer`); draw(); } catch (e) { box.replaceChildren(""); }
+    try { await answered(api("GET", `/api/tables/${tableNo}/dealer`), r => { row = r; draw(); }); } catch (e) { box.replaceChildren(""); }
   }
   socket.on("rotation.changed", load);
   socket.on("connect", load);

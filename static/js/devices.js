@@ -1,5 +1,5 @@
 // Device health panel: every device with its status, last frame age and errors; live.
-import { api, el, toast } from "./live.js";
+import { api, el, newestOnly, toast } from "./live.js";
 import { _, ngettext, term } from "./i18n.js";
 
 function age(seconds) {
@@ -19,7 +19,8 @@ export function startDevices(socket, root = document.getElementById("devices")) 
     d.last_error ? el("div", { class: "dev-error" }, d.last_error) : null);
   const render = list => root.replaceChildren(...(list.length ? list.map(item)
     : [el("li", { class: "muted" }, _("No devices reporting"))]));
-  const refresh = async () => { try { render(await api("GET", "/api/devices")); } catch (e) { toast(e.message, "error"); } };
+  const answered = newestOnly();
+  const refresh = async () => { try { await answered(api("GET", "/api/devices"), render); } catch (e) { toast(e.message, "error"); } };
   refresh();
   socket.on("device.health", refresh);
   setInterval(refresh, 5000);   // ages move on even when nothing changes

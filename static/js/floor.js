@@ -1,7 +1,7 @@
 // The floor manager's tablet: tables and seats, waiting lists, calls with live countdowns, must-move
 // queues, prompts and alerts. One read (/api/floor/state) re-rendered on every live change; every
 // action is one tap (plus a sheet when it needs an amount or a reason).
-import { api, connect, el, money, toast } from "./live.js";
+import { api, connect, el, money, newestOnly, toast } from "./live.js";
 import { _, clock, ngettext, pgettext, term } from "./i18n.js";
 import { waitText } from "./wait_text.js";
 import { cardNumberFromReader, playerLabel, playerPicker } from "./player_picker.js";
@@ -414,12 +414,14 @@ function tick() {
 }
 
 let pending = null;
+const answered = newestOnly();
 async function refresh() {
   try {
-    const s = await api("GET", "/api/floor/state");
-    clockOffset = Date.parse(s.now) - Date.now();
-    state = s;
-    render();
+    await answered(api("GET", "/api/floor/state"), s => {
+      clockOffset = Date.parse(s.now) - Date.now();
+      state = s;
+      render();
+    });
   } catch (e) { toast(e.message, "error"); }
 }
 function soon() { clearTimeout(pending); pending = setTimeout(refresh, 50); }

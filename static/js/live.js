@@ -50,6 +50,27 @@ export async function api(method, url, body) {
   }
 }
 
+// Answers can come back in another order than they were asked: a refresh asked just before an action
+// may be answered after it, with the table as it was before. A view shows an answer only when nothing
+// it asked later has been shown, so a live page never steps back to an older state (a terminal that
+// did would offer the dealer what is no longer true). Every answer handled, shown or set aside, is
+// counted on <html data-answers>: a test waits on that count, never on a clock. The answer is returned
+// either way (what the caller does besides showing it is not about order).
+let answers = 0;
+export function newestOnly() {
+  let asked = 0, shown = 0;
+  return async (request, show) => {
+    const mine = ++asked;
+    try {
+      const value = await request;
+      if (mine > shown) { shown = mine; show(value); }
+      return value;
+    } finally {
+      document.documentElement.dataset.answers = String(++answers);
+    }
+  };
+}
+
 export function connect(onReady) {
   // io() comes from /vendor/socket.io.min.js (npm's socket.io-client).
   const socket = window.io("/live", { transports: ["websocket", "polling"] });

@@ -1,6 +1,6 @@
 // The pit boss's console: held rounds, rulings waiting for a second pit boss, the rounds of every
 // table (each opens its timeline), today's figures, alerts and device health. Live, no reloads.
-import { amount, api, connect, el, toast } from "./live.js";
+import { amount, api, connect, el, newestOnly, toast } from "./live.js";
 import { _, clock, day, ngettext, term } from "./i18n.js";
 import { ball } from "./cards.js";
 import { renderAlerts } from "./tables.js";
@@ -34,11 +34,12 @@ startDevices(socket);
 
 // rulings waiting for a second pit boss
 const pendingRoot = document.getElementById("pending-rulings");
+const pendingAnswered = newestOnly();
 async function loadPending() {
   try {
-    const list = await api("GET", "/api/pit/rulings?pending=true");
-    pendingRoot.replaceChildren(...(list.length ? list.map(r => pendingItem(r, { canRule, me, done: () => { loadPending(); reloadHeld(); } }))
-      : [el("li", { class: "empty" }, _("Nothing waits for a second pit boss."))]));
+    await pendingAnswered(api("GET", "/api/pit/rulings?pending=true"), list => pendingRoot.replaceChildren(...(list.length
+      ? list.map(r => pendingItem(r, { canRule, me, done: () => { loadPending(); reloadHeld(); } }))
+      : [el("li", { class: "empty" }, _("Nothing waits for a second pit boss."))])));
   } catch (e) { toast(e.message, "error"); }
 }
 loadPending();
@@ -47,12 +48,12 @@ socket.on("ruling.changed", loadPending);
 // rounds of every table
 const filter = document.getElementById("round-filter");
 const tbody = document.querySelector("#recent-rounds tbody");
+const roundsAnswered = newestOnly();   // the answer to the filter as it is now, not to one typed before
 async function loadRounds() {
   const q = new URLSearchParams({ limit: "25" });
   for (const k of ["table_number", "status", "number"]) if (filter[k].value.trim()) q.set(k, filter[k].value.trim());
   try {
-    const rows = await api("GET", `/api/pit/rounds?${q}`);
-    tbody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-round": r.id, class: `st-${r.status}` },
+    await roundsAnswered(api("GET", `/api/pit/rounds?${q}`), rows => tbody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-round": r.id, class: `st-${r.status}` },
       el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, term(r.kind))),
       el("td", {}, `#${r.number}`, r.coup ? el("span", { class: "muted" }, " " + _("coup {n}", { n: r.coup })) : ""),
       el("td", {}, el("span", { class: `round-status ${r.status}` }, term(r.status)), r.rulings ? el("span", { class: "tag" }, ngettext("{n} ruling", "{n} rulings", r.rulings)) : ""),
@@ -62,7 +63,7 @@ async function loadRounds() {
       el("td", { class: "num" }, amount(r.staked)),
       el("td", {}, time(r.ended_at)),
       el("td", {}, el("a", { class: "btn small", href: `/pit/rounds/${r.id}` }, _("Timeline")))))
-      : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, _("No round.")))]));
+      : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, _("No round.")))])));
   } catch (e) { toast(e.message, "error"); }
 }
 filter.addEventListener("submit", e => { e.preventDefault(); loadRounds(); });

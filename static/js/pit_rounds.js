@@ -1,7 +1,7 @@
 // Held rounds at the pit: what happened, the bets at stake, and the pit boss's ruling (settle as
 // recorded, settle with the real number or cards, void). Every ruling goes through /api/pit: above the
 // house threshold it waits for a second pit boss, and the round shows that instead of its actions.
-import { api, el, money, toast } from "./live.js";
+import { api, el, money, newestOnly, toast } from "./live.js";
 import { _, ngettext, term } from "./i18n.js";
 import { cardEl } from "./cards.js";
 
@@ -62,13 +62,15 @@ function heldItem(r, canSettle, waiting, reload) {
 
 export function startHeld(root, socket) {
   const canSettle = root.dataset.canSettle === "yes";
+  const answered = newestOnly();
   const reload = async () => {
     try {
-      const [held, pending] = await Promise.all([api("GET", "/api/rounds/held"),
-        api("GET", "/api/pit/rulings?pending=true").catch(() => [])]);
-      const waiting = new Map(pending.map(p => [p.round_id, p]));
-      root.replaceChildren(...(held.length ? held.map(r => heldItem(r, canSettle, waiting.get(r.id), reload))
-        : [el("li", { class: "empty" }, _("No round is held."))]));
+      await answered(Promise.all([api("GET", "/api/rounds/held"), api("GET", "/api/pit/rulings?pending=true").catch(() => [])]),
+        ([held, pending]) => {
+          const waiting = new Map(pending.map(p => [p.round_id, p]));
+          root.replaceChildren(...(held.length ? held.map(r => heldItem(r, canSettle, waiting.get(r.id), reload))
+            : [el("li", { class: "empty" }, _("No round is held."))]));
+        });
     } catch (e) { toast(e.message, "error"); }
   };
   reload();

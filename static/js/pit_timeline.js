@@ -1,6 +1,6 @@
 // A round laid out again for a dispute: the cards as dealt (pictures), the replay by the house rules,
 // every frame, state change, bet, decision and transfer in time order, and the pit boss's rulings.
-import { amount, api, connect, el, money, toast } from "./live.js";
+import { amount, api, connect, el, money, newestOnly, toast } from "./live.js";
 import { _, clock, ngettext, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
 import { correctionText, pendingItem } from "./pit_rulings.js";
@@ -266,8 +266,9 @@ function render() {
   renderHead(); renderLayout(); renderReplay(); renderRulings(); renderForm(); renderBets(); renderTimeline(); renderTransfers(); renderAudit();
 }
 
+const answered = newestOnly();
 async function refresh() {
-  try { data = await api("GET", `/api/pit/rounds/${roundId}/timeline`); render(); } catch (e) { toast(e.message, "error"); }
+  try { await answered(api("GET", `/api/pit/rounds/${roundId}/timeline`), d => { data = d; render(); }); } catch (e) { toast(e.message, "error"); }
 }
 
 render();

@@ -15,10 +15,11 @@ export function playerPicker({ onPick, isDisabled = () => false, name = "q", lis
   async function search() {
     const query = input.value.trim();
     const mine = ++asked;
-    if (!query && !listAll) { results.replaceChildren(); return; }
+    if (!query && !listAll) { results.replaceChildren(); delete results.dataset.query; return; }
     try {
       const players = (await api("GET", `/api/players?q=${encodeURIComponent(query)}`)).slice(0, limit);
       if (mine !== asked) return;
+      results.dataset.query = query;   // what the list answers: a tap waits for the answer to what was typed
       results.replaceChildren(...(players.length ? players.map(p => el("li", {},
         el("button", { type: "button", class: `btn big${isDisabled(p) ? " listed" : ""}`, "data-player": p.id, disabled: isDisabled(p),
           onclick: () => onPick(p) }, playerLabel(p))))
@@ -27,7 +28,7 @@ export function playerPicker({ onPick, isDisabled = () => false, name = "q", lis
   }
   input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 150); });
   search();
-  return { input, results, search, clear() { input.value = ""; asked++; results.replaceChildren(); } };
+  return { input, results, search, clear() { input.value = ""; asked++; results.replaceChildren(); delete results.dataset.query; } };
 }
 
 // A player-card reader at the podium types the card's number and Enter, like a keyboard; a magnetic

@@ -1,6 +1,6 @@
 // The dealers' rotation: who deals where with the countdown to his break, who relieves him, who
 // rests until when; the pit clocks dealers in and out and sends them to a table. Live, no reloads.
-import { api, connect, el, toast } from "./live.js";
+import { api, connect, el, newestOnly, toast } from "./live.js";
 import { _, clock, term } from "./i18n.js";
 
 export function countdown(iso) {
@@ -12,8 +12,9 @@ export function countdown(iso) {
 
 export function startRotation(root, { canRun }) {
   let board = JSON.parse(document.getElementById("rotation-data").textContent);
+  const answered = newestOnly();
   const act = async (url) => {
-    try { board = await api("POST", url, {}); draw(); } catch (e) { toast(e.message, "error"); }
+    try { await answered(api("POST", url, {}), b => { board = b; draw(); }); } catch (e) { toast(e.message, "error"); }
   };
   function draw() {
     root.querySelector("#rotation-tables tbody").replaceChildren(...board.tables.map(t => el("tr", { "data-table": t.table },
@@ -37,7 +38,7 @@ export function startRotation(root, { canRun }) {
       d.clocked_in ? el("button", { class: "btn small", onclick: () => act(`/api/rotation/dealers/${d.id}/break`) }, _("Break")) : "")));
   }
   async function reload() {
-    try { board = await api("GET", "/api/rotation"); draw(); } catch (e) { toast(e.message, "error"); }
+    try { await answered(api("GET", "/api/rotation"), b => { board = b; draw(); }); } catch (e) { toast(e.message, "error"); }
   }
   draw();
   setInterval(() => root.querySelectorAll(".countdown[data-due]").forEach(td => {

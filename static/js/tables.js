@@ -1,5 +1,5 @@
 // The floor map: every table with its seats; re-rendered from /api/tables on each live change.
-import { api, connect, el, toast } from "./live.js";
+import { api, connect, el, newestOnly, toast } from "./live.js";
 import { _, term } from "./i18n.js";
 
 function tableCard(t) {
@@ -44,8 +44,9 @@ export function start({ tablesRoot, alertsRoot }) {
   let alerts = initial.alerts || [];
   renderTables(tablesRoot, initial.tables);
   if (alertsRoot) renderAlerts(alertsRoot, alerts);
+  const answered = newestOnly();
   const refresh = async () => {
-    try { renderTables(tablesRoot, await api("GET", "/api/tables")); } catch (e) { toast(e.message, "error"); }
+    try { await answered(api("GET", "/api/tables"), rows => renderTables(tablesRoot, rows)); } catch (e) { toast(e.message, "error"); }
   };
   const socket = connect();
   socket.on("tables.changed", refresh);

@@ -1,7 +1,7 @@
 // The tournament clock on the TV board: level, blinds and ante, time left (counted down here from the
 // server's reading, re-read on every live change), next level, next break, players, average stack,
 // prize pool and payouts; the pause and its reason. Never reloaded.
-import { api, connect, el } from "./live.js";
+import { api, connect, el, newestOnly } from "./live.js";
 import { _, languages, money, number, onLanguage, setLanguage } from "./i18n.js";
 
 function mmss(seconds) {
@@ -60,8 +60,9 @@ export function start(root, seconds) {
     setInterval(() => { i = (i + 1) % langs.length; setLanguage(langs[i]); }, seconds * 1000);
   }
   setInterval(draw, 1000);
+  const answered = newestOnly();
   const refresh = async () => {
-    try { state = await api("GET", `/api/tournaments/${id}/clock`); since = Date.now(); draw(); } catch (e) { /* keep the last */ }
+    try { await answered(api("GET", `/api/tournaments/${id}/clock`), s => { state = s; since = Date.now(); draw(); }); } catch (e) { /* keep the last */ }
   };
   const socket = connect();
   for (const ev of ["tournament.clock", "tournament.entries", "tournament.bust", "tournament.hand_for_hand", "connect"]) {

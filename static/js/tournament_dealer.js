@@ -2,7 +2,7 @@
 // tournament clock), the time left, the players by seat and the button; the dealer ticks the players
 // out on a hand, enters their chips at the start of it and the pot's winner; moves to or from this
 // table are shown until the floor has made them. Follows every change live.
-import { api, connect, el, redrawKeeping, toast } from "./live.js";
+import { api, connect, el, newestOnly, redrawKeeping, toast } from "./live.js";
 import { _, number, onLanguage, term } from "./i18n.js";
 
 export function start(root) {
@@ -77,8 +77,9 @@ export function start(root) {
           el("button", { class: "btn danger", type: "button", onclick: go }, _("Record the players out on this hand")))));
   }
 
+  const answered = newestOnly();
   async function refresh() {
-    try { view = await api("GET", `/api/tournaments/tables/${table}`); since = Date.now(); redrawKeeping(root, render); }
+    try { await answered(api("GET", `/api/tournaments/tables/${table}`), v => { view = v; since = Date.now(); redrawKeeping(root, render); }); }
     catch (e) { if (e.code === "no_tournament") window.location.reload(); }
   }
   render();

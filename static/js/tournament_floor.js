@@ -2,7 +2,7 @@
 // seat); start, pause and resume the clock; record players out on a hand with their chips at the start
 // of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
-import { api, connect, el, redrawKeeping, toast } from "./live.js";
+import { api, connect, el, newestOnly, redrawKeeping, toast } from "./live.js";
 import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
 
 const MANAGE = ["floor_manager", "admin"];
@@ -305,11 +305,9 @@ export function start(root) {
   const data = JSON.parse(document.getElementById("tn-data").textContent);
   let current = data.detail;
   const choose = async id => { current = { id }; await reload(); };
-  const reload = async () => {
-    data.tournaments = await api("GET", "/api/tournaments");
-    if (current) current = await api("GET", `/api/tournaments/${current.id}`);
-    draw();
-  };
+  const answered = newestOnly();
+  const reload = () => answered(Promise.all([api("GET", "/api/tournaments"), current ? api("GET", `/api/tournaments/${current.id}`) : null]),
+    ([list, detail]) => { data.tournaments = list; current = detail; draw(); });
   // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
   const draw = () => redrawKeeping(root, render);
   function render() {

@@ -172,6 +172,24 @@ def test_paced_shoe_waits_for_the_game_confirmation_and_deals_a_coup_per_request
                                                        for c in sim.coups]
 
 
+def test_a_paced_shoe_asked_twice_for_a_coup_deals_one_and_then_says_it_is_idle(pty, sink, make_reader, sims):
+    """A dealer who asks for the coup again (the demo's dealer looking at a round still open) gets one
+    coup: a second one would come with no round to take its cards."""
+    reader = make_reader("shoe", pty.path)
+    sim = ShoeSimulator(pty, seed=5, speed=50, paced=True)
+    sim.confirm()
+    sim.deal_coup()
+    sim.deal_coup()               # asked twice before the shoe has started
+    assert not sim.idle()
+    sims.append(sim.start())
+    wait_until(lambda: sim.idle())   # everything asked for is out: the shoe waits for the dealer
+    assert len(sim.coups) == 1 and sim.coups_done == 1
+    wait_until(lambda: len(sink.events_of(reader.name, ShoeResult)) == 1)
+    sim.deal_coup()
+    wait_until(lambda: sim.coups_done == 2 and sim.idle())
+    assert len(sim.coups) == 2
+
+
 @pytest.mark.parametrize("game", ["blackjack", "holdem"])
 def test_scanner_on_demand_reads_what_it_is_asked_for(pty, sink, make_reader, sims, game):
     reader = make_reader("scanner", pty.path)

@@ -31,6 +31,30 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails says what its pages showed at that moment (the text a person would
+    read, an open dialog, the messages), and leaves a screenshot under screenshots/: a failure on a
+    CI machine is understood from its log."""
+    outcome = yield
+    report = outcome.get_result()
+    browser = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+    if report.when != "call" or not report.failed or browser is None:
+        return
+    pages = [page for ctx in browser.contexts for page in ctx.pages]
+    for i, page in enumerate(pages):
+        try:
+            dialog = page.locator("dialog[open]")
+            opened = dialog.first.inner_text(timeout=5_000) if dialog.count() else ""
+            text = page.locator("body").inner_text(timeout=5_000)
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"failed-{item.name}-{i}.png"), full_page=True, timeout=10_000)
+        except Exception as exc:   # a page that cannot answer says that much
+            opened, text = "", f"(the page did not answer: {exc})"
+        head = f"open dialog: {opened}\n" if opened else ""
+        report.sections.append((f"page {i} at {page.url}", head + text[:4000]))
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):

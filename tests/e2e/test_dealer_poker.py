@@ -120,3 +120,52 @@ def test_dealer_terminal_through_hands_with_a_player_sitting_out_and_returning(p
     page.wait_for_function("document.querySelector(\".pk-seat[data-seat='4']\").textContent.includes('free')")
     shot(floor, "floor_conduct_panel")
     shot(page, "dealer_poker_after_ban")
+
+
+def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sqlite_url):
+    """A refresh asked before the dealer's tap can be answered after it, with the table as it was: the
+    terminal keeps showing the newer state (a terminal that stepped back would, for one, ask to deal a
+    hand that frees the seat of a player who is back)."""
+    seat_players(sqlite_url)
+    page = page_as("dealer", table=1)
+    page.wait_for_selector("#live-dot.on")
+    seat(page, 3).click()
+    page.click("text=Put the button here")
+    page.wait_for_function("document.querySelector(\".pk-seat[data-seat='3'] .pk-badge.button\") !== null")
+
+    # From here every refresh of the table is answered by the server at once, and the answer waits
+    # until the test lets it reach the page, in the order the test chooses.
+    held = []
+
+    def hold(route) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+    page.route("**/api/poker/tables/1", hold)
+
+    def let_go(route, answer) -> None:
+        before = page.evaluate("Number(document.documentElement.dataset.answers || 0)")
+        route.fulfill(response=answer)
+        page.wait_for_function("(n) => Number(document.documentElement.dataset.answers) > n", arg=before)
+
+    seat(page, 8).click()
+    page.click("[data-action=away]")
+    page.wait_for_selector(".pk-seat.away[data-seat='8']")       # the answer to the tap
+    while not held:                                              # the live update's refresh, asked after it
+        page.wait_for_timeout(50)
+    away_refresh = held.pop()
+    assert next(x for x in away_refresh[1].json()["seats"] if x["number"] == 8)["away"]   # it says she is away
+    seat(page, 8).click()
+    page.click("[data-action=back]")
+    page.wait_for_function("!document.querySelector(\".pk-seat[data-seat='8']\").classList.contains('away')")
+    while not held:
+        page.wait_for_timeout(50)
+    # The refresh asked while she was away is answered last, after the one asked once she was back.
+    let_go(*held.pop())
+    let_go(*away_refresh)
+    assert "away" not in (seat(page, 8).get_attribute("class") or "")
+    assert "Away" not in seat(page, 8).inner_text()
+    page.unroute("**/api/poker/tables/1")
+    new_hand(page, 1)
+    assert badges(page, 8) == [] and "in the hand" in seat(page, 8).inner_text()

@@ -55,7 +55,7 @@ def test_add_call_seat_and_the_board_follows_live(page_as, sqlite_url):
     # Add Karin Huber (here in person) to the Hold'em list.
     nlh.locator("[data-action=add-player]").click()
     page.fill("#fl-sheet input[name=q]", "Karin")
-    page.locator("#fl-sheet button[data-player='11']").click()
+    page.locator("#fl-sheet .search-results[data-query='Karin'] button[data-player='11']").click()
     entry = nlh.locator("li.fl-entry[data-player='11']")
     entry.wait_for()
     # Main's free seat is filled by must-move, so Karin is proposed for the must-move table 2.

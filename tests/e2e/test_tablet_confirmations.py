@@ -91,7 +91,7 @@ def test_destructive_taps_ask_first_and_a_running_round_keeps_its_table(page_as,
     panel = page.locator("#conduct-panel")
     panel.locator("input[name=player]").fill("Iris")
     panel.locator("select[name=reason]").select_option("electronic_device")
-    panel.locator(".search-results button", has_text="Iris Müller").wait_for()   # then the button stays put
+    panel.locator(".search-results[data-query='Iris'] button", has_text="Iris Müller").wait_for()   # then the button stays put
     panel.locator("button[type=submit]").tap()
     confirm.wait_for()
     assert "Warn and ban Iris Müller?" in confirm.inner_text() and "warning 3" in confirm.inner_text()

@@ -63,7 +63,8 @@ def test_players_are_found_by_part_of_a_name_or_card(page_as):
     nlh = page.locator(".fl-list[data-game='1']")
     nlh.locator("[data-action=add-player]").tap()
     page.fill("#fl-sheet input[name=q]", "hub kar")
-    page.locator("#fl-sheet .search-results button", has_text="Karin Huber").tap()
+    # The sheet lists every player until the answer to what was typed comes: the tap waits for it.
+    page.locator("#fl-sheet .search-results[data-query='hub kar'] button", has_text="Karin Huber").tap()
     nlh.locator("li.fl-entry", has_text="Karin Huber").wait_for()
 
     # A warning: part of the name is enough when it finds one player; a tap picks among several.
@@ -72,11 +73,11 @@ def test_players_are_found_by_part_of_a_name_or_card(page_as):
     panel.locator("select[name=reason]").select_option("electronic_device")
     # The search's results come in above the button and push it down: tapped before they are there,
     # the tap would land on a result (as a person's finger would), not on the button.
-    panel.locator(".search-results button", has_text="Karin Huber").wait_for()
+    panel.locator(".search-results[data-query='huber'] button", has_text="Karin Huber").wait_for()
     panel.locator("button[type=submit]").tap()
     page.locator("#conduct-warnings li", has_text="Karin Huber").wait_for()
     panel.locator("input[name=player]").fill("0000001")
-    panel.locator(".search-results button", has_text="Alice Martin").tap()
+    panel.locator(".search-results[data-query='0000001'] button", has_text="Alice Martin").tap()
     assert panel.locator("input[name=player]").input_value() == "Alice Martin · 70000001"
     shot(page, "tablet_warning_picker")
 
@@ -92,16 +93,16 @@ def test_the_next_player_typed_while_a_warning_is_on_its_way_stays(page_as):
     panel = page.locator("#conduct-panel")
     panel.locator("input[name=player]").fill("huber")
     panel.locator("select[name=reason]").select_option("electronic_device")
-    panel.locator(".search-results button", has_text="Karin Huber").wait_for()   # the button in its place
+    panel.locator(".search-results[data-query='huber'] button", has_text="Karin Huber").wait_for()   # the button in its place
     with page.expect_request("**/api/conduct/warnings"):
         panel.locator("button[type=submit]").tap()
     panel.locator("input[name=player]").fill("0000001")
-    panel.locator(".search-results button", has_text="Alice Martin").wait_for()
+    panel.locator(".search-results[data-query='0000001'] button", has_text="Alice Martin").wait_for()
     held[0].continue_()                                   # now the warning goes, and its answer comes
     page.locator("#toasts .toast", has_text="Karin Huber").wait_for()
     page.locator("#conduct-warnings li", has_text="Karin Huber").wait_for()
     assert panel.locator("input[name=player]").input_value() == "0000001"
-    panel.locator(".search-results button", has_text="Alice Martin").tap()
+    panel.locator(".search-results[data-query='0000001'] button", has_text="Alice Martin").tap()
     assert panel.locator("input[name=player]").input_value() == "Alice Martin · 70000001"
     panel.locator("button[type=submit]").tap()
     page.locator("#conduct-warnings li", has_text="Alice Martin").wait_for()
