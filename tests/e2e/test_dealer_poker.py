@@ -144,6 +144,13 @@ def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sq
             held.append((route, route.fetch()))
     page.route("**/api/poker/tables/1", hold)
 
+    def until_held(count: int, what: str) -> None:
+        for _ in range(1200):   # a hang guard of a minute or more; what is waited on is the request
+            if len(held) >= count:
+                return
+            page.wait_for_timeout(50)   # lets the page's requests reach the route meanwhile
+        raise AssertionError(f"never asked: {what}")
+
     def let_go(route, answer) -> None:
         before = page.evaluate("Number(document.documentElement.dataset.answers || 0)")
         route.fulfill(response=answer)
@@ -152,18 +159,15 @@ def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sq
     seat(page, 8).click()
     page.click("[data-action=away]")
     page.wait_for_selector(".pk-seat.away[data-seat='8']")       # the answer to the tap
-    while not held:                                              # the live update's refresh, asked after it
-        page.wait_for_timeout(50)
-    away_refresh = held.pop()
-    assert next(x for x in away_refresh[1].json()["seats"] if x["number"] == 8)["away"]   # it says she is away
+    until_held(1, "the refresh after the live update")          # asked after the tap's answer
+    assert next(x for x in held[0][1].json()["seats"] if x["number"] == 8)["away"]   # it says she is away
     seat(page, 8).click()
     page.click("[data-action=back]")
     page.wait_for_function("!document.querySelector(\".pk-seat[data-seat='8']\").classList.contains('away')")
-    while not held:
-        page.wait_for_timeout(50)
-    # The refresh asked while she was away is answered last, after the one asked once she was back.
-    let_go(*held.pop())
-    let_go(*away_refresh)
+    until_held(len(held) + 1, "the refresh once she is back")
+    # The answers come in the reverse order of their asking: the one that says she is away, last.
+    for route, answer in reversed(held):
+        let_go(route, answer)
     assert "away" not in (seat(page, 8).get_attribute("class") or "")
     assert "Away" not in seat(page, 8).inner_text()
     page.unroute("**/api/poker/tables/1")
