@@ -1,5 +1,5 @@
 // The dealer terminal of a live game: the round, its timer, cards as they are read, decisions, seat bets.
-import { amount, api, connect, el, money, newestOnly, toast } from "./live.js";
+import { amount, api, connect, el, money, newestOnly, refill, toast } from "./live.js";
 import { _, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
 import { startSeatPlayers } from "./seat_players.js";
@@ -148,7 +148,7 @@ function render() {
   const shoe = document.getElementById("shoe-info");
   if (shoe) shoe.textContent = state.shoe ? _("Shoe {n} · {status}", { n: state.shoe.number, status: term(state.shoe.status) }) : _("No shoe confirmed");
   document.getElementById("round-view").replaceChildren(...roundView(r).filter(Boolean));
-  document.getElementById("decisions").replaceChildren(...decisionButtons(r));
+  refill(document.getElementById("decisions"), decisionButtons(r));   // a decision tapped mid-update still lands
   const held = document.getElementById("held");
   held.hidden = !(r && r.status === "held");
   if (r && r.status === "held") held.textContent = _("Held for the pit boss: {reason}", { reason: r.held_reason });

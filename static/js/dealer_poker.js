@@ -1,7 +1,7 @@
 // The poker dealer terminal: seats around the table, the button and blinds of the next hand, what each
 // seat posts or owes, sit-out timers, tickets and warnings. Everything comes from
 // /api/poker/tables/<n>; every change re-renders from the answer or from a live "poker.changed".
-import { amount, api, connect, el, money, newestOnly, toast } from "./live.js";
+import { amount, api, connect, el, money, newestOnly, refill, toast } from "./live.js";
 import { _, clock, term } from "./i18n.js";
 import { confirmAction, sendConfirming } from "./confirm.js";
 
@@ -52,6 +52,10 @@ function rolesIn(h, n) {
   return roles;
 }
 
+// The seat as the terminal knows it now: a seat card kept through an unchanged redraw holds the seat
+// of the answer that drew it.
+const current = s => state.seats.find(x => x.number === s.number) || s;
+
 function seatCard(s) {
   const n = state.table.seat_count;
   const { x, y } = seatXY(s.number, n);
@@ -64,7 +68,7 @@ function seatCard(s) {
   const style = `left:${x}%;top:${y}%`;
   if (!s.player) {
     const dead = cur && cur.button === s.number ? el("span", { class: "pk-dead" }, _("dead button")) : "";
-    return el("button", { class: "pk-seat empty", style, "data-seat": s.number, onclick: () => openSeat(s) },
+    return el("button", { class: "pk-seat empty", style, "data-seat": s.number, onclick: () => openSeat(current(s)) },
       el("span", { class: "pk-no" }, s.number), badges, el("span", { class: "pk-free" }, _("free")), dead);
   }
   const inHand = cur && cur.seats.find(h => h.seat === s.number && h.player_id === s.player.id);
@@ -101,7 +105,7 @@ function seatCard(s) {
     Array.from({ length: state.rules.tickets_to_forfeit }, (_, i) => el("i", { class: i < s.tickets ? "on" : "" })));
   const warn = s.warnings ? el("span", { class: "pk-warn", title: _("warnings today") }, `⚠ ${s.warnings}/${state.rules.warnings_to_ban}`) : "";
   const tag = s.kind !== "in" && !s.away ? el("span", { class: "pk-kind" }, { new: _("new"), far: _("seat change"), must_move: _("must-move"), returning: _("back") }[s.kind] || term(s.kind)) : "";
-  return el("button", { class: `pk-seat ${cls}`, style, "data-seat": s.number, onclick: () => openSeat(s) },
+  return el("button", { class: `pk-seat ${cls}`, style, "data-seat": s.number, onclick: () => openSeat(current(s)) },
     el("span", { class: "pk-no" }, s.number), badges,
     el("span", { class: "pk-name" }, s.player.name), tag, status, extra,
     el("span", { class: "pk-marks" }, tickets, warn));
@@ -189,10 +193,10 @@ function render() {
   root.querySelector("#pk-rules").textContent = [policy[state.rules.policy] || term(state.rules.policy),
     state.rules.dead_button ? _("dead button") : _("moving button"),
     _("blinds {small}/{big}", { small: amount(t.small_blind), big: amount(t.big_blind) })].join(" · ");
-  root.querySelector("#pk-seats").replaceChildren(...state.seats.map(seatCard));
-  root.querySelector("#pk-center").replaceChildren(...center());
-  root.querySelector("#pk-next").replaceChildren(...nextList());
-  root.querySelector("#pk-tickets").replaceChildren(...ticketList());
+  refill(root.querySelector("#pk-seats"), state.seats.map(seatCard));
+  refill(root.querySelector("#pk-center"), center());
+  refill(root.querySelector("#pk-next"), nextList());
+  refill(root.querySelector("#pk-tickets"), ticketList());
   // An open seat sheet is rebuilt only when what it is about changed (the seat emptied or filled,
   // he went away or came back): rebuilding its buttons under the dealer's finger would lose a tap.
   const box = root.querySelector("#pk-sheet");

@@ -129,6 +129,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Fill a live view, keeping its nodes when the new content is the same: a live update redraws the
+// table many times a minute, and a button replaced between the press and the release of a tap (the
+// press on the old one, the release on the new one) is no tap at all. Whole views only: a node kept
+// keeps its handlers, which are right only because everything they act on is in the same markup.
+export function refill(node, children) {
+  const probe = document.createElement(node.tagName);
+  probe.append(...children.flat().filter(c => c !== null && c !== undefined));
+  if (probe.innerHTML !== node.innerHTML) node.replaceChildren(...probe.childNodes);
+}
+
 // Redraw a live page without losing what someone is typing or ticking on it: inputs and selects are
 // matched by id, or by class and data-entry (or value) when they have none; open <details> stay open.
 export function redrawKeeping(root, render) {

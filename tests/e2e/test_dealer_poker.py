@@ -173,3 +173,30 @@ def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sq
     page.unroute("**/api/poker/tables/1")
     new_hand(page, 1)
     assert badges(page, 8) == [] and "in the hand" in seat(page, 8).inner_text()
+
+
+def test_a_live_update_keeps_the_buttons_it_does_not_change(page_as, live_server, sqlite_url):
+    """The table is redrawn on every live update; a button whose part of the terminal did not change
+    stays the same button, so a tap in progress during an update still lands on it."""
+    seat_players(sqlite_url)
+    page = page_as("dealer", table=1)
+    page.wait_for_selector("#live-dot.on")
+    seat(page, 3).click()
+    page.click("text=Put the button here")
+    page.wait_for_function("document.querySelector(\".pk-seat[data-seat='3'] .pk-badge.button\") !== null")
+    new_hand(page, 1)
+    page.evaluate("window.__newHand = document.getElementById('pk-new-hand')")
+
+    # The floor warns Chloé (seat 4): her seat shows it, the centre of the table is as it was.
+    floor = requests.Session()
+    token = browser_login(floor, live_server.url, "manager")
+    r = floor.post(f"{live_server.url}/api/conduct/warnings", headers={"X-CSRFToken": token},
+                   json={"player_id": 3, "reason": "electronic_device"})
+    assert r.status_code == 201, r.text
+    page.wait_for_function("document.querySelector(\".pk-seat[data-seat='4'] .pk-warn\") !== null")
+    assert "⚠ 1/3" in seat(page, 4).inner_text()
+    assert page.evaluate("window.__newHand === document.getElementById('pk-new-hand') && window.__newHand.isConnected")
+
+    # A new hand changes the centre: the terminal shows the new one, and the tap worked on the kept button.
+    new_hand(page, 2)
+    assert "Hand #2" in page.locator("#pk-center").inner_text()
