@@ -39,6 +39,17 @@ def new_hand(page, number: int) -> None:
     page.wait_for_function(f"document.getElementById('pk-hand').textContent === 'Hand #{number}'")
 
 
+def button_on_seat_3(page_as, db_url: str):
+    """The six players seated, the dealer's terminal open, the button put on seat 3 (Bruno)."""
+    seat_players(db_url)
+    page = page_as("dealer", table=1)
+    page.wait_for_selector("#live-dot.on")
+    seat(page, 3).click()
+    page.click("text=Put the button here")
+    page.wait_for_function("document.querySelector(\".pk-seat[data-seat='3'] .pk-badge.button\") !== null")
+    return page
+
+
 def test_dealer_terminal_through_hands_with_a_player_sitting_out_and_returning(page_as, live_server, sqlite_url):
     seat_players(sqlite_url)
     page = page_as("dealer", table=1)
@@ -126,12 +137,7 @@ def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sq
     """A refresh asked before the dealer's tap can be answered after it, with the table as it was: the
     terminal keeps showing the newer state (a terminal that stepped back would, for one, ask to deal a
     hand that frees the seat of a player who is back)."""
-    seat_players(sqlite_url)
-    page = page_as("dealer", table=1)
-    page.wait_for_selector("#live-dot.on")
-    seat(page, 3).click()
-    page.click("text=Put the button here")
-    page.wait_for_function("document.querySelector(\".pk-seat[data-seat='3'] .pk-badge.button\") !== null")
+    page = button_on_seat_3(page_as, sqlite_url)
 
     # From here every refresh of the table is answered by the server at once, and the answer waits
     # until the test lets it reach the page, in the order the test chooses.
@@ -178,12 +184,7 @@ def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sq
 def test_a_live_update_keeps_the_buttons_it_does_not_change(page_as, live_server, sqlite_url):
     """The table is redrawn on every live update; a button whose part of the terminal did not change
     stays the same button, so a tap in progress during an update still lands on it."""
-    seat_players(sqlite_url)
-    page = page_as("dealer", table=1)
-    page.wait_for_selector("#live-dot.on")
-    seat(page, 3).click()
-    page.click("text=Put the button here")
-    page.wait_for_function("document.querySelector(\".pk-seat[data-seat='3'] .pk-badge.button\") !== null")
+    page = button_on_seat_3(page_as, sqlite_url)
     new_hand(page, 1)
     page.evaluate("window.__newHand = document.getElementById('pk-new-hand')")
 
