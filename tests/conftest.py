@@ -172,8 +172,9 @@ class PgDatabases:
     transaction every table's rows deleted and copied again from a snapshot taken when the copy was
     made, and every sequence set back. A new database per test cost PostgreSQL about 0.4 s of CPU
     (the copy of 11 MB goes through the WAL, and the drop); putting the demo floor's rows back costs
-    about 10 ms. A copy whose tables no longer match its snapshot (a test that changed the schema), or
-    that cannot be put back, is dropped and replaced by a new copy."""
+    about 10 ms. A copy whose tables no longer match its snapshot (a test that changed the schema), that
+    something connected to again while it was put back, or that cannot be put back, is dropped and
+    replaced by a new copy."""
 
     def __init__(self, template: str, copies: int = 2):
         self.template = template
@@ -206,7 +207,8 @@ class PgDatabases:
     def _tables(c) -> list[str]:
         return sorted(c.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars())
 
-    def _put_back(self, name: str) -> None:
+    def _put_back(self, name: str, _meanwhile=None) -> None:
+        """``_meanwhile()`` (tests of this class only) runs between the rows put back and the check."""
         engine = create_engine(self._url(name), poolclass=NullPool)
         try:
             with engine.begin() as c:
@@ -225,6 +227,15 @@ class PgDatabases:
                     c.execute(text(f'INSERT INTO public."{table}" SELECT * FROM "{SNAPSHOT}"."{table}"'))
                 c.execute(text("SELECT setval(quote_ident(name), coalesce(last_value, 1), last_value IS NOT NULL) "
                                f'FROM "{SNAPSHOT}".sequences'))
+            if _meanwhile is not None:
+                _meanwhile()
+            with engine.begin() as c:
+                # Something of the last test's (a process or a thread not yet gone) connected again
+                # meanwhile: it could write into the next test's floor, so the copy is replaced.
+                others = c.execute(text("SELECT count(*) FROM pg_stat_activity "
+                                        "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar_one()
+                if others:
+                    raise RuntimeError(f"{others} connections came back to {name} while it was put back")
         finally:
             engine.dispose()
 

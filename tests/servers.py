@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import signal
 import socket
 import subprocess
 import threading
@@ -37,7 +38,9 @@ class Server:
                     "FLOOR_SECURITY_LOGIN_RATE_LIMIT": '"1000 per minute"',
                     "FLOOR_HOUSE_GAMING_DAY_ROLLOVER": f'"{steady_rollover()}"', **env}
         self.log = open(instance / f"server-{self.port}.log", "w")
-        self.proc = processes.start("floor.runtime.serve", [], self.env, Path(self.log.name))
+        # a session of its own: a stop that has to kill kills the whole process group, so no worker of
+        # it is left behind writing to a database that the next test gets
+        self.proc = processes.start("floor.runtime.serve", [], self.env, Path(self.log.name), new_session=True)
 
     def wait(self, timeout: float = 120) -> "Server":   # a hang guard only: a loaded machine starts slowly
         deadline = time.monotonic() + timeout
@@ -72,7 +75,12 @@ class Server:
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
+            # the master still runs, so its group is this server's: gunicorn's worker and everything
+            # else it started go with it (killing the master alone would orphan them, still running)
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             self.proc.wait()
         self.log.close()
 

@@ -74,3 +74,22 @@ def test_a_copy_whose_tables_changed_is_replaced(pg_databases):
     finally:
         for n in taken:
             pg_databases.give_back(n)
+
+
+def test_a_copy_something_connects_to_again_while_it_is_put_back_is_not_reused(pg_databases):
+    """A process of the last test still running (a server's worker not yet gone) connects again while
+    the copy is put back: it could write into the next test's floor, so the copy is not handed out."""
+    name = pg_databases.take()
+    engine = create_engine(_url(name))
+    straggler = []
+    try:
+        with pytest.raises(RuntimeError, match="connections came back"):
+            pg_databases._put_back(name, _meanwhile=lambda: straggler.append(engine.connect()))
+    finally:
+        for c in straggler:
+            c.close()
+        engine.dispose()
+    pg_databases.give_back(name)   # no one connected now: put back, and used again
+    taken = _take_back(pg_databases, name)
+    for n in taken:
+        pg_databases.give_back(n)

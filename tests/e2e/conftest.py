@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -52,7 +54,37 @@ def pytest_runtest_makereport(item, call):
         except Exception as exc:   # a page that cannot answer says that much
             opened, text = "", f"(the page did not answer: {exc})"
         head = f"open dialog: {opened}\n" if opened else ""
+        watched = getattr(page, "floor_watch", None)
+        if watched is not None:
+            head += "requests, the last 25 (s since the page opened, method, path, answer):\n" + "".join(
+                f"  {r[0]:7.1f} {r[1]} {r[2]} {r[3]}\n" for r in list(watched["requests"].values())[-25:])
+            head += "".join(f"console: {m}\n" for m in watched["console"][-15:])
         report.sections.append((f"page {i} at {page.url}", head + text[:4000]))
+
+
+def watch(page) -> None:
+    """Keep what a page asked and was answered (pending: never answered), and its console errors, for
+    the failure report above."""
+    t0 = time.monotonic()
+    seen = {"requests": {}, "console": []}
+    page.floor_watch = seen
+
+    def sent(request):
+        seen["requests"][request] = [time.monotonic() - t0, request.method, urlsplit(request.url).path
+                                     + (f"?{urlsplit(request.url).query}" if urlsplit(request.url).query else ""), "pending"]
+
+    def answered(response):
+        if response.request in seen["requests"]:
+            seen["requests"][response.request][3] = f"{response.status} at {time.monotonic() - t0:.1f}"
+
+    def failed(request):
+        if request in seen["requests"]:
+            seen["requests"][request][3] = f"failed: {request.failure}"
+    page.on("request", sent)
+    page.on("response", answered)
+    page.on("requestfailed", failed)
+    page.on("console", lambda m: m.type in ("error", "warning") and seen["console"].append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: seen["console"].append(f"page error: {e}"))
 
 
 @pytest.fixture(scope="session")
@@ -138,6 +170,7 @@ def page_as(browser, live_server):
         ctx = browser.new_context(**device, base_url=live_server.url)
         contexts.append(ctx)
         page = ctx.new_page()
+        watch(page)
         page.set_default_timeout(60_000)   # a hang guard: every wait is on a DOM state, and a loaded two-core machine can be slow to reach it
         if table is not None:
             page.goto(f"/dealer/{table}/login")
