@@ -58,6 +58,7 @@ def test_add_call_seat_and_the_board_follows_live(page_as, sqlite_url):
     page.locator("#fl-sheet .search-results[data-query='Karin'] button[data-player='11']").click()
     entry = nlh.locator("li.fl-entry[data-player='11']")
     entry.wait_for()
+    page.wait_for_selector("#fl-sheet", state="hidden")   # the live list can come before the answer closes it
     # Main's free seat is filled by must-move, so Karin is proposed for the must-move table 2.
     nlh_board.locator(".board-entry", has_text="Karin H.").wait_for()
     assert "Huber" not in board.content()

@@ -66,6 +66,9 @@ def test_players_are_found_by_part_of_a_name_or_card(page_as):
     # The sheet lists every player until the answer to what was typed comes: the tap waits for it.
     page.locator("#fl-sheet .search-results[data-query='hub kar'] button", has_text="Karin Huber").tap()
     nlh.locator("li.fl-entry", has_text="Karin Huber").wait_for()
+    # The live list can show her before the answer closes the sheet; while the sheet is open the page
+    # behind it takes no typing.
+    page.wait_for_selector("#fl-sheet", state="hidden")
 
     # A warning: part of the name is enough when it finds one player; a tap picks among several.
     panel = page.locator("#conduct-panel")
