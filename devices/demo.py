@@ -306,7 +306,7 @@ class DemoDealer:
         coming would turn them into strays."""
         idle_since = None
         while self._status(round_id) not in ENDED and self.wait(0.25):
-            if not sim.idle():
+            if not sim.idle:
                 idle_since = None
             elif idle_since is None:
                 idle_since = time.monotonic()

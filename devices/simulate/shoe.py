@@ -88,8 +88,10 @@ class ShoeSimulator(Simulator):
         as a dealer draws one coup at a time."""
         self._go.set()
 
+    @property
     def idle(self) -> bool:
-        """Paced: nothing more comes from the shoe until the dealer deals (or confirms a shoe)."""
+        """Paced: nothing more comes from the shoe until the dealer deals (or confirms a shoe), as the
+        on-demand scanner says it has sent all it was asked for."""
         return self.waiting and not self._go.is_set()
 
     def confirm(self) -> None:

@@ -180,13 +180,13 @@ def test_a_paced_shoe_asked_twice_for_a_coup_deals_one_and_then_says_it_is_idle(
     sim.confirm()
     sim.deal_coup()
     sim.deal_coup()               # asked twice before the shoe has started
-    assert not sim.idle()
+    assert not sim.idle
     sims.append(sim.start())
-    wait_until(lambda: sim.idle())   # everything asked for is out: the shoe waits for the dealer
+    wait_until(lambda: sim.idle)   # everything asked for is out: the shoe waits for the dealer
     assert len(sim.coups) == 1 and sim.coups_done == 1
     wait_until(lambda: len(sink.events_of(reader.name, ShoeResult)) == 1)
     sim.deal_coup()
-    wait_until(lambda: sim.coups_done == 2 and sim.idle())
+    wait_until(lambda: sim.coups_done == 2 and sim.idle)
     assert len(sim.coups) == 2
 
 
