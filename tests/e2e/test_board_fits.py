@@ -98,8 +98,12 @@ def test_the_board_fits_the_screen_and_pages_through_long_lists(browser, crowded
 
 def test_a_long_name_is_cut_with_an_ellipsis(browser, crowded):
     ctx, page = _board(browser, crowded, TV)
-    name = page.locator(".board-list[data-game='1'] .board-entry[data-place='1'] .name")
-    style = name.evaluate("e => [getComputedStyle(e).textOverflow, e.scrollWidth > e.clientWidth, e.getBoundingClientRect().width]")
+    # Found and measured in one step in the page: the list turns its pages every 2 s, and an entry found
+    # in one step and measured in the next can be gone by then (a detached node measures nothing).
+    style = page.wait_for_function("""() => {
+        const e = document.querySelector(".board-list[data-game='1'] .board-entry[data-place='1'] .name");
+        return e && [getComputedStyle(e).textOverflow, e.scrollWidth > e.clientWidth, e.getBoundingClientRect().width];
+    }""").json_value()
     shot(page, "board-long-name")
     ctx.close()
     assert style[0] == "ellipsis" and style[1], style
