@@ -167,10 +167,11 @@ def test_an_older_answer_arriving_late_never_steps_the_terminal_back(page_as, sq
     page.wait_for_selector(".pk-seat.away[data-seat='8']")       # the answer to the tap
     until_held(1, "the refresh after the live update")          # asked after the tap's answer
     assert next(x for x in held[0][1].json()["seats"] if x["number"] == 8)["away"]   # it says she is away
+    asked_before = len(held)   # counted before the tap: the refresh it brings can be held before its answer shows
     seat(page, 8).click()
     page.click("[data-action=back]")
     page.wait_for_function("!document.querySelector(\".pk-seat[data-seat='8']\").classList.contains('away')")
-    until_held(len(held) + 1, "the refresh once she is back")
+    until_held(asked_before + 1, "the refresh once she is back")
     # The answers come in the reverse order of their asking: the one that says she is away, last.
     for route, answer in reversed(held):
         let_go(route, answer)
