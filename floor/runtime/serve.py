@@ -11,6 +11,7 @@ import threading
 import time
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 
 from app import create_app  # the process entry point builds the app; nothing under app imports this
@@ -28,24 +29,39 @@ class FloorWorker(ThreadWorker):
     they are disconnected, the pages reconnect at once (to another web process behind the proxy, or to
     this one restarted)."""
 
-    _letting_go = False
+    def init_process(self):
+        # The thread that lets the clients go waits from the start, woken by a byte on a pipe: a signal
+        # handler runs between two steps of the main thread, which may hold any lock then (starting a
+        # thread, handing a request to the pool), so the handlers take none themselves.
+        self._told_r, self._told_w = os.pipe()
+        os.set_blocking(self._told_w, False)
+        threading.Thread(target=self._let_clients_go, name="let-clients-go", daemon=True).start()
+        super().init_process()
 
     def handle_exit(self, sig, frame):   # SIGTERM: the graceful stop
         super().handle_exit(sig, frame)
-        self._let_clients_go()
+        self._tell_clients_to_go()
 
     def handle_quit(self, sig, frame):   # SIGINT, SIGQUIT: the quick stop
-        self._let_clients_go()
-        super().handle_quit(sig, frame)
+        self._tell_clients_to_go()
+        # The base worker's quick exit, not the threads worker's: that one shuts the thread pool down
+        # from the handler, taking the pool's lock, and hangs for good when the signal lands while the
+        # main thread holds it, handing a request to the pool. The pool's threads are joined at exit.
+        Worker.handle_quit(self, sig, frame)
+
+    def _tell_clients_to_go(self) -> None:
+        try:
+            os.write(self._told_w, b"!")
+        except (AttributeError, BlockingIOError):   # not started yet; or told already
+            pass
 
     def _let_clients_go(self) -> None:
-        socketio = getattr(self.wsgi, "extensions", {}).get("socketio")
-        if socketio is None or self._letting_go:
-            return
-        self._letting_go = True
-        # In a thread: a signal handler must not block on the sockets' locks. It keeps going until the
-        # process ends, for a client that reconnects on a connection the worker still holds open.
-        threading.Thread(target=_disconnect_all, args=(socketio,), name="let-clients-go", daemon=True).start()
+        os.read(self._told_r, 1)
+        # It keeps going until the process ends, for a client that reconnects on a connection the
+        # worker still holds open.
+        socketio = getattr(getattr(self, "wsgi", None), "extensions", {}).get("socketio")
+        if socketio is not None:
+            _disconnect_all(socketio)
 
 
 def _disconnect_all(socketio) -> None:

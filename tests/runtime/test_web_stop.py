@@ -4,8 +4,11 @@ tablets on it, which cannot reconnect elsewhere yet) for its whole graceful time
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import socketio
@@ -16,6 +19,7 @@ from tests.servers import Server
 
 pytestmark = pytest.mark.slow   # starts a real web process
 
+ROOT = Path(__file__).resolve().parents[2]
 GRACEFUL_S = 120   # far above a stop that lets the clients go; a stop that waits for them shows plainly
 
 
@@ -50,3 +54,40 @@ def test_a_stopping_web_process_disconnects_its_clients_and_exits(sig, transport
     finally:
         client.disconnect()
         server.stop()
+
+
+# A worker whose main thread is handing a request to its thread pool (holding the pool's lock) when the
+# quick stop's signal lands: the real worker's start and its real signal handlers, one step short of
+# serving.
+CAUGHT_HANDING_A_REQUEST = """
+import os, signal, sys, time
+from gunicorn.config import Config
+from gunicorn.glogging import Logger
+from floor.runtime.serve import FloorWorker
+
+class App:
+    def wsgi(self):
+        return lambda environ, start_response: []
+
+class Caught(FloorWorker):
+    def run(self):
+        with self.tpool._shutdown_lock:   # as ThreadPoolExecutor.submit holds it
+            os.kill(os.getpid(), signal.SIGQUIT)
+            time.sleep(120)   # the handler ends the process before this returns
+        sys.exit(3)
+
+cfg = Config()
+Caught(0, os.getppid(), [], App(), 30, cfg, Logger(cfg)).init_process()
+"""
+
+
+def test_a_quick_stop_that_lands_while_a_request_is_handed_to_a_thread_still_exits():
+    """The signal can land at any step of the main thread; one that lands while it holds the thread
+    pool's lock must not make the stop wait on that lock forever (the process would then hold its port
+    and its tablets until the master's graceful timeout killed it)."""
+    try:
+        done = subprocess.run([sys.executable, "-c", CAUGHT_HANDING_A_REQUEST], cwd=ROOT, capture_output=True,
+                              text=True, timeout=GRACEFUL_S / 2)   # a hang guard: the stop takes a second
+    except subprocess.TimeoutExpired:
+        pytest.fail("the worker hung on the quick stop")
+    assert done.returncode == 0, done.stderr
