@@ -113,10 +113,14 @@ def test_shoe_simulator_reaches_the_cut_card_and_starts_a_new_shoe(pty, sink, ma
     reader = make_reader("shoe", pty.path)
     sim = ShoeSimulator(pty, seed=6, speed=200, decks=1, timings={"copy": 0.02})
     sims.append(sim.start())
-    wait_until(lambda: sim.shoes >= 2 and sink.events_of(reader.name, CutCard))
-    events = sink.events_of(reader.name, (CutCard, ShoeResult))
-    cut = next(i for i, e in enumerate(events) if isinstance(e, CutCard))
-    assert isinstance(events[cut + 1], ShoeResult)  # the coup with the cut card is the last one
+
+    def after_the_cut():   # what the reader decoded from the cut card on, once a result follows it
+        events = sink.events_of(reader.name, (CutCard, ShoeResult))
+        cut = next((i for i, e in enumerate(events) if isinstance(e, CutCard)), None)
+        return cut is not None and events[cut + 1:] and events[cut:]
+
+    events = wait_until(lambda: sim.shoes >= 2 and after_the_cut())
+    assert isinstance(events[1], ShoeResult)  # the coup with the cut card is the last one
 
 
 @pytest.mark.parametrize("game, seats", [("blackjack", 3), ("holdem", 2)])
