@@ -1,8 +1,8 @@
 """Start the test's floor processes as `python -m <module> <args>` would, without paying each one's
 imports: this process imports the floor once, then forks a child per request, and the child runs the
 module as ``__main__`` in the environment, directory and files it is given. What runs is the real
-process (its own pid, signals, process group, gunicorn and all); only the imports are shared, so
-nothing the floor reads at start (settings, environment) is read here.
+process (its own pid, signals, process group, gunicorn and all); only the imports (and the models'
+wiring) are shared, so nothing the floor reads at start (settings, environment) is read here.
 
 Spoken to on stdin/stdout by tests.processes, one JSON object a line:
   in:  {"module": ..., "args": [...], "env": {...}, "cwd": ..., "log": path, "new_session": bool,
@@ -49,6 +49,10 @@ def serve_forks() -> dict | None:
     """Fork on each request; returns the request in the child (and None in this process at the end)."""
     for name in PRELOAD:
         importlib.import_module(name)
+    # SQLAlchemy wires the models' relationships at a process's first query (about 0.1 s of CPU, in
+    # every server a test starts); wired here, once, every child finds them wired
+    from sqlalchemy.orm import configure_mappers
+    configure_mappers()
     # a fork copies only the thread that forks: a thread started by an import would be missing, holding
     # whatever lock it held, in every child
     assert threading.active_count() == 1, threading.enumerate()
