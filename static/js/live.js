@@ -139,6 +139,26 @@ export function refill(node, children) {
   if (probe.innerHTML !== node.innerHTML) node.replaceChildren(...probe.childNodes);
 }
 
+// Put a page's parts in place, keeping each old part marked data-keep whose markup is the same as its new
+// one, where it stands (as refill does for one view: a tap on it lands even when a live redraw comes
+// between the press and the release). Only parts whose handlers act on nothing but what their own markup
+// shows, and whose data-keep names their owner (the tournament, say), are marked.
+export function placeKeeping(node, parts) {
+  const old = new Map([...node.children].filter(c => c.dataset.keep).map(c => [c.dataset.keep, c]));
+  const next = parts.flat().filter(p => p !== null && p !== undefined && p !== "").map(part => {
+    const was = part.nodeType === 1 && part.dataset.keep ? old.get(part.dataset.keep) : null;
+    return was && was.outerHTML === part.outerHTML ? was : part.nodeType ? part : document.createTextNode(String(part));
+  });
+  // the old parts go first, so a kept one is never moved (a node moved is taken out, and a tap on it lost)
+  const keep = new Set(next);
+  for (const child of [...node.childNodes]) if (!keep.has(child)) child.remove();
+  let at = node.firstChild;
+  for (const part of next) {
+    if (part === at) at = at.nextSibling;
+    else node.insertBefore(part, at);
+  }
+}
+
 // Redraw a live page without losing what someone is typing or ticking on it: inputs and selects are
 // matched by id, or by class and data-entry (or value) when they have none; open <details> stay open.
 export function redrawKeeping(root, render) {

@@ -2,7 +2,7 @@
 // seat); start, pause and resume the clock; record players out on a hand with their chips at the start
 // of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
-import { api, connect, el, newestOnly, redrawKeeping, toast } from "./live.js";
+import { api, connect, el, newestOnly, placeKeeping, redrawKeeping, toast } from "./live.js";
 import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
 
 const MANAGE = ["floor_manager", "admin"];
@@ -154,12 +154,12 @@ function entriesCard(t, role, reload) {
     parts.push(el("div", { class: "tn-row tn-bust" }, field(_("Pot won by"), winner),
       button(_("Record the players out on this hand"), go, "btn danger")));
   }
-  return el("section", { class: "card tn-players" }, ...parts);
+  return el("section", { class: "card tn-players", "data-keep": `players-${t.id}` }, ...parts);
 }
 
 function movesCard(t, role, reload) {
   if (!t.moves.length) return null;
-  return el("section", { class: "card tn-moves", "aria-live": "polite" }, el("h3", {}, _("Moves to make")),
+  return el("section", { class: "card tn-moves", "aria-live": "polite", "data-keep": `moves-${t.id}` }, el("h3", {}, _("Moves to make")),
     el("ul", {}, t.moves.map(m => el("li", { "data-move": m.id },
       el("strong", {}, m.player_name), " ",
       _("table {ft} seat {fs} → table {tt} seat {ts}", { ft: m.from_table, fs: m.from_seat, tt: m.to_table, ts: m.to_seat }),
@@ -319,8 +319,9 @@ export function start(root) {
       movesCard(current, data.role, reload), entriesCard(current, data.role, reload),
       dealCard(current, data.role, reload), cancelCard(current, data.role, reload)]
       : [el("p", {}, _("No tournament yet."))];
-    root.replaceChildren(tabs, templatesCard(data, data.role, choose) || "", createCard(data, data.role, choose, reload) || "",
-      ...body.filter(Boolean));
+    // the players and their moves stay in place while unchanged: "Done" or "Record the players out"
+    // tapped as a live update redraws the page still lands
+    placeKeeping(root, [tabs, templatesCard(data, data.role, choose), createCard(data, data.role, choose, reload), ...body]);
   }
   draw();
   onLanguage(draw);

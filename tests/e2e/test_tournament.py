@@ -14,7 +14,7 @@ from floor import ledger
 from floor.games import tournament as rules
 from floor.models import Player, Timer, Tournament, TournamentMove, TournamentPause
 from floor.tournaments import clock, core, registration
-from tests.e2e.conftest import shot, stop_after_pages
+from tests.e2e.conftest import shot, stop_after_pages, watch
 from tests.floor.tournaments.helpers import HOUSE, manager, players, tables, tournament
 from tests.servers import Server
 
@@ -92,6 +92,7 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
     def page_as(username):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=scheduled_server.url)
         page = ctx.new_page()
+        watch(page)
         page.set_default_timeout(60_000)
         page.goto("/login")
         page.fill("input[name=username]", username)
