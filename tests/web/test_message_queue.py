@@ -2,6 +2,7 @@
 Socket.IO client connected to the other."""
 from __future__ import annotations
 
+import subprocess
 import threading
 import uuid
 
@@ -100,6 +101,12 @@ def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(red
         if client.connected:
             client.disconnect()
         devices.terminate()
-        devices.wait(10)
-        web.stop()
-        end.close()
+        try:
+            devices.wait(60)   # a hang guard: on a loaded machine the stop (readers, queue, device lock) is slow
+        except subprocess.TimeoutExpired:
+            devices.kill()
+            raise AssertionError("the device process did not stop on SIGTERM: "
+                                 + (tmp_path / "devices.log").read_text()[-3000:]) from None
+        finally:
+            web.stop()
+            end.close()
