@@ -145,7 +145,7 @@ export function refill(node, children) {
 // shows, and whose data-keep names their owner (the tournament, say), are marked.
 export function placeKeeping(node, parts) {
   const old = new Map([...node.children].filter(c => c.dataset.keep).map(c => [c.dataset.keep, c]));
-  const next = parts.flat().filter(p => p !== null && p !== undefined && p !== "").map(part => {
+  const next = parts.flat().filter(p => p !== null && p !== undefined && p !== false && p !== "").map(part => {
     const was = part.nodeType === 1 && part.dataset.keep ? old.get(part.dataset.keep) : null;
     return was && was.outerHTML === part.outerHTML ? was : part.nodeType ? part : document.createTextNode(String(part));
   });
