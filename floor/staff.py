@@ -173,17 +173,17 @@ def holder_of_token(session: Session, token: str, now: datetime | None = None) -
     """Who a bearer token speaks for, or None (unknown, revoked, expired, an inactive account, or a
     dealer token bound to no table)."""
     now = now or datetime.now(timezone.utc)
-    row = session.execute(
-        select(ApiToken).where(ApiToken.token_hash == _token_hash(token), ApiToken.revoked_at.is_(None))
-    ).scalar_one_or_none()
-    if row is None or (row.expires_at is not None and row.expires_at <= now):
+    # one query: every API call asks it
+    found = session.execute(
+        select(ApiToken.expires_at, Staff, Table.number)
+        .join(Staff, Staff.id == ApiToken.staff_id).outerjoin(Table, Table.id == ApiToken.table_id)
+        .where(ApiToken.token_hash == _token_hash(token), ApiToken.revoked_at.is_(None))
+    ).one_or_none()
+    if found is None:
         return None
-    staff = session.get(Staff, row.staff_id)
-    if staff is None or not staff.active:
+    expires_at, staff, table_number = found
+    if (expires_at is not None and expires_at <= now) or not staff.active:
         return None
-    table_number = None
-    if row.table_id is not None:
-        table_number = session.execute(select(Table.number).where(Table.id == row.table_id)).scalar()
     if staff.role == "dealer" and table_number is None:
         return None
     return TokenHolder(staff, table_number)

@@ -1,6 +1,7 @@
 """Login and logout: staff passwords, and dealer PINs at a table terminal bound to that table."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
@@ -11,6 +12,7 @@ from floor import staff as staff_svc
 from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.errors import FloorError
+from floor.models import Staff
 from floor.web import i18n
 from floor.web.extensions import db, limiter
 from floor.web.policy import STAFF, allow, current_identity, public
@@ -143,11 +145,13 @@ def set_language():
         return response
     ident = current_identity()
     if ident is not None and ident.via == "session":
-        before = ident.staff.language
-        ident.staff.language = lang
-        audit.record(db.session, ident.actor(), "staff.language", f"staff:{ident.staff.id}",
+        staff = db.session.get(Staff, ident.staff.id)
+        before = staff.language
+        staff.language = lang
+        audit.record(db.session, ident.actor(), "staff.language", f"staff:{staff.id}",
                      before={"language": before}, after={"language": lang})
         db.session.commit()
+        g.floor_identity = replace(ident, staff=replace(ident.staff, language=lang))
     else:
         response.set_cookie(i18n.COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
     return response

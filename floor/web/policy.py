@@ -54,9 +54,24 @@ def policy_of(endpoint: str) -> frozenset[str] | None:
     return getattr(view, "_floor_roles", None)
 
 
-@dataclass
+@dataclass(frozen=True)
+class StaffSeen:
+    """The caller's account as it was read at the request's start: a request commits before its answer
+    is drawn, and reading a committed (expired) ORM row would query it again (the name in the top bar,
+    the language of the answer, the actor of each action)."""
+    id: int
+    name: str
+    role: str
+    language: str | None
+
+    @classmethod
+    def of(cls, staff: Staff) -> "StaffSeen":
+        return cls(staff.id, staff.name, staff.role, staff.language)
+
+
+@dataclass(frozen=True)
 class Identity:
-    staff: Staff
+    staff: StaffSeen
     terminal: str
     table_number: int | None   # dealer terminals are bound to one table
     via: str                    # "session" | "token"
@@ -79,11 +94,11 @@ def current_identity() -> Identity | None:
         holder = staff_svc.holder_of_token(db.session, auth[len("Bearer "):].strip())
         if holder is None:
             raise NotAuthenticated("unknown, revoked or expired token", code="bad_token")
-        ident = Identity(holder.staff, f"api:{request.remote_addr}", holder.table_number, "token")
+        ident = Identity(StaffSeen.of(holder.staff), f"api:{request.remote_addr}", holder.table_number, "token")
     elif session.get("staff_id"):
         staff = db.session.get(Staff, session["staff_id"])
         if staff is not None and staff.active and staff.role == session.get("role"):
-            ident = Identity(staff, session.get("terminal") or f"web:{request.remote_addr}",
+            ident = Identity(StaffSeen.of(staff), session.get("terminal") or f"web:{request.remote_addr}",
                              session.get("table_number"), "session")
         else:
             session.clear()
