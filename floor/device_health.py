@@ -26,9 +26,10 @@ def _problem(info: dict) -> str | None:
 
 def record(session: Session, name: str, info: dict, table_id: int | None, now: datetime | None = None) -> None:
     """Store a device's health snapshot; raise an alert when it turns lost, faulty or unplugged."""
-    now = now or datetime.now(timezone.utc)
     key = f"device:{name}"
     previous = session.get(ServiceHeartbeat, key)
+    # the time of the write, taken once the transaction holds its row (on SQLite, once it had the lock)
+    now = now or datetime.now(timezone.utc)
     before = _problem(previous.info or {}) if previous is not None else None
     health.beat(session, key, info, now)
     after = _problem(info)

@@ -21,6 +21,15 @@ from tests.devices.helpers import wait_until
 TABLE_12 = 5   # demo floor: table number 12 (roulette) has id 5
 
 
+def _look(s, statement) -> list:
+    """The rows as committed now, read in a transaction that ends before the test looks again: on SQLite
+    every transaction takes the write lock (BEGIN IMMEDIATE), and one left open while the test polls
+    keeps the bridge from writing what it waits for (the session keeps its rows loaded on commit)."""
+    rows = s.scalars(statement).all()
+    s.commit()
+    return rows
+
+
 class ManualClock:
     """The reader's monotonic clock, moved by the test: a heartbeat is missed when the test says so."""
 
@@ -81,8 +90,7 @@ def test_a_winning_number_reaches_the_dealer_and_the_raw_stream_replays(wheel, l
     sent = b"".join((encode_status(2, 11, 23), encode_status(4, 11, 23), b" 25\r\n", encode_status(5, 11, 25)))
     with factory() as s:
         def stored():
-            s.rollback()   # a new snapshot each look (SQLite: and no write lock held while waiting)
-            return s.scalars(select(DeviceChunk).where(DeviceChunk.device == "wheel-12").order_by(DeviceChunk.id)).all()
+            return _look(s, select(DeviceChunk).where(DeviceChunk.device == "wheel-12").order_by(DeviceChunk.id))
         chunks = wait_until(lambda: (c := stored()) and b"".join(x.data for x in c) == sent and c)
         stream = [(c.arrived_at, c.data) for c in chunks]
     assert all(c.table_id == TABLE_12 for c in chunks)
@@ -102,8 +110,7 @@ def test_device_health_is_stored_and_a_lost_wheel_raises_an_alert(app, tmp_path,
         wait_until(lambda: reader.health().lost)
 
         def lost_alerts(s):
-            s.rollback()   # a new snapshot each look (SQLite: and no write lock held while waiting)
-            return s.scalars(select(Alert).where(Alert.kind == "device_lost").order_by(Alert.id)).all()
+            return _look(s, select(Alert).where(Alert.kind == "device_lost").order_by(Alert.id))
         with factory() as s:
             alerts = wait_until(lambda: lost_alerts(s))
             assert alerts[0].severity == "critical" and alerts[0].table_id == TABLE_12
