@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select, update
 
-from floor.models import ApiToken
+from floor.models import ApiToken, Staff
 from tests.conftest import app_session
 
 
@@ -57,3 +57,15 @@ def test_tokens_are_listed_revoked_and_run_out(app, client):
                   .values(expires_at=datetime.now(timezone.utc) - timedelta(minutes=1)))
         assert s.scalar(select(ApiToken.expires_at).where(ApiToken.label == "short shift")) is not None
     assert client.get("/api/tables", headers=_bearer(other)).status_code == 401
+
+
+def test_a_token_speaks_for_its_account_only_while_the_account_is_active(app, client):
+    token = _cli(app, "create", "cashier", "--label", "cage tablet").output.strip()
+    assert client.get("/api/tables", headers=_bearer(token)).status_code == 200
+    with app_session(app) as s:   # the cashier leaves: the account is switched off, the token stays listed
+        s.execute(update(Staff).where(Staff.username == "cashier").values(active=False))
+    refused = client.get("/api/tables", headers=_bearer(token))
+    assert refused.status_code == 401 and refused.get_json()["error"] == "bad_token"
+    with app_session(app) as s:
+        s.execute(update(Staff).where(Staff.username == "cashier").values(active=True))
+    assert client.get("/api/tables", headers=_bearer(token)).status_code == 200
