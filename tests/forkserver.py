@@ -1,8 +1,9 @@
 """Start the test's floor processes as `python -m <module> <args>` would, without paying each one's
 imports: this process imports the floor once, then forks a child per request, and the child runs the
 module as ``__main__`` in the environment, directory and files it is given. What runs is the real
-process (its own pid, signals, process group, gunicorn and all); only the imports (and the models'
-wiring) are shared, so nothing the floor reads at start (settings, environment) is read here.
+process (its own pid, signals, process group, gunicorn and all); only the imports, the models' wiring
+and what building one throwaway app leaves behind (compiled URL builders) are shared: nothing the
+floor reads at start (settings, environment) is carried over from here.
 
 Spoken to on stdin/stdout by tests.processes, one JSON object a line:
   in:  {"module": ..., "args": [...], "env": {...}, "cwd": ..., "log": path, "new_session": bool,
