@@ -71,6 +71,9 @@ class HouseSettings:
     # second pit boss.
     max_amount_cents: int = 100_000_000
     cashier_two_person_cents: int = 1_000_000
+    # What one person alone may move of one kind of money in a gaming day, whatever the players
+    # (floor.ledger's check): past it, a second person approves each further move.
+    actor_day_two_person_cents: int = 10_000_000
 
     # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
     tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand

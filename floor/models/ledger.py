@@ -14,10 +14,10 @@ players, what the dealer terminal's seat bets are funded by).
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, String
+from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from floor.models.base import Base, utcnow, whole_cents
@@ -123,3 +123,30 @@ class CashRequest(Base):
     def state(self) -> str:
         """pending until decided, then approved | rejected | withdrawn."""
         return self.decision or "pending"
+
+
+class MoneyMove(Base):
+    """What the ledger's check let through for a kind of money it counts: who asked, for which player,
+    how much, on which gaming day, and the second person who approved it (None: one person alone).
+    The check sums the moves made alone per player and gaming day, and per person and gaming day, so a
+    sum split into small ones meets the same threshold as one large amount. Never edited."""
+
+    __tablename__ = "money_moves"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        *whole_cents("amount"),
+        Index("ix_money_moves_player_day", "player_id", "gaming_day", "counted_as"),
+        Index("ix_money_moves_staff_day", "staff_id", "gaming_day", "counted_as"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    gaming_day: Mapped[date]
+    purpose: Mapped[str] = mapped_column(String(20))       # a floor.ledger Purpose
+    counted_as: Mapped[str] = mapped_column(String(20))    # the threshold it counts towards (cash_in, cash_out...)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    staff_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    actor_name: Mapped[str] = mapped_column(String(120))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    approved_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    approved_by_name: Mapped[str | None] = mapped_column(String(120))

@@ -76,6 +76,13 @@ class Tournament(Base):
     # late registration closed early (the house's bubble rule): the guarantee no longer applies
     registration_closed_at: Mapped[datetime | None]
     guarantee_void: Mapped[bool] = mapped_column(default=False)
+    # The guarantee is house money: above the two-person threshold a second person approves it
+    # before the start (floor.ledger's check, purpose overlay); the one who set it cannot.
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    guarantee_approved_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    guarantee_approved_by_name: Mapped[str | None] = mapped_column(String(120))
+    # A cancellation asked for and waiting for a second person: {reason, rule, stacks, by, by_name, at}
+    cancel_request: Mapped[dict | None] = mapped_column(JSON)
     # hand for hand: None outside it; 0 entered, no hand dealt yet; else the hand number being played
     hfh_hand: Mapped[int | None]
     hfh_left: Mapped[int | None]                               # players in when that hand was dealt (None between hands)
@@ -254,6 +261,12 @@ class TournamentDeal(Base):
     prizes: Mapped[list] = mapped_column(JSON)           # the prizes left, first place down
     amounts: Mapped[list] = mapped_column(JSON)          # in the order of entry_ids
     agreed: Mapped[list] = mapped_column(JSON, default=list)   # entry ids that said yes
-    status: Mapped[str] = mapped_column(String(10), default="offered")   # offered | paid | withdrawn
+    status: Mapped[str] = mapped_column(String(10), default="offered")   # offered | agreed | paid | withdrawn
     at: Mapped[datetime] = mapped_column(default=utcnow)
     by_name: Mapped[str] = mapped_column(String(120))
+    # Everyone agreed ("agreed"): the payouts wait for a second person, neither the one who offered
+    # the deal nor the one who recorded the last agreement (floor.ledger's check, purpose deal).
+    offered_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    agreed_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    approved_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    approved_by_name: Mapped[str | None] = mapped_column(String(120))

@@ -273,7 +273,7 @@ def _apply(session: Session, actor: Actor, r: Round, ruling: RoundRuling, at: da
             raise InvalidState("round {round} is {status}: it cannot be voided", code="already_ended", round=r.number, status=r.status)
         bets = results.bet_rows(session, r.id)
         rows, diffs = compensating(session, r, [(b["amount"], 0) for b in bets], bets, at, memo)
-        ledger.post(session, rows)
+        ledger.post(session, rows, grant=ledger.authorize(session, actor, ledger.Purpose.CORRECTION, None, at=at))
         core.set_status(session, r, "voided", at, actor, kind="ruling", data={**data, "after_settlement": True,
                                                                               "transfers": len(rows)})
         core.publish(session, r, "round.voided")
@@ -287,7 +287,8 @@ def _apply(session: Session, actor: Actor, r: Round, ruling: RoundRuling, at: da
     bets = results.bet_rows(session, r.id)
     targets = results.pays(r.kind, ruling.result, bets, house)
     rows, diffs = compensating(session, r, targets, bets, at, memo)
-    ledger.post(session, rows)   # a player who cannot cover a take-back: 409 insufficient_balance
+    # a player who cannot cover a take-back: 409 insufficient_balance
+    ledger.post(session, rows, grant=ledger.authorize(session, actor, ledger.Purpose.CORRECTION, None, at=at))
     core.event(session, r, r.table_id, "correction", at, actor,
                {**data, "result": ruling.result, "transfers": len(rows),
                 "difference": sum(d["difference"] for d in diffs)})

@@ -143,7 +143,8 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
             raise
         return _replay(earlier, spot, numbers, requested, seat, table)
     in_play = ledger.table_account(session, table_id, "in_play")
-    ledger.transfer(session, account, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
+    ledger.transfer(session, account, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id,
+                    grant=ledger.authorize(session, actor, ledger.Purpose.STAKE, amount, at=at))
     audit.record(session, actor, "bet.place", f"round:{r.id}", after=bet_record(bet), at=at)
     # to the table's room only (its dealer and whoever follows the table), batched: a burst of bets is
     # a few emits a second, each with the bets since the last, not one emit per bet to every client
@@ -190,7 +191,8 @@ def place_extra(session: Session, actor: Actor, r: Round, seat: int, spot: str, 
     session.add(bet)
     session.flush()
     in_play = ledger.table_account(session, r.table_id, "in_play")
-    ledger.transfer(session, owner.account_id, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id)
+    ledger.transfer(session, owner.account_id, in_play, amount, "stake", at=at, round_id=r.id, bet_id=bet.id,
+                    grant=ledger.authorize(session, actor, ledger.Purpose.STAKE, amount, at=at))
     return bet
 
 

@@ -315,7 +315,8 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
         else:
             rows.append(ledger.row(acc.in_play, fund, gross, "return", at=at, round_id=r.id, bet_id=bid))
             rows.append(ledger.row(acc.in_play, acc.tray, stake - gross, "lose", at=at, round_id=r.id, bet_id=bid))
-    ledger.post(session, rows, guard_players=False)   # settling only credits players (net)
+    ledger.post(session, rows, guard_players=False,   # settling only credits players (net)
+                grant=ledger.authorize(session, actor, ledger.Purpose.ROUND, None, at=at))
     s.bets, s.staked, s.returned, s.commission = len(bets), staked, returned, commission
     set_status(session, r, RoundStatus.SETTLED, at, actor, data={"bets": len(bets), "staked": staked,
                                                         "returned": returned, "commission": commission})
@@ -338,7 +339,7 @@ def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetim
     bets = _bets(session, r.id)
     rows = [ledger.row(acc.in_play, b["account_id"], b["amount"], "refund", at=at, round_id=r.id, bet_id=b["id"])
             for b in bets]
-    ledger.post(session, rows, guard_players=False)
+    ledger.post(session, rows, guard_players=False, grant=ledger.authorize(session, actor, ledger.Purpose.ROUND, None, at=at))
     total = sum(b["amount"] for b in bets)
     s.bets, s.staked, s.returned = len(bets), total, total
     timers.cancel_timer(session, f"round:{r.id}:betting")

@@ -85,7 +85,7 @@ def plan(session: Session, settings: HouseSettings, t: Tournament, stacks: dict[
     return rules.cancel_from_prize_pool(survivors, rule=rule, prize_pool_left=pool_left, prizes=prizes)
 
 
-def _pay_from_accounts(session: Session, t: Tournament, e, amount: int, now: datetime) -> None:
+def _pay_from_accounts(session: Session, t: Tournament, e, amount: int, now: datetime, money: dict) -> None:
     """A share out of what the tournament's accounts hold (prize pool, bounties, fees, in that
     order); past them, the house's overlay account (a guarantee it owes)."""
     for kind in DRAIN:
@@ -94,14 +94,15 @@ def _pay_from_accounts(session: Session, t: Tournament, e, amount: int, now: dat
         have = ledger.balance(session, core.account(session, t, kind))
         take = min(have, amount)
         if take > 0:
-            core.pay(session, t, kind, e, take, "cancellation", now)
+            core.pay(session, t, kind, e, take, "cancellation", now, **money)
             amount -= take
     if amount > 0:
-        core.pay(session, t, "overlay", e, amount, "cancellation", now)
+        core.pay(session, t, "overlay", e, amount, "cancellation", now, **money)
 
 
 def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, reason: str,
-           stacks: dict[int, int] | None = None, now: datetime | None = None, rule: str | None = None) -> dict:
+           stacks: dict[int, int] | None = None, now: datetime | None = None, rule: str | None = None, *,
+           approval: Actor | None = None, requested_by: int | None = None) -> dict:
     now = core.now_or(now)
     if not isinstance(reason, str) or not reason.strip():
         raise BadInput("a cancellation needs a reason", field="reason")
@@ -109,22 +110,24 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
     core.require_status(t, "registering", "running")
     refunded = []
     for e in core.entries(session, t, "registered", "alternate"):
-        registration.refund(session, t, e, now)
+        registration.refund(session, t, e, now, actor=actor, house=settings)
         e.status = "refunded"
         refunded.append(e.id)
     shares = []
     settlement = None
     kept = 0
     core.place_late_busts(session, t)
+    money = {"actor": actor, "house": settings, "purpose": ledger.Purpose.CANCELLATION, "approval": approval,
+             "requested_by": requested_by}
     if t.status == "running":
         settlement = plan(session, settings, t, stacks or {}, rule, now)
         paid_in = {x.player: x for x in _survivors(session, t, stacks)}
         for s in settlement.shares:
             e = core.entry(session, t, s.player)
             if settlement.rule in ("fees_back", "fees_and_bounty_back"):
-                core.pay(session, t, "fees", e, s.refund, "refund", now)
-                core.pay(session, t, "bounties", e, s.bounty, "bounty", now)
-                core.pay(session, t, "prize_pool", e, s.next_prize + s.equal_share + s.chip_share, "prize", now)
+                core.pay(session, t, "fees", e, s.refund, "refund", now, **money)
+                core.pay(session, t, "bounties", e, s.bounty, "bounty", now, **money)
+                core.pay(session, t, "prize_pool", e, s.next_prize + s.equal_share + s.chip_share, "prize", now, **money)
             else:
                 # what is given back comes from where it went (buy-ins from the prize pool, fees from
                 # the house, bounty stakes from the bounties), the rest from what is left
@@ -136,9 +139,9 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
                         amount = min(getattr(mine, part) if part in parts else 0, s.refund - paid_back,
                                      ledger.balance(session, core.account(session, t, kind)))
                         if amount > 0:
-                            core.pay(session, t, kind, e, amount, "refund", now)
+                            core.pay(session, t, kind, e, amount, "refund", now, **money)
                             paid_back += amount
-                _pay_from_accounts(session, t, e, s.total - paid_back, now)
+                _pay_from_accounts(session, t, e, s.total - paid_back, now, money)
             e.prize += s.total - s.refund - s.bounty
             e.bounties_won += s.bounty
             e.bounty = 0
@@ -152,7 +155,9 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
                 left = ledger.balance(session, core.account(session, t, kind))
                 if left > 0:
                     ledger.post(session, [ledger.row(core.account(session, t, kind), core.account(session, t, "fees"),
-                                                     left, "cancellation_kept", at=now, memo=f"tournament:{t.id}")])
+                                                     left, "cancellation_kept", at=now, memo=f"tournament:{t.id}")],
+                                grant=ledger.authorize(session, actor, ledger.Purpose.CANCELLATION, left, house=settings,
+                                                       approval=approval, requested_by=requested_by, at=now))
                     kept += left
     t.status, t.finished_at = "cancelled", now
     timers.cancel_timer(session, clock.timer_key(t))

@@ -9,11 +9,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from floor import audit, timers
+from floor import audit, ledger, timers
 from floor.actors import Actor
-from floor.errors import BadInput, InvalidState
+from floor.errors import BadInput, Conflict, InvalidState, Money
 from floor.games import tournament as rules
 from floor.models import SeatAssignment, Tournament, TournamentPause
+from floor.settings import HouseSettings
 from floor.tournaments import core
 
 JOB = "tournaments.clock"
@@ -60,12 +61,20 @@ def _schedule(session: Session, t: Tournament, now: datetime) -> None:
     timers.set_timer(session, timer_key(t), JOB, now + timedelta(seconds=r.seconds_left), t.id)
 
 
-def start(session: Session, actor: Actor, tournament_id: int, now: datetime | None = None) -> Tournament:
+def start(session: Session, actor: Actor, tournament_id: int, now: datetime | None = None, *,
+          house: HouseSettings | None = None) -> Tournament:
     """Draw the seats of everyone registered over as few tables as they need (those that break last),
-    draw each table's button, and start the clock."""
+    draw each table's button, and start the clock. A guarantee above the two-person threshold starts
+    only once a second person approved it (it is house money: floor.ledger's check, purpose overlay)."""
     now = core.now_or(now)
     t = core.lock(session, tournament_id)
     core.require_status(t, "registering")
+    house = house or HouseSettings()
+    if t.guarantee > 0 and core.guarantee_approval(session, t) is None and \
+            ledger.needs_second_person(session, actor, ledger.Purpose.OVERLAY, t.guarantee, house=house):
+        raise Conflict("the guarantee of {name} ({amount}) is house money above {threshold}: a pit boss other than "
+                       "the one who set it up approves it before the start", code="two_person_rule", name=t.name,
+                       amount=Money(t.guarantee), threshold=Money(house.cashier_two_person_cents))
     players = core.entries(session, t, "registered")
     if len(players) < 2:
         raise InvalidState("{name} needs two players to start", code="too_few_players", name=t.name)

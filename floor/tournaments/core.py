@@ -9,9 +9,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from floor import ledger, notify
+from floor.actors import Actor
 from floor.errors import InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import (Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentPurchase,
+from floor.settings import HouseSettings
+from floor.models import (Staff, Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentPurchase,
                           TournamentTable)
 
 IN_PLAY = ("seated", "alternate")     # players still in the tournament (an alternate has paid, waits a seat)
@@ -81,20 +83,36 @@ def paid_places(session: Session, t: Tournament, unit: int) -> int:
 
 
 def pay(session: Session, t: Tournament, frm: str, e: TournamentEntry, amount: int, kind: str,
-        now: datetime) -> None:
-    """From one of the tournament's accounts to the player's balance (the cage pays him out)."""
+        now: datetime, *, actor: Actor, house: HouseSettings, purpose: ledger.Purpose = ledger.Purpose.PRIZE,
+        approval: Actor | None = None, requested_by: int | None = None) -> None:
+    """From one of the tournament's accounts to the player's balance (the cage pays him out), through
+    the ledger's check: ``purpose`` says what kind of payout it is (a prize or bounty by the rules, a
+    deal's, a cancellation's), ``approval`` the second person where its rule asks for one."""
     if amount > 0:
+        grant = ledger.authorize(session, actor, purpose, amount, house=house, player_id=e.player_id,
+                                 approval=approval, requested_by=requested_by, at=now)
         ledger.post(session, [ledger.row(account(session, t, frm), ledger.player_account(session, e.player_id),
-                                         amount, kind, at=now, memo=f"tournament:{t.id}")])
+                                         amount, kind, at=now, memo=f"tournament:{t.id}")], grant=grant)
 
 
-def cover_guarantee(session: Session, t: Tournament, now: datetime) -> None:
-    """Before the first prize: the house adds what the entries left short of the guarantee, once."""
+def guarantee_approval(session: Session, t: Tournament) -> Actor | None:
+    """The second person who approved the tournament's guarantee, if one did."""
+    if t.guarantee_approved_by is None:
+        return None
+    who = session.get(Staff, t.guarantee_approved_by)
+    return Actor(t.guarantee_approved_by_name or who.name, who.role, "floor", who.id) if who else None
+
+
+def cover_guarantee(session: Session, t: Tournament, now: datetime, *, actor: Actor, house: HouseSettings) -> None:
+    """Before the first prize: the house adds what the entries left short of the guarantee, once,
+    through the ledger's check (above the threshold, with the approval given before the start)."""
     short = prize_pool(session, t) - pool_collected(session, t)
     overlay = account(session, t, "overlay")
     if short > 0 and ledger.balance(session, overlay) == 0:
+        grant = ledger.authorize(session, actor, ledger.Purpose.OVERLAY, short, house=house,
+                                 approval=guarantee_approval(session, t), requested_by=t.created_by, at=now)
         ledger.post(session, [ledger.row(overlay, account(session, t, "prize_pool"), short, "overlay", at=now,
-                                         memo=f"tournament:{t.id}")])
+                                         memo=f"tournament:{t.id}")], grant=grant)
 
 
 # --- rules as objects ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from floor import audit, timers
+from floor import audit, ledger, timers
 from floor.actors import Actor
 from floor.errors import BadInput, InvalidState, NotFound
 from floor.games import tournament as rules
@@ -88,7 +88,7 @@ def agree(session: Session, actor: Actor, settings: HouseSettings, tournament_id
     d.agreed = d.agreed + [entry_id]
     audit.record(session, actor, "tournament.deal_agree", f"tournament:{t.id}", after={"deal_id": d.id, "entry_id": entry_id})
     if len(d.agreed) == len(d.entry_ids):
-        _pay(session, settings, t, d, now)
+        _pay(session, settings, t, d, now, actor)
     core.publish(session, t, "tournament.deal", {"deal_id": d.id})
     return d
 
@@ -103,11 +103,14 @@ def withdraw(session: Session, actor: Actor, tournament_id: int, deal_id: int, r
     return d
 
 
-def _pay(session: Session, settings: HouseSettings, t: Tournament, d: TournamentDeal, now: datetime) -> None:
-    core.cover_guarantee(session, t, now)
+def _pay(session: Session, settings: HouseSettings, t: Tournament, d: TournamentDeal, now: datetime,
+         actor: Actor, approval: Actor | None = None) -> None:
+    core.cover_guarantee(session, t, now, actor=actor, house=settings)
     entries = [core.entry(session, t, i) for i in d.entry_ids]
+    money = {"actor": actor, "house": settings, "purpose": ledger.Purpose.DEAL, "approval": approval,
+             "requested_by": d.agreed_by}
     for e, amount in zip(entries, d.amounts):
-        core.pay(session, t, "prize_pool", e, amount, "prize", now)
+        core.pay(session, t, "prize_pool", e, amount, "prize", now, **money)
         e.prize += amount
     d.status = "paid"
     if d.save:
@@ -120,7 +123,7 @@ def _pay(session: Session, settings: HouseSettings, t: Tournament, d: Tournament
     for e, place in zip(entries, rules.deal_final_places(d.stacks, positions)):
         e.status, e.place, e.out_at = "finished", place, now
         if e.bounty:    # the bounties left go to the players whose heads they are on
-            core.pay(session, t, "bounties", e, e.bounty, "bounty", now)
+            core.pay(session, t, "bounties", e, e.bounty, "bounty", now, **money)
             e.bounties_won += e.bounty
             e.bounty = 0
     t.status, t.finished_at = "finished", now

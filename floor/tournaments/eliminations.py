@@ -18,7 +18,7 @@ from floor.tournaments import balancing, clock, core, deals
 
 
 def pay_place(session: Session, settings: HouseSettings, t: Tournament, e: TournamentEntry, place: int,
-              now: datetime) -> int:
+              now: datetime, actor: Actor) -> int:
     """The prize of a place in the money (after a deal: only the save, to the winner)."""
     deal = deals.paid_deal(session, t)
     if deal is not None:
@@ -27,14 +27,14 @@ def pay_place(session: Session, settings: HouseSettings, t: Tournament, e: Tourn
         pays = core.payouts(session, t, settings.tournament_payout_unit)
         prize = pays[place - 1] if place <= len(pays) else 0
     if prize:
-        core.cover_guarantee(session, t, now)
-        core.pay(session, t, "prize_pool", e, prize, "prize", now)
+        core.cover_guarantee(session, t, now, actor=actor, house=settings)
+        core.pay(session, t, "prize_pool", e, prize, "prize", now, actor=actor, house=settings)
         e.prize += prize
     return prize
 
 
 def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: TournamentEntry,
-              winners: list[TournamentEntry], hand: int, players_left: int, now: datetime) -> int:
+              winners: list[TournamentEntry], hand: int, players_left: int, now: datetime, actor: Actor) -> int:
     if t.bounty_kind == "none" or not winners:
         return 0
     ids = [w.id for w in winners]
@@ -65,7 +65,7 @@ def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: Tou
     cash = 0
     for a in awards:
         w = by_id[a.player]
-        core.pay(session, t, "bounties", w, a.cash, "bounty", now)
+        core.pay(session, t, "bounties", w, a.cash, "bounty", now, actor=actor, house=settings)
         w.bounties_won += a.cash
         w.bounty += a.onto_bounty
         cash += a.cash
@@ -73,11 +73,12 @@ def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: Tou
     return cash
 
 
-def _finish(session: Session, settings: HouseSettings, t: Tournament, winner: TournamentEntry, now: datetime) -> None:
+def _finish(session: Session, settings: HouseSettings, t: Tournament, winner: TournamentEntry, now: datetime,
+            actor: Actor) -> None:
     winner.status, winner.place, winner.out_at = "finished", 1, now
-    pay_place(session, settings, t, winner, 1, now)
+    pay_place(session, settings, t, winner, 1, now, actor)
     if winner.bounty:      # the winner collects the bounty on his own head
-        core.pay(session, t, "bounties", winner, winner.bounty, "bounty", now)
+        core.pay(session, t, "bounties", winner, winner.bounty, "bounty", now, actor=actor, house=settings)
         winner.bounties_won += winner.bounty
         winner.bounty = 0
     t.status, t.finished_at = "finished", now
@@ -145,8 +146,8 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
         pending = late or in_hand
         e.status, e.place, e.out_at, e.seat = "out", None if pending else p.place, now, None
         session.flush()
-        bounty = _bounties(session, settings, t, e, won, hand, left - len(out), now)
-        prize = 0 if pending else pay_place(session, settings, t, e, p.place, now)
+        bounty = _bounties(session, settings, t, e, won, hand, left - len(out), now, actor)
+        prize = 0 if pending else pay_place(session, settings, t, e, p.place, now, actor)
         rows.append(TournamentElimination(tournament_id=t.id, entry_id=e.id, hand=hand, place=p.place,
                                           chips_at_start=chips_of[e.id], table_id=table_id, seat=seat,
                                           winners=[w.id for w in won], prize=prize, bounty_paid=bounty, at=now,
@@ -160,7 +161,7 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
         # a bust is recorded at the end of the hand at that table: it is done with this hand
         moves = _table_done(session, actor, settings, t, done_tables, now)
     else:
-        moves = _after_hand(session, settings, t, late, now)
+        moves = _after_hand(session, settings, t, late, now, actor)
     audit.record(session, actor, "tournament.bust", f"tournament:{t.id}",
                  after={"hand": hand, "out": [[r.entry_id, r.place, r.chips_at_start, r.prize, r.bounty_paid] for r in rows],
                         "winners": [w.id for w in won], "moves": [m.id for m in moves], "status": t.status,
@@ -170,11 +171,12 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     return {"hand": hand, "eliminations": rows, "moves": moves, "finished": t.status == "finished"}
 
 
-def _after_hand(session: Session, settings: HouseSettings, t: Tournament, late: bool, now: datetime) -> list:
+def _after_hand(session: Session, settings: HouseSettings, t: Tournament, late: bool, now: datetime,
+                actor: Actor) -> list:
     """After players went out (and were placed): the winner, or the moves, the bubble, hand for hand."""
     still = core.entries(session, t, *core.IN_PLAY)
     if len(still) == 1 and not late:
-        _finish(session, settings, t, still[0], now)
+        _finish(session, settings, t, still[0], now, actor)
         return []
     moves = balancing.rebalance(session, t, now)
     _bubble(session, settings, t, late, now)
@@ -309,12 +311,12 @@ def _table_done(session: Session, actor: Actor, settings: HouseSettings, t: Tour
     audit.record(session, actor, "tournament.hand_done", f"tournament:{t.id}",
                  after={"hand": t.hfh_hand, "tables": sorted(numbers), "done": t.hfh_done})
     if set(t.hfh_done) >= {tt.table.number for tt in core.tables(session, t, in_play=True)}:
-        return _end_hand(session, settings, t, now)
+        return _end_hand(session, settings, t, now, actor)
     _tell_tables(session, t, {"state": "playing", "hand": t.hfh_hand, "done": t.hfh_done})
     return []
 
 
-def _end_hand(session: Session, settings: HouseSettings, t: Tournament, now: datetime) -> list:
+def _end_hand(session: Session, settings: HouseSettings, t: Tournament, now: datetime, actor: Actor) -> list:
     """Every table has played the hand-for-hand hand: its busts, from all tables, are placed together
     by their chips at the start of the hand (``bust_places``), the places in the money paid; then the
     clock stops for the next hand, or hand for hand ends when the bubble has burst."""
@@ -337,12 +339,12 @@ def _end_hand(session: Session, settings: HouseSettings, t: Tournament, now: dat
             e = core.entry(session, t, p.player)
             r = by_entry[p.player]
             e.place = r.place = p.place
-            r.prize = pay_place(session, settings, t, e, p.place, now)
+            r.prize = pay_place(session, settings, t, e, p.place, now, actor)
     t.hfh_left, t.hfh_done = None, []
     session.flush()
     audit.record(session, Actor.system("tournament clock"), "tournament.hand_over", f"tournament:{t.id}",
                  after={"hand": hand, "places": [[r.entry_id, r.place, r.chips_at_start, r.prize] for r in rows]})
-    moves = _after_hand(session, settings, t, False, now)
+    moves = _after_hand(session, settings, t, False, now, actor)
     if t.status == "running" and t.hfh_hand is not None:
         if clock.open_pause(session, t) is None:
             clock.stop(session, Actor.system("tournament clock"), t, HAND_FOR_HAND, now)

@@ -27,6 +27,17 @@ def _source(session: Session, player_id: int, paid_with: str) -> int:
     raise BadInput("paid with cash or balance", field="paid_with")
 
 
+def _paying(session: Session, actor: Actor, settings: HouseSettings, player_id: int, paid_with: str, total: int,
+            now: datetime) -> ledger.Grant:
+    """Cash taken at the desk is cash at the cage: the ledger's check counts it with the cage's, per
+    player and gaming day and per person, and above the threshold refuses it (409 two_person_rule):
+    the cage takes it with its second pit boss, and the entry is paid from the balance."""
+    if paid_with == "cash":
+        return ledger.authorize(session, actor, ledger.Purpose.DESK_CASH, total, house=settings, player_id=player_id,
+                                at=now)
+    return ledger.authorize(session, actor, ledger.Purpose.STAKE, total, at=now)
+
+
 def late_registration_open(session: Session, t: Tournament, now: datetime) -> bool:
     return clock.late_open(session, t, now)
 
@@ -110,7 +121,7 @@ def register(session: Session, actor: Actor, settings: HouseSettings, tournament
         rows.append(ledger.row(src, core.account(session, t, "fees"), t.fee, "fee", at=now, memo=memo))
     if t.bounty:
         rows.append(ledger.row(src, core.account(session, t, "bounties"), t.bounty, "bounty_stake", at=now, memo=memo))
-    ledger.post(session, rows)
+    ledger.post(session, rows, grant=_paying(session, actor, settings, player_id, paid_with, t.buy_in + t.fee + t.bounty, now))
     e = TournamentEntry(tournament_id=t.id, player_id=player_id, number=number, status="registered",
                         bounty=t.bounty if t.bounty_kind in ("knockout", "progressive") else 0,
                         paid_with=paid_with, registered_at=now, registered_by_name=actor.name)
@@ -133,7 +144,7 @@ def register(session: Session, actor: Actor, settings: HouseSettings, tournament
 
 
 def unregister(session: Session, actor: Actor, tournament_id: int, entry_id: int,
-               now: datetime | None = None) -> TournamentEntry:
+               now: datetime | None = None, *, house: HouseSettings | None = None) -> TournamentEntry:
     """Before the start (or an alternate who never got a seat): everything paid goes back the way it came."""
     now = core.now_or(now)
     t = core.lock(session, tournament_id)
@@ -141,7 +152,7 @@ def unregister(session: Session, actor: Actor, tournament_id: int, entry_id: int
     if not (e.status == "alternate" or (e.status == "registered" and t.status == "registering")):
         raise InvalidState("{player} is {status}: only a player not yet playing can unregister",
                            code="entry_" + e.status, player=e.player.name, status=e.status)
-    refund(session, t, e, now)
+    refund(session, t, e, now, actor=actor, house=house)
     e.status = "refunded"
     session.flush()
     audit.record(session, actor, "tournament.unregister", f"tournament:{t.id}",
@@ -155,8 +166,10 @@ def unregister(session: Session, actor: Actor, tournament_id: int, entry_id: int
     return e
 
 
-def refund(session: Session, t: Tournament, e: TournamentEntry, now: datetime) -> int:
-    """Everything the entry paid, back to where it came from (the cage for cash)."""
+def refund(session: Session, t: Tournament, e: TournamentEntry, now: datetime, *, actor: Actor,
+           house: HouseSettings | None) -> int:
+    """Everything the entry paid, back to where it came from (the cage for cash), through the ledger's
+    check: what leaves is exactly what the entry paid."""
     to = _source(session, e.player_id, e.paid_with)
     memo = f"tournament:{t.id}"
     rows = [ledger.row(core.account(session, t, "prize_pool"), to, t.buy_in, "refund", at=now, memo=memo)]
@@ -164,7 +177,8 @@ def refund(session: Session, t: Tournament, e: TournamentEntry, now: datetime) -
         rows.append(ledger.row(core.account(session, t, "fees"), to, t.fee, "refund", at=now, memo=memo))
     if t.bounty:
         rows.append(ledger.row(core.account(session, t, "bounties"), to, t.bounty, "refund", at=now, memo=memo))
-    ledger.post(session, rows)
+    ledger.post(session, rows, grant=ledger.authorize(session, actor, ledger.Purpose.REFUND, t.buy_in + t.fee + t.bounty,
+                                                      house=house or HouseSettings(), player_id=e.player_id, at=now))
     return t.buy_in + t.fee + t.bounty
 
 
@@ -221,7 +235,7 @@ def buy_chips(session: Session, actor: Actor, settings: HouseSettings, tournamen
     if offer.fee:
         rows.append(ledger.row(src, core.account(session, t, "fees"), offer.fee, "fee", at=now, memo=memo))
     if rows:
-        ledger.post(session, rows)
+        ledger.post(session, rows, grant=_paying(session, actor, settings, e.player_id, paid_with, offer.price + offer.fee, now))
     p = TournamentPurchase(tournament_id=t.id, entry_id=e.id, kind=kind, price=offer.price, fee=offer.fee,
                            chips=offer.chips, paid_with=paid_with, at=now, by_name=actor.name)
     session.add(p)

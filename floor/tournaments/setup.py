@@ -8,9 +8,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import audit
+from floor import audit, ledger
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, NotFound
+from floor.errors import BadInput, Conflict, InvalidState, NotFound
 from floor.games import tournament as rules
 from floor.models import BOUNTY_KINDS, Game, Table, Tournament, TournamentTable, TournamentTemplate
 from floor.settings import HouseSettings
@@ -25,10 +25,10 @@ FIELDS = {
 }
 
 
-def _cents(values: dict, name: str) -> int:
+def _cents(values: dict, name: str, most: int) -> int:
     v = values.get(name, 0)
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise BadInput("{what} is a whole number of cents, 0 or more", field=name, what=name)
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= most:
+        raise BadInput("{what} is a whole number of cents from 0 to {most}", field=name, what=name, most=most)
     return v
 
 
@@ -77,7 +77,10 @@ def checked(session: Session, settings: HouseSettings, values: dict) -> dict:
     v["name"] = v["name"].strip()
     _game(session, v["game_id"])
     for name in ("buy_in", "fee", "bounty", "guarantee"):
-        _cents(v, name)
+        _cents(v, name, settings.max_amount_cents)
+    if v["buy_in"] + v["fee"] + v["bounty"] > settings.max_amount_cents:
+        raise BadInput("an entry costs at most {most} cents, fee and bounty included", field="buy_in",
+                       most=settings.max_amount_cents)
     if v["buy_in"] == 0:
         raise BadInput("the buy-in is more than 0", field="buy_in")
     if v["bounty_kind"] not in BOUNTY_KINDS:
@@ -130,7 +133,7 @@ def create(session: Session, actor: Actor, settings: HouseSettings, values: dict
                    max_reentries=v["max_reentries"], max_entries=v["max_entries"],
                    seats_per_table=v["seats_per_table"], final_table_size=v["final_table_size"],
                    guarantee=v["guarantee"], payout_table=v["payout_table"], tie_rule=settings.tournament_tie_rule,
-                   status="registering")
+                   status="registering", created_by=actor.staff_id)
     session.add(t)
     session.flush()
     _tables(session, t, v["table_numbers"])
@@ -156,6 +159,22 @@ def set_tables(session: Session, actor: Actor, tournament_id: int, numbers: list
     _tables(session, t, numbers)
     audit.record(session, actor, "tournament.tables", f"tournament:{t.id}", before={"tables": before},
                  after={"tables": numbers})
+    core.publish(session, t, "tournament.changed")
+    return t
+
+
+def approve_guarantee(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int) -> Tournament:
+    """A second person (a pit boss, never the one who set the tournament up) approves its guarantee:
+    the overlay it may cost the house is paid through the ledger's check with this approval."""
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "registering")
+    if t.guarantee <= 0:
+        raise InvalidState("{name} has no guarantee", code="no_guarantee", name=t.name)
+    ledger.second_person(ledger.Purpose.OVERLAY, actor, t.created_by)
+    t.guarantee_approved_by, t.guarantee_approved_by_name = actor.staff_id, actor.name
+    session.flush()
+    audit.record(session, actor, "tournament.guarantee_approved", f"tournament:{t.id}",
+                 after={"guarantee": t.guarantee, "created_by": t.created_by})
     core.publish(session, t, "tournament.changed")
     return t
 

@@ -82,6 +82,10 @@ VOCABULARY = {
     "payout": _l("payout"), "refund": _l("refund"), "commission": _l("commission"), "correction": _l("correction"),
     "return": _l("return"), "green": _l("green"), "won": _l("won"), "lost": _l("lost"), "push": _l("push"),
     "folded": _l("folded"),
+    # kinds of money the ledger's check knows (floor.ledger.Purpose), and who moves it
+    "cash_in": _l("cash in"), "desk_cash": _l("cash at a tournament desk"), "cash_out": _l("cash out"),
+    "round": _l("round"), "prize": _l("prize"), "overlay": _l("overlay"), "deal": _l("deal"),
+    "cancellation": _l("cancellation"), "system": _l("the system"), "agreed": _l("agreed"),
     # the pit's numbers: pace, wheel integrity, rotation
     "below": _l("below target"), "on_target": _l("on target"), "above": _l("above target"),
     "pace_below_target": _l("pace below target"), "possible_bias": _l("possible bias"),

@@ -15,6 +15,7 @@ from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.e2e.conftest import shot
 from tests.floor.pit.play import spin
+from tests.money import cash_in
 
 DRAWN = """canvas => {
   if (canvas.dataset.drawn !== "yes" || !canvas.width || !canvas.height) return 0;
@@ -29,7 +30,7 @@ def _play(sqlite_url):
     engine = create_engine(sqlite_url, connect_args={"timeout": 30})
     with Session(engine) as s:
         wheel = table_by_number(s, 12).id
-        ledger.credit(s, Actor("Cleo", "cashier", "cage"), 1, 100_000, house=HouseSettings())
+        cash_in(s, 1, 100_000, house=HouseSettings())
         start = datetime.now(timezone.utc) - timedelta(minutes=40)
         visits.identify(s, Actor("Dan Dealer", "dealer", "t12"), wheel, 2, card_number="70000002", at=start)
         s.commit()

@@ -22,6 +22,7 @@ from floor.tables import table_by_number
 from tests.devices.helpers import PtyLine, wait_until
 from tests.e2e.conftest import shot
 from tests.servers import browser_login
+from tests.money import cash_in
 
 HOUSE = HouseSettings()
 
@@ -34,7 +35,7 @@ def _play_a_coup_through_the_shoe(engine, tmp_path) -> tuple[int, dict]:
     with Session(engine) as s:
         table = table_by_number(s, 10).id
         rounds.new_shoe(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table, house=HOUSE)
-        ledger.credit(s, CAGE, 3, 20_000, house=HOUSE)
+        cash_in(s, 3, 20_000, house=HOUSE)
         s.commit()
         r = rounds.open_betting(s, Actor("Dan Dealer", "dealer", "table-10-terminal"), table, house=HOUSE)
         s.commit()
@@ -138,7 +139,7 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     t = datetime.now(timezone.utc) - timedelta(minutes=10)
     with Session(engine) as s:
         table = table_by_number(s, 12).id
-        ledger.credit(s, CAGE, 2, 200_000, house=HOUSE)
+        cash_in(s, 2, 200_000, house=HOUSE)
         s.commit()
         for spin, number in ((30, 17), (31, 0)):
             rounds.wheel_status(s, table, 2, spin, 0, t, house=HOUSE); s.commit()

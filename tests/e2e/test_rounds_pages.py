@@ -14,6 +14,7 @@ from floor.rounds import bets
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.e2e.conftest import TV, shot
+from tests.money import cash_in
 
 HOUSE = HouseSettings()
 
@@ -84,7 +85,7 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
         for i in range(14):
             _spin(s, table, 100 + i, rng.randint(0, 36), T + timedelta(minutes=i))
         _event(s, rounds.wheel_status, table, 2, 120, 0, T + timedelta(minutes=30), house=HOUSE)
-        ledger.credit(s, Actor("c", "cashier", "c"), 1, 50_000, house=HOUSE)
+        cash_in(s, 1, 50_000, house=HOUSE)
         bets.place(s, Actor("api", "admin", "api"), table, spot="straight", numbers=[17], amount=1_000, player_id=1, house=HOUSE)
         s.commit()
     page = page_as("dealer", table=12)
@@ -166,7 +167,7 @@ def test_the_pit_boss_voids_a_held_round(page_as, sqlite_url):
     with Session(engine) as s:
         table = table_by_number(s, 12).id
         _event(s, rounds.wheel_status, table, 2, 40, 0, T, house=HOUSE)
-        ledger.credit(s, Actor("c", "cashier", "c"), 2, 10_000, house=HOUSE)
+        cash_in(s, 2, 10_000, house=HOUSE)
         bets.place(s, Actor("api", "admin", "api"), table, spot="black", amount=2_000, player_id=2, house=HOUSE)
         s.commit()
         _event(s, rounds.wheel_status, table, 4, 40, 0, T + timedelta(seconds=5), house=HOUSE)

@@ -10,6 +10,7 @@ from floor.rounds import bets
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.conftest import app_session
+from tests.money import cash_in
 
 HOUSE = HouseSettings()
 CAGE = Actor("Cleo", "cashier", "cage")
@@ -21,7 +22,7 @@ def held(app, stakes: dict[str, int], player_id: int, *, settle_on: int | None =
     t = datetime.now(timezone.utc) - timedelta(minutes=5)
     with app_session(app) as s:
         table = table_by_number(s, 12).id
-        ledger.credit(s, CAGE, player_id, 500_000, house=HOUSE)
+        cash_in(s, player_id, 500_000, house=HOUSE)
         s.commit()
         rounds.wheel_status(s, table, 2, 70, 0, t, house=HOUSE)
         s.commit()

@@ -14,6 +14,7 @@ from floor.rounds import bets
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.conftest import Login, app_session
+from tests.money import cash_in
 
 HOUSE = HouseSettings()
 
@@ -30,7 +31,7 @@ def _held(session, stakes: dict[str, int], player_id: int) -> int:
     """A roulette round at table 12 held by a wheel fault, with the player's bets on it."""
     t = datetime.now(timezone.utc) - timedelta(minutes=5)
     table = table_by_number(session, 12).id
-    ledger.credit(session, CAGE, player_id, 500_000, house=HOUSE)
+    cash_in(session, player_id, 500_000, house=HOUSE)
     session.commit()
     rounds.wheel_status(session, table, 2, 70, 0, t, house=HOUSE)
     session.commit()

@@ -12,6 +12,7 @@ from floor.settings import HouseSettings
 from floor.tables import table_by_number
 from tests.conftest import Login, app_session
 from tests.floor.pit.play import spin
+from tests.money import cash_in
 
 
 def _play(app, login):
@@ -23,7 +24,7 @@ def _play(app, login):
     t = datetime.now(timezone.utc) + timedelta(seconds=5)   # after he was identified
     with app_session(app) as session:
         table = table_by_number(session, 12).id
-        ledger.credit(session, Actor("Cleo", "cashier", "cage"), 1, 50_000, house=HouseSettings())
+        cash_in(session, 1, 50_000, house=HouseSettings())
         session.commit()
         stakes = [dict(spot="black", amount=2_000, seat=3, source="dealer"), dict(spot="red", amount=1_000, player_id=1)]
         spin(session, table, 61, 17, t, stakes)      # black: Bruno +2,000, Alice -1,000

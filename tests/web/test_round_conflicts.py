@@ -10,6 +10,7 @@ from floor import ledger
 from floor.models import Bet, Round, Table
 from tests.conftest import Login, app_session
 from tests.web.roulette_rounds import CAGE, HOUSE
+from tests.money import cash_in
 
 
 def test_open_betting_while_a_round_runs_is_409(app, login):
@@ -41,7 +42,7 @@ def test_a_card_typed_for_a_poker_table_is_409_wrong_game(app, login):
 
 def test_two_bets_racing_with_one_idempotency_key_make_one_bet(app, login):
     with app_session(app) as s:
-        ledger.credit(s, CAGE, 3, 500_000, house=HOUSE)
+        cash_in(s, 3, 500_000, house=HOUSE)
     login("pitboss")
     assert login.post("/api/tables/12/round/open", json={}).status_code == 201
     clients = []

@@ -15,6 +15,7 @@ from floor.actors import Actor
 from floor.models import Round, Transfer
 from floor.settings import HouseSettings
 from tests.conftest import Login, app_session
+from tests.money import cash_in
 from tests.web.roulette_rounds import held as _held
 
 HOUSE = HouseSettings()   # rounds: 1,000.00; the cashier: 10,000.00
@@ -80,9 +81,7 @@ def _cash_credit(app):
 
 def _cash_debit(app):
     with app_session(app) as s:
-        ledger.credit(s, CAGE, 4, 900_000, house=HOUSE)
-        ledger.credit(s, CAGE, 4, 900_000, house=HOUSE)
-        ledger.credit(s, CAGE, 4, 900_000, house=HOUSE)
+        cash_in(s, 4, 2_700_000)
     return ("/api/cashier/players/4/debit", {"amount": 2_500_000}, None, None)
 
 

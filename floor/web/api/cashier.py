@@ -85,7 +85,7 @@ def requests():
 @blp.response(200, CashRequestSchema)
 def approve(args, request_id: int):
     """A second, different pit boss approves: the money moves now (403 own_request for the one who asked)."""
-    out = ledger.approve_cash(db.session, actor(), request_id, args["reason"])
+    out = ledger.approve_cash(db.session, actor(), request_id, args["reason"], house=house())
     db.session.commit()
     return out
 

@@ -366,6 +366,8 @@ class TournamentOut(Schema):
     seats_per_table = fields.Integer(attribute="tournament.seats_per_table")
     final_table_size = fields.Integer(attribute="tournament.final_table_size")
     guarantee = Cents(attribute="tournament.guarantee")
+    guarantee_approved_by = fields.String(attribute="tournament.guarantee_approved_by_name", allow_none=True,
+                                          metadata={"description": "the pit boss who approved the guarantee"})
     tie_rule = fields.String(attribute="tournament.tie_rule")
     structure = fields.Nested(StructureOut, attribute="tournament.structure")
     payout_table = fields.List(fields.Nested(PayoutRowOut), attribute="tournament.payout_table")

@@ -152,7 +152,7 @@ def buy_chips(args, tournament_id: int, entry_id: int):
 @blp.response(200, ReceiptOut)
 def unregister(_args, tournament_id: int, entry_id: int):
     """Before the start, or an alternate never seated: everything paid goes back."""
-    e = registration.unregister(db.session, actor(), tournament_id, entry_id)
+    e = registration.unregister(db.session, actor(), tournament_id, entry_id, house=house())
     db.session.commit()
     return registration.receipt(db.session, core.get(db.session, tournament_id), e)
 
@@ -163,7 +163,19 @@ def unregister(_args, tournament_id: int, entry_id: int):
 @blp.response(200, TournamentOut)
 def start(_args, tournament_id: int):
     """Draw the seats and the buttons, start the clock."""
-    t = clock.start(db.session, actor(), tournament_id)
+    t = clock.start(db.session, actor(), tournament_id, house=house())
+    db.session.commit()
+    return _detail(t)
+
+
+@blp.route("/<int:tournament_id>/guarantee/approve", methods=["POST"])
+@allow("pit_boss")
+@blp.arguments(EmptySchema)
+@blp.response(200, TournamentOut)
+def approve_guarantee(_args, tournament_id: int):
+    """A pit boss other than the one who set the tournament up approves its guarantee (house money):
+    above the two-person threshold it cannot start without (409 two_person_rule)."""
+    t = setup.approve_guarantee(db.session, actor(), house(), tournament_id)
     db.session.commit()
     return _detail(t)
 

@@ -11,6 +11,7 @@ from floor import alerts, pit
 from floor.models import Alert, Round, Staff
 from floor.pit import game_pace
 from tests.floor.rounds.helpers import HOUSE, PIT, T0, tid
+from tests.money import cash_in
 
 M = timedelta(minutes=1)
 
@@ -97,7 +98,7 @@ def test_each_dealers_results_are_his_rounds(session):
     wheel = tid(session, 12)
     dan = session.execute(select(Staff.id).where(Staff.username == "dealer")).scalar_one()
     dora = session.execute(select(Staff.id).where(Staff.username == "dealer2")).scalar_one()
-    ledger.credit(session, CASHIER, 1, 50_000, at=T0, house=HOUSE)
+    cash_in(session, 1, 50_000, at=T0, house=HOUSE)
     dealers.take_table(session, PIT, dan, wheel, T0)
     session.commit()
     stakes = [dict(spot="red", amount=1_000, player_id=1), dict(spot="straight", numbers=[17], amount=500, player_id=1)]

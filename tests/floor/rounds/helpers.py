@@ -10,6 +10,7 @@ from floor.actors import Actor
 from floor.models import Transfer
 from floor.settings import HouseSettings
 from floor.tables import table_by_number
+from tests.money import cash_in
 
 T0 = datetime(2024, 5, 1, 20, 0, tzinfo=timezone.utc)
 CASHIER = Actor("Cleo Cashier", "cashier", "cage-1")
@@ -27,7 +28,7 @@ def at(seconds: float) -> datetime:
 
 
 def fund(session, player_id: int, amount: int) -> None:
-    ledger.credit(session, CASHIER, player_id, amount, "test deposit", at=T0, house=HOUSE)
+    cash_in(session, player_id, amount, "test deposit", at=T0, house=HOUSE)
     session.commit()
 
 

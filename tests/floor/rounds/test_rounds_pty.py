@@ -19,6 +19,7 @@ from floor.tables import table_by_number
 from tests.conftest import make_engine
 from tests.devices.helpers import PtyLine, wait_until
 from tests.floor.rounds.helpers import CASHIER, DEALER, HOUSE
+from tests.money import cash_in
 
 # plays rounds through a pty in real time: left out of `make test-fast`, run by `make test`
 pytestmark = pytest.mark.slow
@@ -28,7 +29,7 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
     engine = make_engine(sqlite_url)
     with Session(engine) as s:
         table = table_by_number(s, 12).id
-        ledger.credit(s, CASHIER, 1, 10_000, house=HOUSE)
+        cash_in(s, 1, 10_000, house=HOUSE)
         s.commit()
     factory = sessionmaker(bind=engine, expire_on_commit=False)
     with PtyLine(factory, tmp_path, "wheel", 12, RoundsDispatch(factory, HOUSE)) as line:

@@ -12,6 +12,7 @@ from floor.models import TournamentDraw
 from floor.tournaments import cancellation, clock, core, deals, eliminations, registration
 from floor.settings import HouseSettings
 from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
+from tests.money import cash_in
 
 CLOSED = T0 + timedelta(minutes=101)   # the turbo's late registration is over
 
@@ -119,7 +120,7 @@ def test_cancelled_before_the_start_everyone_gets_everything_back(session):
     m = manager(session)
     t = tournament(session, bounty_kind="knockout", bounty=1_000)
     ids = players(session, 3)
-    ledger.credit(session, m, ids[0], 50_000, house=HOUSE)
+    cash_in(session, ids[0], 50_000, house=HOUSE)
     registration.register(session, m, HOUSE, t.id, ids[0], "balance", T0)
     registration.register(session, m, HOUSE, t.id, ids[1], "cash", T0)
     out = cancellation.cancel(session, m, HOUSE, t.id, "not enough players", now=T0)

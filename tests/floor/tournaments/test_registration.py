@@ -13,6 +13,7 @@ from floor.tournaments import clock, core, registration, setup
 from floor.tournaments import jobs as _jobs  # noqa: F401  (registers the clock's job)
 from tests.floor.poker_helpers import fill, table
 from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
+from tests.money import cash_in
 
 
 def test_an_entry_pays_buy_in_fee_and_bounty_into_their_own_accounts(session):
@@ -20,7 +21,7 @@ def test_an_entry_pays_buy_in_fee_and_bounty_into_their_own_accounts(session):
     m = manager(session)
     cage_before = ledger.balance(session, ledger.cage_account(session))
     p1, p2 = players(session, 2)
-    ledger.credit(session, m, p2, 20_000, house=HOUSE)
+    cash_in(session, p2, 20_000, house=HOUSE)
     registration.register(session, m, HOUSE, t.id, p1, "cash", T0)
     e2 = registration.register(session, m, HOUSE, t.id, p2, "balance", T0)
     assert ledger.balance(session, core.account(session, t, "prize_pool")) == 20_000
