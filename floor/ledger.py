@@ -127,10 +127,12 @@ class Purpose(StrEnum):
     OVERLAY = "overlay"            # house money added to reach a guarantee
     DEAL = "deal"                  # a final-table deal's payouts
     CANCELLATION = "cancellation"  # a cancelled tournament's shares
+    TABLE_CHIPS = "table_chips"    # chips between the cage, a table's tray and its players' stacks (fills, credits, buy-ins)
 
 
 HOUSE_KINDS = frozenset({"cage", "tray", "in_play", "commission", "chips", "prize_pool", "bounties", "fees",
                          "overlay"})
+_TABLE_KINDS = frozenset({"cage", "tray", "in_play", "commission", "chips"})   # the cage's and the tables' own
 _STAFF_AND_MACHINES = frozenset({"floor_manager", "dealer", "pit_boss", "admin", "cashier", "system", "device"})
 _TOURNAMENT_IN = frozenset({TransferKind.BUY_IN, TransferKind.FEE, TransferKind.BOUNTY_STAKE, TransferKind.REBUY,
                             TransferKind.ADD_ON})
@@ -188,6 +190,10 @@ RULES: dict[Purpose, Rule] = {
                                frozenset({TransferKind.REFUND, TransferKind.PRIZE, TransferKind.BOUNTY,
                                           TransferKind.CANCELLATION, TransferKind.CANCELLATION_KEPT}),
                                None, None, frozenset({"floor_manager", "pit_boss"})),
+    # The house's own chips moving between its accounts: the slips carry their own second signature
+    # (floor/accounting); nothing of it reaches a player's balance or leaves as cash.
+    Purpose.TABLE_CHIPS: Rule(_STAFF_AND_MACHINES, frozenset({TransferKind.FILL, TransferKind.TABLE_CREDIT,
+                                                              TransferKind.CHIPS_SOLD}), pays_out=False),
 }
 
 _SEAL = object()   # only authorize() makes a Grant that post() takes
@@ -305,7 +311,7 @@ def _covered(session: Session, rows: list[dict], grant: Grant) -> None:
         to_player = src in HOUSE_KINDS and dst == "player"
         if to_player and grant.player_id is not None and dst_player != grant.player_id:
             raise TypeError(f"a grant for player {grant.player_id} pays player {dst_player}")
-        if to_player or (dst == "cage" and src != "cage"):
+        if to_player or (dst == "cage" and src not in _TABLE_KINDS):
             out += r["amount"]
     if grant.limit is not None and out > grant.limit:
         raise TypeError(f"the posting moves {out} cents out of the house, its grant covers {grant.limit}")

@@ -86,6 +86,7 @@ VOCABULARY = {
     "cash_in": _l("cash in"), "desk_cash": _l("cash at a tournament desk"), "cash_out": _l("cash out"),
     "round": _l("round"), "prize": _l("prize"), "overlay": _l("overlay"), "deal": _l("deal"),
     "cancellation": _l("cancellation"), "system": _l("the system"), "agreed": _l("agreed"),
+    "table_chips": _l("table chips"),
     # the pit's numbers: pace, wheel integrity, rotation
     "below": _l("below target"), "on_target": _l("on target"), "above": _l("above target"),
     "pace_below_target": _l("pace below target"), "possible_bias": _l("possible bias"),
