@@ -185,11 +185,11 @@ RULES: dict[Purpose, Rule] = {
     Purpose.OVERLAY: Rule(frozenset({"floor_manager", "pit_boss", "admin", "dealer", "system"}),
                           frozenset({TransferKind.OVERLAY}), None, _cashier_threshold, frozenset({"pit_boss"})),
     Purpose.DEAL: Rule(frozenset({"floor_manager", "admin"}), frozenset({TransferKind.PRIZE, TransferKind.BOUNTY}),
-                       None, None, frozenset({"floor_manager", "pit_boss"})),
+                       None, _always, frozenset({"floor_manager", "pit_boss"})),
     Purpose.CANCELLATION: Rule(frozenset({"floor_manager", "pit_boss", "admin"}),
                                frozenset({TransferKind.REFUND, TransferKind.PRIZE, TransferKind.BOUNTY,
                                           TransferKind.CANCELLATION, TransferKind.CANCELLATION_KEPT}),
-                               None, None, frozenset({"floor_manager", "pit_boss"})),
+                               None, _always, frozenset({"floor_manager", "pit_boss"})),
     # The house's own chips moving between its accounts: the slips carry their own second signature
     # (floor/accounting); nothing of it reaches a player's balance or leaves as cash.
     Purpose.TABLE_CHIPS: Rule(_STAFF_AND_MACHINES, frozenset({TransferKind.FILL, TransferKind.TABLE_CREDIT,

@@ -27,9 +27,9 @@ from sqlalchemy.orm import Session
 
 from floor import audit, ledger, timers
 from floor.actors import Actor
-from floor.errors import BadInput
+from floor.errors import BadInput, InvalidState
 from floor.games import tournament as rules
-from floor.models import Tournament
+from floor.models import Staff, Tournament
 from floor.settings import HouseSettings
 from floor.tournaments import clock, core, registration
 
@@ -101,13 +101,72 @@ def _pay_from_accounts(session: Session, t: Tournament, e, amount: int, now: dat
 
 
 def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, reason: str,
-           stacks: dict[int, int] | None = None, now: datetime | None = None, rule: str | None = None, *,
-           approval: Actor | None = None, requested_by: int | None = None) -> dict:
+           stacks: dict[int, int] | None = None, now: datetime | None = None, rule: str | None = None) -> dict:
+    """Ask to cancel. A tournament anyone entered is not cancelled by one person: the request (its
+    reason, rule and chip counts, checked now) waits for a second person (``approve_cancel``), and
+    nothing moves until then (``pending`` in the answer). One nobody entered is cancelled at once."""
     now = core.now_or(now)
     if not isinstance(reason, str) or not reason.strip():
         raise BadInput("a cancellation needs a reason", field="reason")
     t = core.lock(session, tournament_id)
     core.require_status(t, "registering", "running")
+    if t.status == "running":
+        settlement = plan(session, settings, t, stacks or {}, rule, now)   # bad chips or rule: refused now
+        rule = settlement.rule
+    elif rule is not None and rule not in RULES:
+        raise BadInput("the cancellation rule is one of {rules}", field="rule", rules=", ".join(RULES))
+    if not core.entries(session, t):
+        return _cancel(session, actor, settings, t, reason, stacks, now, rule)
+    t.cancel_request = {"reason": reason.strip(), "rule": rule, "by": actor.staff_id, "by_name": actor.name,
+                        "stacks": {str(k): v for k, v in (stacks or {}).items()}, "at": now.isoformat()}
+    session.flush()
+    audit.record(session, actor, "tournament.cancel_requested", f"tournament:{t.id}",
+                 after={"reason": reason.strip(), "rule": rule, "stacks": t.cancel_request["stacks"]})
+    core.publish(session, t, "tournament.changed")
+    return {"pending": True, "requested_by": actor.name, "rule": rule or "refund", "refunded": [], "shares": [],
+            "fund_short": False, "kept_by_house": 0}
+
+
+def approve_cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int,
+                   now: datetime | None = None) -> dict:
+    """A second person (a floor manager or pit boss, never the one who asked: 403 own_request)
+    approves the cancellation waiting: it is paid now, each share through the ledger's check."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "registering", "running")
+    req = t.cancel_request
+    if not req:
+        raise InvalidState("no cancellation of {name} waits for approval", code="no_cancellation_waiting", name=t.name)
+    ledger.second_person(ledger.Purpose.CANCELLATION, actor, req["by"])
+    asker = session.get(Staff, req["by"]) if req["by"] is not None else None
+    requester = Actor(asker.name, asker.role, "floor", asker.id) if asker else Actor.system("cancellation")
+    t.cancel_request = None
+    stacks = {int(k): v for k, v in (req.get("stacks") or {}).items()}
+    out = _cancel(session, requester, settings, t, req["reason"], stacks, now, req["rule"], approval=actor,
+                  requested_by=req["by"])
+    audit.record(session, actor, "tournament.cancel_approved", f"tournament:{t.id}",
+                 after={"requested_by": req["by_name"], "rule": out["rule"]})
+    return out | {"approved_by": actor.name}
+
+
+def reject_cancel(session: Session, actor: Actor, tournament_id: int, reason: str) -> Tournament:
+    """The cancellation waiting is turned down (or withdrawn by the one who asked): nothing moved."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadInput("say why", field="reason")
+    t = core.lock(session, tournament_id)
+    if not t.cancel_request:
+        raise InvalidState("no cancellation of {name} waits for approval", code="no_cancellation_waiting", name=t.name)
+    before, t.cancel_request = t.cancel_request, None
+    session.flush()
+    audit.record(session, actor, "tournament.cancel_rejected", f"tournament:{t.id}",
+                 before={"requested_by": before["by_name"], "rule": before["rule"]}, after={"reason": reason.strip()})
+    core.publish(session, t, "tournament.changed")
+    return t
+
+
+def _cancel(session: Session, actor: Actor, settings: HouseSettings, t: Tournament, reason: str,
+            stacks: dict[int, int] | None, now: datetime, rule: str | None, *, approval: Actor | None = None,
+            requested_by: int | None = None) -> dict:
     refunded = []
     for e in core.entries(session, t, "registered", "alternate"):
         registration.refund(session, t, e, now, actor=actor, house=settings)
@@ -163,7 +222,8 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
     timers.cancel_timer(session, clock.timer_key(t))
     session.flush()
     result = {"rule": settlement.rule if settlement else "refund", "refunded": refunded, "shares": shares,
-              "fund_short": settlement.fund_short if settlement else False, "kept_by_house": kept}
-    audit.record(session, actor, "tournament.cancel", f"tournament:{t.id}", after=result | {"reason": reason.strip()})
+              "fund_short": settlement.fund_short if settlement else False, "kept_by_house": kept, "pending": False}
+    audit.record(session, actor, "tournament.cancel", f"tournament:{t.id}",
+                 after=result | {"reason": reason.strip(), "approved_by": approval.name if approval else None})
     core.publish(session, t, "tournament.changed")
     return result

@@ -1,6 +1,8 @@
 """Deals at a final table where everyone left is in the money: the floor computes an ICM or chip-chop
 deal (floor.games.tournament.deal) from the chip counts and the prizes left, shows each player's
-amount, and pays through the ledger once every player agreed. Without a save the deal ends the
+amount, and records each player's agreement. Once all agreed the deal waits ("agreed"): its payouts
+pass the ledger's check with the approval of a second person (a floor manager or pit boss who neither
+offered it nor recorded the last agreement), and only then is it paid. Without a save the deal ends the
 tournament (places by stacks, floor.games.tournament.deal_final_places); with one, play goes on for
 the save and the title."""
 from __future__ import annotations
@@ -14,7 +16,7 @@ from floor import audit, ledger, timers
 from floor.actors import Actor
 from floor.errors import BadInput, InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import Tournament, TournamentDeal
+from floor.models import Staff, Tournament, TournamentDeal
 from floor.settings import HouseSettings
 from floor.tournaments import clock, core
 
@@ -25,15 +27,17 @@ def paid_deal(session: Session, t: Tournament) -> TournamentDeal | None:
 
 
 def open_deal(session: Session, t: Tournament) -> TournamentDeal | None:
+    """The deal offered, or agreed by everyone and waiting for its second person."""
     return session.execute(select(TournamentDeal).where(TournamentDeal.tournament_id == t.id,
-                                                        TournamentDeal.status == "offered")).scalars().first()
+                                                        TournamentDeal.status.in_(("offered", "agreed")))
+                           ).scalars().first()
 
 
-def _deal(session: Session, t: Tournament, deal_id: int) -> TournamentDeal:
+def _deal(session: Session, t: Tournament, deal_id: int, *statuses: str) -> TournamentDeal:
     d = session.get(TournamentDeal, deal_id)
     if d is None or d.tournament_id != t.id:
         raise NotFound("no deal {deal_id}", deal_id=deal_id)
-    if d.status != "offered":
+    if d.status not in (statuses or ("offered",)):
         raise InvalidState("that deal is {status}", code="deal_" + d.status, status=d.status)
     return d
 
@@ -66,7 +70,7 @@ def offer(session: Session, actor: Actor, settings: HouseSettings, tournament_id
         e.chips = stacks[e.id]
     d = TournamentDeal(tournament_id=t.id, method=method, save=save, entry_ids=ids, stacks=[stacks[i] for i in ids],
                        prizes=prizes, amounts=list(result.amounts), agreed=[], status="offered", at=now,
-                       by_name=actor.name)
+                       by_name=actor.name, offered_by=actor.staff_id)
     session.add(d)
     session.flush()
     audit.record(session, actor, "tournament.deal_offer", f"tournament:{t.id}",
@@ -77,7 +81,8 @@ def offer(session: Session, actor: Actor, settings: HouseSettings, tournament_id
 
 def agree(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, deal_id: int, entry_id: int,
           now: datetime | None = None) -> TournamentDeal:
-    """One player says yes; the last yes pays the deal."""
+    """One player says yes. After the last yes the deal waits for a second person (``approve``):
+    one floor manager recording every agreement himself pays nothing."""
     now = core.now_or(now)
     t = core.lock(session, tournament_id)
     d = _deal(session, t, deal_id)
@@ -88,15 +93,37 @@ def agree(session: Session, actor: Actor, settings: HouseSettings, tournament_id
     d.agreed = d.agreed + [entry_id]
     audit.record(session, actor, "tournament.deal_agree", f"tournament:{t.id}", after={"deal_id": d.id, "entry_id": entry_id})
     if len(d.agreed) == len(d.entry_ids):
-        _pay(session, settings, t, d, now, actor)
+        d.status, d.agreed_by = "agreed", actor.staff_id
     core.publish(session, t, "tournament.deal", {"deal_id": d.id})
     return d
 
 
-def withdraw(session: Session, actor: Actor, tournament_id: int, deal_id: int, reason: str) -> TournamentDeal:
-    """Someone said no (or the counts were wrong): the offer goes, nothing was paid."""
+def approve(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, deal_id: int,
+            now: datetime | None = None) -> TournamentDeal:
+    """The second person approves a deal everyone agreed to: it is paid now, through the ledger's
+    check (purpose deal). Never the one who offered it nor the one who recorded the last agreement
+    (403 own_request); a floor manager or a pit boss (403 approver_role)."""
+    now = core.now_or(now)
     t = core.lock(session, tournament_id)
-    d = _deal(session, t, deal_id)
+    core.require_status(t, "running")
+    d = _deal(session, t, deal_id, "agreed")
+    ledger.second_person(ledger.Purpose.DEAL, actor, d.offered_by, d.agreed_by)
+    asker = session.get(Staff, d.agreed_by) if d.agreed_by is not None else None
+    requester = Actor(asker.name, asker.role, "floor", asker.id) if asker else Actor.system("deal")
+    d.approved_by, d.approved_by_name = actor.staff_id, actor.name
+    _pay(session, settings, t, d, now, requester, approval=actor)
+    audit.record(session, actor, "tournament.deal_approve", f"tournament:{t.id}",
+                 after={"deal_id": d.id, "amounts": d.amounts, "agreed_by": d.agreed_by, "offered_by": d.offered_by})
+    core.publish(session, t, "tournament.deal", {"deal_id": d.id})
+    core.publish(session, t, "tournament.changed")
+    return d
+
+
+def withdraw(session: Session, actor: Actor, tournament_id: int, deal_id: int, reason: str) -> TournamentDeal:
+    """Someone said no (or the counts were wrong, or the second person would not approve): the offer
+    goes, nothing was paid."""
+    t = core.lock(session, tournament_id)
+    d = _deal(session, t, deal_id, "offered", "agreed")
     d.status = "withdrawn"
     audit.record(session, actor, "tournament.deal_withdraw", f"tournament:{t.id}", after={"deal_id": d.id, "reason": reason})
     core.publish(session, t, "tournament.deal", {"deal_id": d.id})

@@ -167,13 +167,31 @@ function movesCard(t, role, reload) {
       MANAGE.includes(role) ? button(_("Done"), () => act(() => api("POST", `/api/tournaments/${t.id}/moves/${m.id}/done`)).then(reload), "btn small") : null))));
 }
 
+// Money that waits for a second person (the ledger's check): a floor manager or a pit boss approves,
+// never the one who asked (the server answers 403 to him).
+const APPROVE = ["floor_manager", "pit_boss"];
+
 function dealCard(t, role, reload) {
-  if (!MANAGE.includes(role) || t.status !== "running") return null;
+  const waiting = t.deal && t.deal.status === "agreed";
+  if (!(MANAGE.includes(role) || (waiting && APPROVE.includes(role))) || t.status !== "running") return null;
   const seated = t.entries.filter(e => e.status === "seated");
   if (seated.length > t.clock.payouts.length || t.clock.late_registration_open) return null;
   const name = id => (t.entries.find(e => e.id === id) || {}).player_name;
   const parts = [el("h3", {}, _("Deal"))];
-  if (t.deal && t.deal.status === "offered") {
+  if (waiting) {
+    const d = t.deal;
+    parts.push(el("table", { class: "tn-deal" }, el("tbody", {}, d.entry_ids.map((id, i) => el("tr", { "data-entry": id },
+      el("td", {}, name(id)), el("td", { class: "num" }, number(d.stacks[i])), el("td", { class: "num tn-amount" }, money(d.amounts[i])),
+      el("td", {}, _("agreed")))))),
+      el("p", { class: "hint tn-deal-waiting", role: "status" },
+        _("Everyone agreed: a second person, not the one who recorded the agreements, approves the payouts.")),
+      el("div", { class: "tn-row" },
+        APPROVE.includes(role) ? button(_("Approve the payouts"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/approve`),
+          _("Deal paid")).then(reload), "btn primary tn-deal-approve") : null,
+        button(_("Withdraw the offer"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/withdraw`, { reason: "declined" })).then(reload), "btn ghost")));
+  } else if (!MANAGE.includes(role)) {
+    return null;
+  } else if (t.deal && t.deal.status === "offered") {
     const d = t.deal;
     parts.push(el("table", { class: "tn-deal" }, el("tbody", {}, d.entry_ids.map((id, i) => el("tr", { "data-entry": id },
       el("td", {}, name(id)), el("td", { class: "num" }, number(d.stacks[i])), el("td", { class: "num tn-amount" }, money(d.amounts[i])),
@@ -200,6 +218,20 @@ let cancelPreview = null;   // {tournament, rule, shares}: kept across live redr
 
 function cancelCard(t, role, reload) {
   if (!CANCEL.includes(role) || !["registering", "running"].includes(t.status)) return null;
+  const req = t.cancel_request;
+  if (req) {
+    const turnDown = () => {
+      const reason = window.prompt(_("Why is the cancellation turned down?"));
+      if (reason) act(() => api("POST", `/api/tournaments/${t.id}/cancel/reject`, { reason })).then(reload);
+    };
+    return el("section", { class: "card tn-cancel tn-cancel-waiting" }, el("h3", {}, _("Cancel the tournament")),
+      el("p", { role: "status" }, _("{name} asks to cancel ({rule}): {reason}. A second person, not the one who asked, approves before anything is paid.",
+        { name: req.requested_by, rule: term(`cancel:${req.rule || "refund"}`), reason: req.reason })),
+      el("div", { class: "tn-row" },
+        APPROVE.includes(role) ? button(_("Approve the cancellation"), () => act(() => api("POST", `/api/tournaments/${t.id}/cancel/approve`),
+          _("Cancelled and settled")).then(() => { cancelPreview = null; reload(); }), "btn danger tn-cancel-approve") : null,
+        button(_("Turn it down"), turnDown, "btn ghost")));
+  }
   const stacks = () => t.entries.filter(e => e.status === "seated").map(e => ({
     entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
   const rule = el("select", { id: "tn-cancel-rule", class: "tn-input" },
@@ -208,8 +240,11 @@ function cancelCard(t, role, reload) {
     const reason = window.prompt(_("Why is the tournament cancelled?"));
     if (!reason) return;
     if (!window.confirm(_("Cancel {name} and pay these amounts? This cannot be undone.", { name: t.name }))) return;
-    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks: t.status === "running" ? stacks() : [], rule: chosen }),
-      _("Cancelled and settled")).then(() => { cancelPreview = null; reload(); });
+    act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks: t.status === "running" ? stacks() : [], rule: chosen }))
+      .then(out => {
+        if (out) toast(out.pending ? _("Waiting for a second person to approve the cancellation") : _("Cancelled and settled"), "ok");
+        cancelPreview = null; reload();
+      });
   };
   if (t.status === "registering") {
     return el("section", { class: "card tn-cancel" }, el("h3", {}, _("Cancel the tournament")),

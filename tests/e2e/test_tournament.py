@@ -236,6 +236,12 @@ def test_thirty_players_to_a_deal_at_four(browser, scheduled_server, sqlite_url)
     for entry_id in stacks:
         floor.locator(f".tn-deal tr[data-entry='{entry_id}'] button").click()
         floor.wait_for_selector(f".tn-deal tr[data-entry='{entry_id}'] button", state="detached")
+    # everyone agreed: nothing is paid until a second person approves (a pit boss on his own tablet)
+    floor.wait_for_selector(".tn-deal-waiting")
+    boss = page_as("pitboss")
+    boss.goto("/tournaments")
+    boss.wait_for_selector("#live-dot.on")
+    boss.get_by_role("button", name="Approve the payouts").click()
     floor.wait_for_selector(".tn-clock[data-status='finished']")
 
     engine, s, t = _state(sqlite_url, tid)

@@ -57,6 +57,24 @@ def test_the_pit_boss_sees_the_settlement_confirms_and_it_is_paid(browser, live_
     answers = iter(["fire alarm", True])
     page.on("dialog", lambda d: d.accept("fire alarm") if d.type == "prompt" else d.accept() if next(answers) else None)
     page.get_by_role("button", name="Confirm and pay").click()
+    # one pit boss alone cancels nothing: the request waits for a second person
+    page.wait_for_selector(".tn-cancel-waiting")
+    engine = create_engine(sqlite_url)
+    with Session(engine) as s:
+        assert s.get(Tournament, tid).status == "running"
+        assert [ledger.player_balance(s, player_of[i]) for i in left] == [0, 0, 0, 0]
+    engine.dispose()
+    ctx2 = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    second = ctx2.new_page()
+    second.set_default_timeout(60_000)
+    second.goto("/login")
+    second.fill("input[name=username]", "manager")
+    second.fill("input[name=password]", "floorman-demo")
+    second.click("button[type=submit]")
+    second.wait_for_load_state("networkidle")
+    second.goto("/tournaments")
+    second.wait_for_selector("#live-dot.on")
+    second.get_by_role("button", name="Approve the cancellation").click()
     page.wait_for_selector(".tn-clock[data-status='cancelled']")
     engine = create_engine(sqlite_url)
     with Session(engine) as s:

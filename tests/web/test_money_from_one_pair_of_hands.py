@@ -180,3 +180,85 @@ def test_a_dealer_or_a_floor_manager_cannot_take_cash_at_the_cage_in_the_domain(
         with pytest.raises(ledger.NotAllowed) as refused:
             ledger.credit(session, who, 1, 100, house=HOUSE)
         assert refused.value.code == "money_role"
+
+
+def _running(app, manager: Login, field, n: int, **values) -> tuple[int, list[dict]]:
+    """A tournament of ``n`` players paid in cash at the desk, started, late registration over."""
+    t = manager.post("/api/tournaments", json=BASE | values).get_json()
+    for p in field[:n]:
+        assert manager.post(f"/api/tournaments/{t['id']}/entries",
+                            json={"player_id": p, "paid_with": "cash"}).status_code == 201
+    assert manager.post(f"/api/tournaments/{t['id']}/start").status_code == 200
+    with app_session(app) as s:   # the clock hours on: late registration is over
+        from floor.models import Tournament
+        row = s.get(Tournament, t["id"])
+        row.started_at = row.started_at - timedelta(hours=12)
+        s.commit()
+    return t["id"], [e for e in manager.client.get(f"/api/tournaments/{t['id']}").get_json()["entries"]]
+
+
+def test_one_floor_manager_recording_every_agreement_to_a_deal_pays_nothing(app, field):
+    manager = _as(app, "manager")
+    tid, entries = _running(app, manager, field, 3)
+    with app_session(app) as s:   # one out: two left, both in the money
+        eliminations.bust(s, staff(s, "manager"), HOUSE, tid, [{"entry_id": entries[0]["id"], "chips_at_start": 100}],
+                          [entries[1]["id"]])
+        s.commit()
+    left = [entries[1]["id"], entries[2]["id"]]
+    d = manager.post(f"/api/tournaments/{tid}/deals", json={"method": "chip_chop", "save": 0,
+                                                           "stacks": [{"entry_id": left[0], "chips": 40_000},
+                                                                      {"entry_id": left[1], "chips": 20_000}]})
+    assert d.status_code == 201, d.get_json()
+    deal = d.get_json()["id"]
+    before = _books(app)
+    for e in left:
+        r = manager.post(f"/api/tournaments/{tid}/deals/{deal}/agree", json={"entry_id": e})
+        assert r.status_code == 200, r.get_json()
+    assert r.get_json()["status"] == "agreed"
+    assert _books(app) == before, "one floor manager paid a deal"
+    own = manager.post(f"/api/tournaments/{tid}/deals/{deal}/approve")
+    assert own.status_code == 403 and own.get_json()["error"] == "own_request"
+    assert _as(app, "cashier").post(f"/api/tournaments/{tid}/deals/{deal}/approve").status_code == 403
+    assert _books(app) == before
+    paid = _as(app, "pitboss").post(f"/api/tournaments/{tid}/deals/{deal}/approve")
+    assert paid.status_code == 200 and paid.get_json()["status"] == "paid", paid.get_json()
+    assert paid.get_json()["approved_by"] == "Paul Pitboss"
+    after = _books(app)[1]
+    assert sum(after.values()) - sum(before[1].values()) == sum(paid.get_json()["amounts"]) == 3 * 10_000
+    _ok(app)
+
+
+def test_a_pit_boss_cannot_cancel_alone(app, field):
+    manager = _as(app, "manager")
+    tid, entries = _running(app, manager, field, 3)
+    boss = _as(app, "pitboss")
+    stacks = [{"entry_id": e["id"], "chips": 20_000} for e in entries]
+    before = _books(app)
+    r = boss.post(f"/api/tournaments/{tid}/cancel", json={"reason": "fire alarm", "stacks": stacks, "rule": "refund"})
+    assert r.status_code == 202 and r.get_json()["pending"] and r.get_json()["shares"] == [], r.get_json()
+    assert _books(app) == before
+    detail = boss.client.get(f"/api/tournaments/{tid}").get_json()
+    assert detail["status"] == "running" and detail["cancel_request"]["requested_by"] == "Paul Pitboss"
+    own = boss.post(f"/api/tournaments/{tid}/cancel/approve")
+    assert own.status_code == 403 and own.get_json()["error"] == "own_request"
+    assert _as(app, "admin").post(f"/api/tournaments/{tid}/cancel/approve").status_code == 403
+    assert _books(app) == before
+    done = _as(app, "pitboss2").post(f"/api/tournaments/{tid}/cancel/approve")
+    assert done.status_code == 200 and done.get_json()["approved_by"] == "Petra Pitboss", done.get_json()
+    assert [s["total"] for s in done.get_json()["shares"]] == [11_500] * 3
+    assert sum(_books(app)[1].values()) - sum(before[1].values()) == 3 * 11_500
+    assert _as(app, "pitboss2").post(f"/api/tournaments/{tid}/cancel/approve").status_code == 409
+    _ok(app)
+
+
+def test_a_cancellation_turned_down_moves_nothing(app, field):
+    manager = _as(app, "manager")
+    t = manager.post("/api/tournaments", json=BASE).get_json()
+    assert manager.post(f"/api/tournaments/{t['id']}/entries",
+                        json={"player_id": field[0], "paid_with": "cash"}).status_code == 201
+    before = _books(app)
+    assert manager.post(f"/api/tournaments/{t['id']}/cancel", json={"reason": "no field"}).status_code == 202
+    r = _as(app, "pitboss").post(f"/api/tournaments/{t['id']}/cancel/reject", json={"reason": "we wait an hour"})
+    assert r.status_code == 200 and r.get_json()["cancel_request"] is None and r.get_json()["status"] == "registering"
+    assert _as(app, "pitboss").post(f"/api/tournaments/{t['id']}/cancel/approve").status_code == 409
+    assert _books(app) == before

@@ -275,12 +275,15 @@ class DealOut(Schema):
     id = fields.Integer()
     method = fields.String()
     save = Cents()
-    status = fields.String(metadata={"description": "offered | paid | withdrawn"})
+    status = fields.String(metadata={"description": "offered | agreed (everyone said yes: waits for a second person) | "
+                                                    "paid | withdrawn"})
     entry_ids = fields.List(fields.Integer())
     stacks = fields.List(fields.Integer())
     prizes = fields.List(Cents())
     amounts = fields.List(Cents(), metadata={"description": "in the order of entry_ids"})
     agreed = fields.List(fields.Integer())
+    approved_by = fields.String(attribute="approved_by_name", allow_none=True,
+                                metadata={"description": "the second person who approved the payouts"})
 
 
 class TournamentTableOut(Schema):
@@ -368,6 +371,13 @@ class TournamentOut(Schema):
     guarantee = Cents(attribute="tournament.guarantee")
     guarantee_approved_by = fields.String(attribute="tournament.guarantee_approved_by_name", allow_none=True,
                                           metadata={"description": "the pit boss who approved the guarantee"})
+    cancel_request = fields.Method("_cancel_request", allow_none=True,
+                                   metadata={"description": "a cancellation waiting for a second person: "
+                                                            "{requested_by, rule, reason}"})
+
+    def _cancel_request(self, d):
+        req = d.tournament.cancel_request
+        return None if not req else {"requested_by": req["by_name"], "rule": req["rule"], "reason": req["reason"]}
     tie_rule = fields.String(attribute="tournament.tie_rule")
     structure = fields.Nested(StructureOut, attribute="tournament.structure")
     payout_table = fields.List(fields.Nested(PayoutRowOut), attribute="tournament.payout_table")
@@ -445,6 +455,9 @@ class ShareOut(Schema):
 
 
 class CancelOut(Schema):
+    pending = fields.Boolean(load_default=False, metadata={"description": "true: nothing moved yet, a second person approves"})
+    requested_by = fields.String(allow_none=True)
+    approved_by = fields.String(allow_none=True)
     rule = fields.String()
     refunded = fields.List(fields.Integer())
     shares = fields.List(fields.Nested(ShareOut))

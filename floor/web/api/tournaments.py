@@ -310,6 +310,18 @@ def agree(args, tournament_id: int, deal_id: int):
     return d
 
 
+@blp.route("/<int:tournament_id>/deals/<int:deal_id>/approve", methods=["POST"])
+@allow("floor_manager", "pit_boss")
+@blp.arguments(EmptySchema)
+@blp.response(200, DealOut)
+def approve_deal(_args, tournament_id: int, deal_id: int):
+    """A second person (neither the one who offered the deal nor the one who recorded the last
+    agreement: 403 own_request) approves a deal everyone agreed to: it is paid now."""
+    d = deals.approve(db.session, actor(), house(), tournament_id, deal_id)
+    db.session.commit()
+    return d
+
+
 @blp.route("/<int:tournament_id>/deals/<int:deal_id>/withdraw", methods=["POST"])
 @allow(*MANAGE)
 @blp.arguments(ReasonIn)
@@ -338,12 +350,36 @@ def cancellation_plan(args, tournament_id: int):
 @allow(*CANCEL)
 @blp.arguments(CancelIn)
 @blp.response(200, CancelOut)
+@blp.alt_response(202, schema=CancelOut, description="anyone entered: waits for a second person, nothing moved")
 def cancel(args, tournament_id: int):
     """Cancel: refunds before the start; once running, the house's rule from the chip counts."""
     out = cancellation.cancel(db.session, actor(), house(), tournament_id, args["reason"], _stacks(args["stacks"]),
                               rule=args["rule"])
     db.session.commit()
+    return out, 202 if out["pending"] else 200
+
+
+@blp.route("/<int:tournament_id>/cancel/approve", methods=["POST"])
+@allow("floor_manager", "pit_boss")
+@blp.arguments(EmptySchema)
+@blp.response(200, CancelOut)
+def approve_cancel(_args, tournament_id: int):
+    """A second person (never the one who asked: 403 own_request) approves the cancellation waiting:
+    it is paid now."""
+    out = cancellation.approve_cancel(db.session, actor(), house(), tournament_id)
+    db.session.commit()
     return out
+
+
+@blp.route("/<int:tournament_id>/cancel/reject", methods=["POST"])
+@allow(*CANCEL)
+@blp.arguments(ReasonIn)
+@blp.response(200, TournamentOut)
+def reject_cancel(args, tournament_id: int):
+    """Turn the cancellation waiting down (or withdraw one's own): nothing moves."""
+    t = cancellation.reject_cancel(db.session, actor(), tournament_id, args["reason"])
+    db.session.commit()
+    return _detail(t)
 
 
 @blp.route("/<int:tournament_id>/results")

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from floor.models import Player, Seat, Table
 from floor.settings import HouseSettings
-from floor.tournaments import setup
+from floor.tournaments import cancellation, deals, setup
 from tests.floor.poker_helpers import NLH, manager
 
 T0 = datetime(2026, 3, 14, 18, 0, tzinfo=timezone.utc)
@@ -41,4 +41,17 @@ def tournament(session, **values):
     return setup.create(session, manager(session), HOUSE, v)
 
 
-__all__ = ["T0", "HOUSE", "manager", "tables", "players", "tournament"]
+def cancelled(session, m, settings, tournament_id, reason, stacks=None, now=None, rule=None) -> dict:
+    """Cancel as the floor must: one person asks, a second one approves (nothing moves in between)."""
+    asked = cancellation.cancel(session, m, settings, tournament_id, reason, stacks, now=now, rule=rule)
+    if not asked["pending"]:
+        return asked
+    return cancellation.approve_cancel(session, manager(session, "pitboss2"), settings, tournament_id, now=now)
+
+
+def approve_deal(session, t, d, now=None):
+    """The second person (a pit boss) approves a deal everyone agreed to: it is paid."""
+    return deals.approve(session, manager(session, "pitboss2"), HOUSE, t.id, d.id, now=now)
+
+
+__all__ = ["T0", "HOUSE", "manager", "tables", "players", "tournament", "cancelled", "approve_deal"]

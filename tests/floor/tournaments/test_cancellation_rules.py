@@ -10,7 +10,7 @@ from floor import ledger
 from floor.errors import BadInput
 from floor.models import AuditRecord
 from floor.tournaments import cancellation, clock, core, eliminations, registration
-from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
+from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament, cancelled
 
 CLOSED = T0 + timedelta(minutes=101)
 
@@ -50,7 +50,7 @@ def test_each_formula_pays_the_players_left_by_hand_worked_amounts(session, rule
     shown = cancellation.plan(session, HOUSE, t, stacks, rule)
     assert [s.total for s in shown.shares] == expected
     before = {e.id: ledger.player_balance(session, e.player_id) for e in left}
-    res = cancellation.cancel(session, m, HOUSE, t.id, "table fire", stacks, now=CLOSED, rule=rule)
+    res = cancelled(session, m, HOUSE, t.id, "table fire", stacks, now=CLOSED, rule=rule)
     assert res["rule"] == rule and [s["total"] for s in res["shares"]] == expected
     assert res["kept_by_house"] == kept
     for e, amount in zip(left, expected):
@@ -71,7 +71,7 @@ def test_with_knockout_bounties_each_player_left_also_gets_the_bounty_on_his_hea
     m, t, out, stacks, left = _four_left(session, bounty_kind="knockout", bounty=1_000)
     b = left[0]
     assert b.bounties_won == 1_000       # he knocked out the first player
-    res = cancellation.cancel(session, m, HOUSE, t.id, "power cut", stacks, now=CLOSED, rule="online_room")
+    res = cancelled(session, m, HOUSE, t.id, "power cut", stacks, now=CLOSED, rule="online_room")
     # in: 5 x 125.00 = 625.00, out already: 10.00 -> 615.00: 4 x 115.00 back, 4 x 10.00 bounties, then
     # 115.00 left shared as without bounties
     assert [s["bounty"] for s in res["shares"]] == [1_000] * 4
@@ -86,7 +86,7 @@ def test_in_the_money_each_gets_the_next_prize_then_the_rest_by_chips(session):
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": b.id, "chips_at_start": 100}], [c.id], now=CLOSED)
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [d.id], now=CLOSED)
     # two left, two places paid (325.00, 175.00): fees back, 175.00 each, the 150.00 left all by chips
-    res = cancellation.cancel(session, m, HOUSE, t.id, "power cut", {d.id: 60_000, e.id: 40_000}, now=CLOSED,
+    res = cancelled(session, m, HOUSE, t.id, "power cut", {d.id: 60_000, e.id: 40_000}, now=CLOSED,
                               rule="fees_and_bounty_back")
     assert [s["total"] for s in res["shares"]] == [1_500 + 17_500 + 9_000, 1_500 + 17_500 + 6_000]
     assert (out.prize, b.prize, c.prize) == (0, 0, 0)
@@ -97,9 +97,9 @@ def test_in_the_money_each_gets_the_next_prize_then_the_rest_by_chips(session):
 def test_an_unknown_rule_or_missing_chips_pay_nothing(session):
     m, t, out, stacks, left = _four_left(session)
     with pytest.raises(BadInput):
-        cancellation.cancel(session, m, HOUSE, t.id, "x", stacks, now=CLOSED, rule="lottery")
+        cancelled(session, m, HOUSE, t.id, "x", stacks, now=CLOSED, rule="lottery")
     with pytest.raises(BadInput):
-        cancellation.cancel(session, m, HOUSE, t.id, "x", dict(list(stacks.items())[:3]), now=CLOSED, rule="refund")
+        cancelled(session, m, HOUSE, t.id, "x", dict(list(stacks.items())[:3]), now=CLOSED, rule="refund")
     assert t.status == "running"
 
 
@@ -114,7 +114,7 @@ def test_a_random_prize_pool_small_or_large(session, large_from, expected, rule)
     from floor.settings import HouseSettings
     house = HouseSettings.from_mapping(HOUSE.as_dict() | {"tournament_large_pool_from": large_from})
     m, t, out, stacks, left = _four_left(session)
-    res = cancellation.cancel(session, m, house, t.id, "server down", stacks, now=CLOSED, rule="random_prize")
+    res = cancelled(session, m, house, t.id, "server down", stacks, now=CLOSED, rule="random_prize")
     assert res["rule"] == rule and [s["total"] for s in res["shares"]] == expected
     assert out.prize == 0 and ledger.balance(session, core.account(session, t, "prize_pool")) == 0
     assert ledger.balance(session, core.account(session, t, "fees")) == 5 * 1_500    # fees are not given back

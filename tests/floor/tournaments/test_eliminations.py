@@ -11,7 +11,7 @@ from floor.games import tournament as rules
 from floor.models import TournamentDraw
 from floor.tournaments import cancellation, clock, core, deals, eliminations, registration
 from floor.settings import HouseSettings
-from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
+from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament, cancelled, approve_deal
 from tests.money import cash_in
 
 CLOSED = T0 + timedelta(minutes=101)   # the turbo's late registration is over
@@ -110,6 +110,7 @@ def test_a_deal_before_the_money_is_refused_and_a_save_leaves_play_going(session
     assert d_.amounts == list(rules.deal([30_000, 50_000], list(pays), method="chip_chop", save=1_000).amounts)
     for e in (c, d):
         deals.agree(session, m, HOUSE, t.id, d_.id, e.id, now=CLOSED)
+    approve_deal(session, t, d_, now=CLOSED)
     assert t.status == "running"
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [d.id], now=CLOSED)
     assert t.status == "finished" and d.prize == d_.amounts[1] + 1_000 and c.prize == d_.amounts[0]
@@ -123,7 +124,7 @@ def test_cancelled_before_the_start_everyone_gets_everything_back(session):
     cash_in(session, ids[0], 50_000, house=HOUSE)
     registration.register(session, m, HOUSE, t.id, ids[0], "balance", T0)
     registration.register(session, m, HOUSE, t.id, ids[1], "cash", T0)
-    out = cancellation.cancel(session, m, HOUSE, t.id, "not enough players", now=T0)
+    out = cancelled(session, m, HOUSE, t.id, "not enough players", now=T0)
     assert out["rule"] == "refund" and len(out["refunded"]) == 2
     assert ledger.player_balance(session, ids[0]) == 50_000
     for kind in ("prize_pool", "fees", "bounties"):
@@ -137,7 +138,7 @@ def test_cancelled_while_running_the_players_left_share_by_the_house_rule(sessio
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": a.id, "chips_at_start": 100}], [b.id], now=CLOSED)
     stacks = {b.id: 40_000, c.id: 30_000, d.id: 20_000, e.id: 10_000}
     expected = cancellation.plan(session, HOUSE, t, stacks)
-    out = cancellation.cancel(session, m, HOUSE, t.id, "fire alarm", stacks, now=CLOSED)
+    out = cancelled(session, m, HOUSE, t.id, "fire alarm", stacks, now=CLOSED)
     assert out["rule"] == "fees_and_bounty_back"
     assert [s["total"] for s in out["shares"]] == [s.total for s in expected.shares]
     assert ledger.balance(session, core.account(session, t, "prize_pool")) == 0

@@ -11,7 +11,7 @@ from floor import ledger
 from floor.games import tournament as rules
 from floor.models import TournamentDraw, TournamentElimination, TournamentMove
 from floor.tournaments import clock, core, deals, eliminations, registration
-from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tournament
+from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tournament, approve_deal
 
 
 def _table_counts(session, t):
@@ -116,6 +116,10 @@ def test_thirty_players_three_tables_to_a_deal_at_four(session):
         deals.agree(session, m, HOUSE, t.id, d.id, e.id, now=at)
     assert t.status == "running" and d.status == "offered"
     deals.agree(session, m, HOUSE, t.id, d.id, four[3].id, now=at)
+    # everyone agreed: nothing is paid until a second person approves (not the one who recorded it all)
+    assert t.status == "running" and d.status == "agreed"
+    assert ledger.balance(session, core.account(session, t, "prize_pool")) == pool_before
+    approve_deal(session, t, d, now=at)
     assert t.status == "finished" and d.status == "paid"
     assert pool_before - sum(d.amounts) == 0
     assert sorted(e.place for e in four) == [1, 2, 3, 4]

@@ -16,7 +16,7 @@ from floor.games import tournament as rules
 from floor.models import AuditRecord
 from floor.pit import shift
 from floor.tournaments import cancellation, clock, core, eliminations, registration, results
-from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament
+from tests.floor.tournaments.helpers import HOUSE, T0, manager, players, tables, tournament, cancelled
 
 # the daily turbo (15-minute levels, late registration until the break after level 6) with rebuys
 # until the end of level 3 (at most two, at or below the starting stack) and the add-on during level 4
@@ -106,7 +106,7 @@ def test_a_cancellation_gives_each_player_left_the_fees_of_his_rebuys_too(sessio
     a, b, c = core.entries(session, t, "seated")
     registration.buy_chips(session, m, HOUSE, t.id, a.id, "rebuy", 0, "cash", LEVEL_2)
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": c.id, "chips_at_start": 100}], [b.id], now=CLOSED)
-    out = cancellation.cancel(session, m, HOUSE, t.id, "power cut", {a.id: 30_000, b.id: 30_000}, now=CLOSED)
+    out = cancelled(session, m, HOUSE, t.id, "power cut", {a.id: 30_000, b.id: 30_000}, now=CLOSED)
     refunds = {s["entry_id"]: s["refund"] for s in out["shares"]}
     assert refunds == {a.id: 1_500 + 500, b.id: 1_500}
     assert sum(s["total"] for s in out["shares"]) == 3 * 10_000 + 5_000 + 1_500 + 500 + 1_500
