@@ -17,6 +17,7 @@ from floor.runtime.commands import DeviceCommands
 from floor.settings import HouseSettings
 from floor.web import api as api_pkg
 from floor.web import (
+    admin,
     auth,
     errors,
     health,
@@ -120,6 +121,7 @@ def create_app(config: dict | str | None = None) -> Flask:
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)
