@@ -69,3 +69,18 @@ def test_messages_leave_the_last_rows_buttons_free(page_as, live_server):
     }""")
     assert covered == []
     assert page.locator("#toasts .toast").count() == 3       # the newest three, never a wall
+
+
+def test_the_german_dealer_reads_the_seat_forfeit_alert_in_german(page_as):
+    """The alert reaches every tablet as one emit in the house's language, with its template and
+    values: the dealer's terminal says it in its own language."""
+    page = page_as("dealer", table=1, device=DEALER)
+    page.goto("/dealer/1?lang=de")
+    page.wait_for_selector("#pk-seats .pk-seat")
+    said = page.evaluate("""async () => {
+      const { say } = await import('/static/js/i18n.js');
+      return say({ template: "Table {table} seat {seat}: {player} gave up the seat ({count} missed-blind tickets). "
+                             + "Seat free for the next player.",
+                   params: { table: 1, seat: 5, player: "Chloé Favre", count: 3 } }, "English as sent");
+    }""")
+    assert said.startswith("Tisch 1 Platz 5: Chloé Favre"), said
