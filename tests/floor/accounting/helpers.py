@@ -41,7 +41,7 @@ class Wheel:
     def spin(self, number: int, seat_bets=(), player_bets=(), dealer: Actor | None = None) -> int:
         s, table = self.session, self.table
         self.no += 1
-        event(s, rounds.wheel_status, table, 2, self.no, 0, self.at(), winning=None, house=HOUSE)
+        event(s, rounds.wheel_status, table, 2, self.no, (), self.at(), winning=None, house=HOUSE)
         r = rounds.active_round(s, table, lock=False)
         for seat, spot, numbers, amount in seat_bets:
             bets.place(s, dealer, table, spot=spot, numbers=numbers, amount=amount, seat=seat, source="dealer",
@@ -50,8 +50,8 @@ class Wheel:
             bets.place(s, dealer, table, spot=spot, numbers=numbers, amount=amount, player_id=player_id,
                        at=self.at(), house=HOUSE)
         s.commit()
-        event(s, rounds.wheel_status, table, 3, self.no, 0, self.at(), house=HOUSE)
-        event(s, rounds.wheel_status, table, 4, self.no, 0, self.at(), house=HOUSE)
+        event(s, rounds.wheel_status, table, 3, self.no, (), self.at(), house=HOUSE)
+        event(s, rounds.wheel_status, table, 4, self.no, (), self.at(), house=HOUSE)
         event(s, rounds.wheel_number, table, self.no, number, self.at())
-        event(s, rounds.wheel_status, table, 5, self.no, 0, self.at(), winning=number, house=HOUSE)
+        event(s, rounds.wheel_status, table, 5, self.no, (), self.at(), winning=number, house=HOUSE)
         return r.id
