@@ -141,11 +141,11 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
         ledger.credit(s, CAGE, 2, 200_000, house=HOUSE)
         s.commit()
         for spin, number in ((30, 17), (31, 0)):
-            rounds.wheel_status(s, table, 2, spin, 0, t, house=HOUSE); s.commit()
+            rounds.wheel_status(s, table, 2, spin, (), t, house=HOUSE); s.commit()
             bets.place(s, REMOTE, table, spot="red", amount=5_000, player_id=2, at=t + timedelta(seconds=1), house=HOUSE); s.commit()
-            rounds.wheel_status(s, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
+            rounds.wheel_status(s, table, 4, spin, (), t + timedelta(seconds=5), house=HOUSE); s.commit()
             out = rounds.wheel_number(s, table, spin, number, t + timedelta(seconds=9)); s.commit()
-            out = rounds.wheel_status(s, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number, house=HOUSE); s.commit()
+            out = rounds.wheel_status(s, table, 5, spin, (), t + timedelta(seconds=9.1), winning=number, house=HOUSE); s.commit()
             rounds.settle(s, out.settle, house=HOUSE); s.commit()
             t += timedelta(minutes=1)
     page = page_as("pitboss")
@@ -157,12 +157,12 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     # A wheel fault while the console is open (made here, in another process than the server: the
     # page is told to look again, as the server's own socket event would).
     with Session(engine) as s:
-        rounds.wheel_status(s, table, 2, 40, 0, t, house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 2, 40, (), t, house=HOUSE); s.commit()
         for spot in ("black", "even", "high"):
             bets.place(s, REMOTE, table, spot=spot, amount=40_000, player_id=2, at=t + timedelta(seconds=1), house=HOUSE)
         s.commit()
-        rounds.wheel_status(s, table, 4, 40, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
-        rounds.wheel_status(s, table, 4, 40, 4, t + timedelta(seconds=6), house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 4, 40, (), t + timedelta(seconds=5), house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 4, 40, {"fault"}, t + timedelta(seconds=6), house=HOUSE); s.commit()
         held = rounds.last_round(s, table).id
     page.evaluate("window.__marker = 1")
     page.evaluate("window.__pit.reloadHeld(); window.__pit.loadRounds(); window.__pit.loadGlance()")
@@ -182,7 +182,17 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     assert "waits for a second pit boss" in page.locator(".held-round .waiting").inner_text()
     shot(page, "pit_console")
     item.locator("input[name=answer]").fill("seen on camera")
+    # Approving moves the money at once: the tap asks first, saying what moves; "Cancel" moves nothing.
     item.locator("button[data-action=approve]").click()
+    ask = page.locator("dialog.confirm-dialog[open]")
+    assert "1,200.00" in ask.inner_text().replace("'", ",").replace("’", ",")
+    ask.locator("[data-action=cancel]").click()
+    page.wait_for_selector("dialog.confirm-dialog", state="detached")
+    with Session(engine) as s:
+        assert s.get(Round, held).status == "held"
+    assert item.is_visible()
+    item.locator("button[data-action=approve]").click()
+    page.locator("dialog.confirm-dialog[open] [data-action=confirm]").click()
     page.wait_for_selector(".held-list .empty")
     page.wait_for_selector("#pending-rulings .empty")
     assert page.evaluate("window.__marker") == 1
