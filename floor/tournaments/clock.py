@@ -153,14 +153,13 @@ def release(session: Session, actor: Actor, t: Tournament, p: TournamentPause, n
 
 def tick(session: Session, tournament_id: int, now: datetime | None = None) -> bool:
     """The timer at the end of a step: announce the new step and set the next timer. A late or
-    repeated timer finds the step already announced (or the clock paused) and only reschedules."""
+    repeated timer finds the step already announced (or the clock paused) and only reschedules.
+    (The players out during late registration are placed by the job, places.settle_field.)"""
     now = core.now_or(now)
     t = core.lock(session, tournament_id)
     if t.status != "running":
         return False
     r = reading(session, t, now)
-    if not late_open(session, t, now) and core.place_late_busts(session, t):
-        core.publish(session, t, "tournament.entries")
     changed = r.step_index != t.step_index
     if changed:
         before = t.step_index

@@ -49,7 +49,10 @@ def offer(session: Session, actor: Actor, settings: HouseSettings, tournament_id
     left = core.entries(session, t, *core.IN_PLAY)
     if any(e.status != "seated" for e in left) or clock.late_open(session, t, now):
         raise InvalidState("no deal while late registration is open or alternates wait", code="deal_too_early")
-    core.place_late_busts(session, t)
+    from floor.tournaments import places     # places pays through deals: imported here, not at the top
+    places.settle_field(session, settings, t, now)
+    core.require_status(t, "running")
+    left = core.entries(session, t, *core.IN_PLAY)
     pays = core.payouts(session, t, settings.tournament_payout_unit)
     if len(left) > len(pays):
         raise InvalidState("{count} players left but only {paid} places paid: a deal needs everyone in the money",
