@@ -159,6 +159,14 @@ def layout(session: Session, t: Tournament) -> dict[int, dict[int, int]]:
     return out
 
 
+def chips_in_play(session: Session, t: Tournament) -> int:
+    """Every chip handed out: a starting stack per entry (an alternate's waits for his seat) and the
+    chips of each rebuy and add-on; players going out only move chips to the winners."""
+    bought = session.execute(select(func.coalesce(func.sum(TournamentPurchase.chips), 0)).where(
+        TournamentPurchase.tournament_id == t.id, TournamentPurchase.status == "paid")).scalar_one()
+    return entries_count(session, t) * structure(t).starting_stack + int(bought)
+
+
 def place_late_busts(session: Session, t: Tournament) -> list[TournamentEntry]:
     """Players out while late registration was open got no place then (the field was still growing).
     Once it is closed they take the last places, the first out finishing last; on one hand the order

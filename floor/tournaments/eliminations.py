@@ -324,10 +324,19 @@ def _end_hand(session: Session, settings: HouseSettings, t: Tournament, now: dat
     return moves
 
 
-def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dict[int, int]) -> None:
-    """The floor's chip counts (for the board's average, a deal or a cancellation)."""
+def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dict[int, int],
+                 table_number: int | None = None) -> None:
+    """The floor's chip counts, kept on each player until the next count: the deal and the cancellation
+    start from them. ``table_number``: one table counted, so every player seated there is named and
+    nobody else (a count missing a player is refused, not half kept)."""
     t = core.lock(session, tournament_id)
     core.require_status(t, "running")
+    if table_number is not None:
+        there = {e.id for e in core.entries(session, t, "seated") if e.table and e.table.number == table_number}
+        if not there:
+            raise BadInput("table {number} has no players of {name}", field="table", number=table_number, name=t.name)
+        if set(counts) != there:
+            raise BadInput("a table's count names every player seated there, and only them", field="stacks")
     for entry_id, chips in counts.items():
         e = core.entry(session, t, entry_id)
         if e.status != "seated":
@@ -335,5 +344,7 @@ def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dic
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
             raise BadInput("a chip count is a whole number, at least 1", field="counts")
         e.chips = chips
-    audit.record(session, actor, "tournament.chips", f"tournament:{t.id}", after={str(k): v for k, v in counts.items()})
+    audit.record(session, actor, "tournament.chips", f"tournament:{t.id}",
+                 after={"table": table_number} | {str(k): v for k, v in counts.items()})
     core.publish(session, t, "tournament.clock")
+    core.publish(session, t, "tournament.entries")

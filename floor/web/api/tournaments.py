@@ -271,7 +271,7 @@ def table_view(table_number: int):
 @blp.response(200, ClockOut)
 def chips(args, tournament_id: int):
     """The floor's chip counts (the board's average stack; a deal or a cancellation takes its own)."""
-    eliminations.record_chips(db.session, actor(), tournament_id, _stacks(args["stacks"]))
+    eliminations.record_chips(db.session, actor(), tournament_id, _stacks(args["stacks"]), args["table"])
     db.session.commit()
     t = core.get(db.session, tournament_id)
     return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
