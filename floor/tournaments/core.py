@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 from floor import ledger, notify
 from floor.errors import InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import (Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentPurchase,
-                          TournamentTable)
+from floor.models import (Tournament, TournamentDeal, TournamentDraw, TournamentElimination, TournamentEntry,
+                          TournamentPurchase, TournamentTable)
 
 IN_PLAY = ("seated", "alternate")     # players still in the tournament (an alternate has paid, waits a seat)
 
@@ -86,6 +86,12 @@ def pay(session: Session, t: Tournament, frm: str, e: TournamentEntry, amount: i
     if amount > 0:
         ledger.post(session, [ledger.row(account(session, t, frm), ledger.player_account(session, e.player_id),
                                          amount, kind, at=now, memo=f"tournament:{t.id}")])
+
+
+def paid_deal(session: Session, t: Tournament) -> TournamentDeal | None:
+    """The deal the players agreed and were paid (after it only the save, if any, is still played for)."""
+    return session.execute(select(TournamentDeal).where(TournamentDeal.tournament_id == t.id,
+                                                        TournamentDeal.status == "paid")).scalars().first()
 
 
 def cover_guarantee(session: Session, t: Tournament, now: datetime) -> None:

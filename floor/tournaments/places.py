@@ -14,13 +14,13 @@ from floor.actors import Actor
 from floor.errors import InvalidState
 from floor.models import Tournament, TournamentElimination, TournamentEntry
 from floor.settings import HouseSettings
-from floor.tournaments import clock, core, deals
+from floor.tournaments import clock, core
 
 
 def pay_place(session: Session, settings: HouseSettings, t: Tournament, e: TournamentEntry, place: int,
               now: datetime) -> int:
     """The prize of a place in the money (after a deal: only the save, to the winner)."""
-    deal = deals.paid_deal(session, t)
+    deal = core.paid_deal(session, t)
     if deal is not None:
         prize = deal.save if place == 1 else 0
     else:
