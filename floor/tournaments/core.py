@@ -12,9 +12,9 @@ from floor import ledger, notify
 from floor.actors import Actor
 from floor.errors import InvalidState, NotFound
 from floor.games import tournament as rules
+from floor.models import (Staff, Tournament, TournamentDeal, TournamentDraw, TournamentElimination, TournamentEntry,
+                          TournamentPurchase, TournamentTable)
 from floor.settings import HouseSettings
-from floor.models import (Staff, Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentPurchase,
-                          TournamentTable)
 
 IN_PLAY = ("seated", "alternate")     # players still in the tournament (an alternate has paid, waits a seat)
 
@@ -93,6 +93,12 @@ def pay(session: Session, t: Tournament, frm: str, e: TournamentEntry, amount: i
                                  approval=approval, requested_by=requested_by, at=now)
         ledger.post(session, [ledger.row(account(session, t, frm), ledger.player_account(session, e.player_id),
                                          amount, kind, at=now, memo=f"tournament:{t.id}")], grant=grant)
+
+
+def paid_deal(session: Session, t: Tournament) -> TournamentDeal | None:
+    """The deal the players agreed and were paid (after it only the save, if any, is still played for)."""
+    return session.execute(select(TournamentDeal).where(TournamentDeal.tournament_id == t.id,
+                                                        TournamentDeal.status == "paid")).scalars().first()
 
 
 def guarantee_approval(session: Session, t: Tournament) -> Actor | None:
@@ -175,6 +181,14 @@ def layout(session: Session, t: Tournament) -> dict[int, dict[int, int]]:
     for e in entries(session, t, "seated"):
         out.setdefault(numbers[e.table_id], {})[e.seat] = e.id
     return out
+
+
+def chips_in_play(session: Session, t: Tournament) -> int:
+    """Every chip handed out: a starting stack per entry (an alternate's waits for his seat) and the
+    chips of each rebuy and add-on; players going out only move chips to the winners."""
+    bought = session.execute(select(func.coalesce(func.sum(TournamentPurchase.chips), 0)).where(
+        TournamentPurchase.tournament_id == t.id, TournamentPurchase.status == "paid")).scalar_one()
+    return entries_count(session, t) * structure(t).starting_stack + int(bought)
 
 
 def place_late_busts(session: Session, t: Tournament) -> list[TournamentEntry]:
