@@ -110,9 +110,9 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
         raise BadInput("a cancellation needs a reason", field="reason")
     t = core.lock(session, tournament_id)
     core.require_status(t, "registering", "running")
+    shown = rule or "refund"
     if t.status == "running":
-        settlement = plan(session, settings, t, stacks or {}, rule, now)   # bad chips or rule: refused now
-        rule = settlement.rule
+        shown = plan(session, settings, t, stacks or {}, rule, now).rule   # bad chips or rule: refused now
     elif rule is not None and rule not in RULES:
         raise BadInput("the cancellation rule is one of {rules}", field="rule", rules=", ".join(RULES))
     if not core.entries(session, t):
@@ -123,7 +123,7 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
     audit.record(session, actor, "tournament.cancel_requested", f"tournament:{t.id}",
                  after={"reason": reason.strip(), "rule": rule, "stacks": t.cancel_request["stacks"]})
     core.publish(session, t, "tournament.changed")
-    return {"pending": True, "requested_by": actor.name, "rule": rule or "refund", "refunded": [], "shares": [],
+    return {"pending": True, "requested_by": actor.name, "rule": shown, "refunded": [], "shares": [],
             "fund_short": False, "kept_by_house": 0}
 
 

@@ -262,3 +262,40 @@ def test_a_cancellation_turned_down_moves_nothing(app, field):
     assert r.status_code == 200 and r.get_json()["cancel_request"] is None and r.get_json()["status"] == "registering"
     assert _as(app, "pitboss").post(f"/api/tournaments/{t['id']}/cancel/approve").status_code == 409
     assert _books(app) == before
+
+
+def test_two_payouts_to_one_player_at_once_count_each_other(app, session):
+    """A cashier and a pit boss each credit the threshold to the same player at the same moment: the
+    second counts the first (row lock; SQLite's write lock), so one moves and one waits."""
+    import threading
+
+    from sqlalchemy.orm import Session
+
+    from floor.web.extensions import db
+    engine = db.engine
+    barrier = threading.Barrier(2)
+    results, errors = [], []
+
+    people = {u: staff(session, u) for u in ("cashier", "pitboss")}
+    session.commit()
+
+    def credit(username: str):
+        try:
+            barrier.wait()
+            with Session(engine) as s:
+                out = ledger.credit(s, people[username], 6, THRESHOLD, house=HOUSE)
+                s.commit()
+                results.append("waits" if out.pending is not None else "moved")
+        except Exception as e:   # shown by the assertion below
+            errors.append(e)
+
+    threads = [threading.Thread(target=credit, args=(u,)) for u in ("cashier", "pitboss")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    assert sorted(results) == ["moved", "waits"]
+    session.expire_all()
+    assert ledger.player_balance(session, 6) == THRESHOLD
+    assert ledger.check(session).ok
