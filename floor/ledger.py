@@ -551,8 +551,9 @@ def approve_cash(session: Session, actor: Actor, request_id: int, reason: str | 
         raise NotFound("no cash request {request_id}", request_id=request_id)
     if actor.staff_id is None or actor.staff_id == req.requested_by:
         raise NotAllowed("the two-person rule: a second, different pit boss must approve this", code="own_request")
+    # the one who asked passed the role check when he asked (a request without a person: the cage's)
     asker = session.get(Staff, req.requested_by) if req.requested_by is not None else None
-    requester = Actor(req.requested_by_name, asker.role if asker else "system", "cage", req.requested_by)
+    requester = Actor(req.requested_by_name, asker.role if asker else "cashier", "cage", req.requested_by)
     grant = authorize(session, requester, _CASH[CashRequestKind(req.kind)], req.amount, house=house,
                       player_id=req.player_id, approval=actor, requested_by=req.requested_by, at=at)
     req = _decide(session, actor, request_id, "approved", reason, at)

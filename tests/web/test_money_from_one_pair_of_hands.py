@@ -56,6 +56,16 @@ def test_a_guarantee_past_the_house_maximum_is_refused(app, field, guarantee):
     assert r.status_code == 400 and r.get_json()["field"] == "guarantee", r.get_json()
 
 
+@pytest.mark.parametrize("values", [{"bounty_kind": "knockout", "bounty": 100_000_000},
+                                    {"buy_in": 60_000_000, "fee": 50_000_000},
+                                    {"fee": 100_000_001}])
+def test_an_entry_past_the_house_maximum_is_refused(app, field, values):
+    """A knockout bounty of 1,000,000.00 (or an entry of more than the maximum) cannot be set up."""
+    manager = _as(app, "manager")
+    r = manager.post("/api/tournaments", json=BASE | values)
+    assert r.status_code == 400 and r.get_json()["field"] in ("buy_in", "fee", "bounty"), r.get_json()
+
+
 def test_a_guarantee_above_the_threshold_waits_for_a_pit_boss_and_one_manager_creates_no_money(app, field):
     manager = _as(app, "manager")
     t = manager.post("/api/tournaments", json=BASE | {"guarantee": 50_000_000, "buy_in": 1, "fee": 0}).get_json()
