@@ -151,6 +151,7 @@ class TableDayOut(Schema):
 
 class SheetOut(Schema):
     day = fields.Nested(TableDayOut)
+    gaming_day = fields.Date()
     counts = fields.List(fields.Nested(CountViewOut))
     slips = fields.List(fields.Nested(SlipOut))
     buy_ins = fields.List(fields.Nested(BuyInOut))
