@@ -81,7 +81,8 @@ function countItem(v) {
 }
 
 function figures(d) {
-  const item = (label, value, col) => [el("dt", {}, label), el("dd", { "data-col": col, class: "num" }, value)];
+  const item = (label, value, col) => [el("div", { class: "tm-fig" }, el("dt", {}, label),
+    el("dd", { "data-col": col, class: "num" }, value))];
   return [
     ...item(_("Drop"), amount(d.drop) + (d.counted_drop === null ? ` (${_("not counted")})` : ""), "drop"),
     ...item(_("Buy-ins recorded"), amount(d.recorded_drop), "recorded"),
@@ -96,7 +97,7 @@ function figures(d) {
 
 function shiftItem(s, i) {
   return el("li", { class: "tm-shift", "data-shift": i + 1 },
-    el("strong", {}, _("Shift {n}", { n: i + 1 })), " · ",
+    el("strong", {}, _("Shift {n}", { n: i + 1 })), " ",
     `${_("Opening")} ${amount(s.opening.total)} · ${_("Closing")} ${dash(s.closing && s.closing.total)} · `
     + `${_("Fills")} ${amount(s.fills)} · ${_("Credits")} ${amount(s.credits)} · ${_("Buy-ins recorded")} ${amount(s.drop)} · `
     + `${_("Win")} ${dash(s.inventory_win)} · ${_("Rounds' win")} ${amount(s.rounds_win)} · `,
