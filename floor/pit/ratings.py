@@ -176,7 +176,8 @@ def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int |
         seats = select(PlayerVisit.table_id, PlayerVisit.seat).where(PlayerVisit.player_id == player_id)
         q = q.where(or_(Bet.player_id == player_id,
                         and_(Bet.player_id.is_(None), tuple_(Bet.table_id, Bet.seat).in_(seats))))
-    return session.execute(q).all()
+    # through the connection: plain tuples, without the ORM's per-row work (a third of the time)
+    return session.connection().execute(q).all()
 
 
 def _seat_visits(session: Session, start: datetime, end: datetime) -> dict[tuple, list]:
@@ -268,6 +269,35 @@ def day_visits(session: Session, day: date, house: HouseSettings, player_id: int
     return visits(session, start, end, house, player_id)
 
 
+# The day's visits as the pit's pages and API read them, computed once per state of the floor's
+# records: a new bet, transfer (settlement, correction, void) or visit changes the fingerprint.
+_DAY_CACHE: dict[tuple, tuple[tuple, list[Visit]]] = {}
+_DAY_CACHE_SIZE = 8
+
+
+def _fingerprint(session: Session) -> tuple:
+    return tuple(session.connection().execute(select(
+        select(func.max(Transfer.id)).scalar_subquery(), select(func.max(Bet.id)).scalar_subquery(),
+        select(func.max(PlayerVisit.id)).scalar_subquery(),
+        select(func.count(PlayerVisit.ended_at)).scalar_subquery())).one())
+
+
+def day_visits_once(session: Session, day: date, house: HouseSettings) -> list[Visit]:
+    """``day_visits`` for readers (pages, API): computed again only when the records changed since.
+    Not for a session holding changes of its own it has not committed."""
+    key = (str(session.get_bind().url), day, house.timezone, house.gaming_day_rollover, house.rating_gap_minutes,
+           house.baccarat_decks, house.blackjack_decks, house.baccarat_commission_percent)
+    fp = _fingerprint(session)
+    hit = _DAY_CACHE.get(key)
+    if hit is not None and hit[0] == fp:
+        return hit[1]
+    vs = day_visits(session, day, house)
+    if len(_DAY_CACHE) >= _DAY_CACHE_SIZE:
+        _DAY_CACHE.pop(next(iter(_DAY_CACHE)))
+    _DAY_CACHE[key] = (fp, vs)
+    return vs
+
+
 def _names(session: Session, ids) -> dict[int, tuple[str, str]]:
     ids = sorted(set(ids))
     if not ids:
@@ -295,9 +325,12 @@ def _theo(by_bet: dict, house: HouseSettings) -> Fraction:
                Fraction(0))
 
 
-def players_of_day(session: Session, day: date, house: HouseSettings, limit: int | None = None) -> dict:
-    """Every rated player of the gaming day, the highest theoretical win first ("top players")."""
-    vs = day_visits(session, day, house)
+def players_of_day(session: Session, day: date, house: HouseSettings, limit: int | None = None,
+                   vs: list[Visit] | None = None) -> dict:
+    """Every rated player of the gaming day, the highest theoretical win first ("top players"), from
+    the day's visits (``vs`` when the caller has them already)."""
+    if vs is None:
+        vs = day_visits(session, day, house)
     per: dict[int, dict] = {}
     stakes: dict[int, dict] = defaultdict(lambda: defaultdict(int))
     for v in vs:
