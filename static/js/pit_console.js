@@ -3,7 +3,7 @@
 import { amount, api, connect, el, newestOnly, toast } from "./live.js";
 import { _, clock, day, ngettext, term } from "./i18n.js";
 import { ball } from "./cards.js";
-import { renderAlerts } from "./tables.js";
+import { alertArrived, renderAlerts } from "./tables.js";
 import { startDevices } from "./devices.js";
 import { startHeld } from "./pit_rounds.js";
 import { pendingItem } from "./pit_rulings.js";
@@ -25,7 +25,7 @@ const alertsRoot = document.getElementById("alerts");
 const drawAlerts = () => alerts.length ? renderAlerts(alertsRoot, alerts)
   : alertsRoot.replaceChildren(el("li", { class: "empty" }, _("No open alert.")));
 drawAlerts();
-socket.on("alert", a => { alerts = [a, ...alerts]; drawAlerts(); toast(a.message, a.severity); });
+socket.on("alert", a => alertArrived(a, (list, one) => { alerts = list || [one, ...alerts]; drawAlerts(); }));
 socket.on("alert.acknowledged", ({ id }) => { alerts = alerts.filter(a => a.id !== id); drawAlerts(); });
 
 // held rounds and devices
@@ -81,7 +81,7 @@ async function loadGlance() {
     glance.replaceChildren(...[
       item(_("Gaming day"), day(f.day)),
       item(_("Rounds played"), String(t.played)), item(_("Voided"), String(t.voided)), item(_("Held"), String(t.held)),
-      item(_("Drop"), amount(t.drop)), item(_("Payouts"), amount(t.payouts)),
+      item(_("Handle"), amount(t.handle)), item(_("Payouts"), amount(t.payouts)),
       item(_("Win/loss"), amount(t.win_loss), t.win_loss < 0 ? "neg" : "pos"),
       item(_("Device faults"), String(t.device_faults), t.device_faults ? "neg" : ""),
     ].flat());
