@@ -16,7 +16,6 @@ guarantee. The prize pool and the bounties are the players' money, never the hou
 """
 from __future__ import annotations
 
-import csv
 import io
 from collections import defaultdict
 from datetime import date, datetime
@@ -25,6 +24,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
+from floor import spreadsheet
 from floor.gaming_day import gaming_day, gaming_day_bounds
 from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Tournament, Transfer
 from floor.settings import HouseSettings
@@ -167,7 +167,7 @@ def to_csv(fig: dict) -> str:
     only fees less the overlay count as the house's result). Money in the house currency with two
     decimals."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = spreadsheet.writer(buf)
     w.writerow(["Gaming day"] + [label for _, label in COLUMNS])
     for row in fig["tables"]:
         w.writerow([fig["day"]] + [_cell(k, row[k]) for k, _ in COLUMNS])

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from floor import audit, ledger
+from floor import audit, ledger, standing
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
 from floor.games import tournament as rules
@@ -90,6 +90,7 @@ def register(session: Session, actor: Actor, settings: HouseSettings, tournament
     player = session.get(Player, player_id) if isinstance(player_id, int) else None
     if player is None:
         raise NotFound("no player {player_id}", field="player_id", player_id=player_id)
+    standing.refuse_if_barred(session, player_id, "poker", now)   # a tournament is in the poker area
     if not late_registration_open(session, t, now):
         raise InvalidState("registration for {name} is closed", code="registration_closed", name=t.name)
     mine = session.execute(select(TournamentEntry).where(

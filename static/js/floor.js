@@ -393,7 +393,7 @@ function renderAlerts() {
   if (!state.alerts.length) { $("#alerts").replaceChildren(el("li", { class: "empty hint" }, _("No alerts."))); return; }
   $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
     el("span", {}, a.message),
-    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
+    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`, {})))));
 }
 
 function render() {
