@@ -16,9 +16,9 @@ from typing import Callable, Protocol
 
 from sqlalchemy.orm import Session
 
-from devices.events import FrameError
+from devices.events import FrameError, Refused
 from devices.scanner import CardRead
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, SeqReused, ShoeError, ShoeResult
+from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, ShoeError, ShoeResult
 from devices.sink import DeviceHealth
 from devices.worker import Workers
 from devices.wheel import WheelStatus, WinningNumber
@@ -109,7 +109,7 @@ class FloorBridge:
         if self.dispatch is None or table_id is None:
             return
         game = [e for e in events
-                if not isinstance(e, Reply) and (not isinstance(e, FrameError) or isinstance(e, SeqReused))]
+                if not isinstance(e, Reply) and (not isinstance(e, FrameError) or isinstance(e, Refused))]
         if game:
             self._work(device, lambda: self._events(device, game, arrived_at))
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KINDS = ("wheel", "shoe", "scanner")
+ONE_PER_TABLE = ("wheel", "shoe")   # the devices that drive a table's rounds by themselves
 DEFAULT_BAUD = {"wheel": 9600, "shoe": 4800, "scanner": 9600}
 
 
@@ -56,4 +57,13 @@ def load(entries: list[dict[str, Any]]) -> list[DeviceConfig]:
     names = [c.name for c in configs]
     if len(set(names)) != len(names):
         raise ValueError(f"device names must be unique: {names}")
+    for kind in ONE_PER_TABLE:
+        seen: dict[str, str] = {}
+        for c in configs:
+            if c.kind == kind and c.table in seen:
+                # two of them would both deal (or spin) into the table's one round
+                raise ValueError(f"table {c.table} has two {kind}s ({seen[c.table]!r} and {c.name!r}): "
+                                 f"a table has one {kind}")
+            if c.kind == kind:
+                seen[c.table] = c.name
     return configs

@@ -16,9 +16,9 @@ from typing import Callable
 from sqlalchemy.orm import Session
 
 from devices.scanner import CardRead, PlayerCardRead
-from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, SeqReused, ShoeError, ShoeResult
+from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, ShoeError, ShoeResult
 from devices.wheel import WheelStatus, WinningNumber
-from devices.events import Silence
+from devices.events import Refused, Silence
 from floor import rounds
 from floor.pit import visits
 from floor.errors import Msg
@@ -54,7 +54,7 @@ class RoundsDispatch:
         common = {"raw": raw, "device": device}
         if isinstance(event, WheelStatus):
             self._spin[device] = event.spin
-            out = rounds.wheel_status(session, table_id, event.state, event.spin, event.flags, at,
+            out = rounds.wheel_status(session, table_id, event.state, event.spin, event.flag_names, at,
                                       winning=event.winning, rpm=event.rpm, direction=event.direction,
                                       house=self.house, **common)
         elif isinstance(event, WinningNumber):
@@ -78,7 +78,7 @@ class RoundsDispatch:
             out = rounds.cut_card(session, table_id, at, **common)
         elif isinstance(event, LockStatus):
             out = rounds.shoe_lock(session, table_id, event.locked, at, **common)
-        elif isinstance(event, SeqReused):
+        elif isinstance(event, Refused):
             out = rounds.refused_frame(session, table_id, event.reason, at, raw=event.raw, device=device)
         elif isinstance(event, Silence):
             if kind != "wheel":

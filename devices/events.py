@@ -16,6 +16,12 @@ class FrameError:
     raw: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Refused(FrameError):
+    """A frame error the floor must hear of (a shoe's reused SEQ, a card lost in line noise):
+    dropped like every frame error, and alerted on the table."""
+
+
 def frame_error(reason: str, raw: bytes | bytearray) -> FrameError:
     return FrameError(reason, bytes(raw[:RAW_KEEP]))
 

@@ -12,13 +12,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from devices.events import FrameError, frame_error
+from devices.events import FrameError, Refused, frame_error
 from devices.framing import LineDecoder, LineFramer
 from floor.games.cards import Card
 
-__all__ = ["CardRead", "FrameError", "PlayerCardRead", "ScannerDecoder", "encode_card", "encode_player_card"]
+__all__ = ["CardRead", "CardInNoise", "FrameError", "PlayerCardRead", "ScannerDecoder", "encode_card", "encode_player_card"]
 
 _PAYLOAD = re.compile(rb"[SHDC](10|[2-9TJQKA])")
+_TAIL = re.compile(rb"[SHDC](?:10|[2-9TJQKA])\Z")
 # A player card's barcode: "P" then the card number (letters and digits), so it can never be
 # taken for a playing card (those start with a suit letter).
 _PLAYER = re.compile(rb"P([A-Za-z0-9]{1,38})")
@@ -34,6 +35,13 @@ class CardRead:
 @dataclass(frozen=True, slots=True)
 class PlayerCardRead:
     card_number: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardInNoise(Refused):
+    """A refused line that ends like a card: line noise with no line end ran into a card's read.
+    The card is not taken (noise can end like a card too), and the floor must hear of it: a card
+    the dealer dealt may be missing from the deal."""
 
 
 class ScannerDecoder(LineDecoder):
@@ -64,7 +72,11 @@ class ScannerDecoder(LineDecoder):
             payload = payload[: -len(self.suffix)] if payload.endswith(self.suffix) else None
         player = _PLAYER.fullmatch(payload) if payload is not None else None
         if payload is None or not (player or _PAYLOAD.fullmatch(payload)):
-            events.append(frame_error("not a card", raw))
+            lost = self._card_at_end(raw)
+            if lost is not None:
+                events.append(CardInNoise(f"card {lost} after line noise: not read", bytes(raw[-64:])))
+            else:
+                events.append(frame_error("not a card", raw))
             self.errors += 1
             return
         if player:
@@ -80,6 +92,27 @@ class ScannerDecoder(LineDecoder):
             return
         self.frames += 1
         events.append(card if isinstance(card, PlayerCardRead) else CardRead(card))
+
+
+    def _card_at_end(self, line: bytes) -> str | None:
+        """The card (rank then suit) a refused line ends with, after bytes that are not part of it."""
+        if self.suffix:
+            if not line.endswith(self.suffix):
+                return None
+            line = line[: -len(self.suffix)]
+        if self.prefix:
+            start = line.rfind(self.prefix)
+            if start < 0:
+                return None
+            line, tail = line[:start], line[start + len(self.prefix):]
+            m = _PAYLOAD.fullmatch(tail)
+        else:
+            m = _TAIL.search(line)
+            tail = m.group(0) if m else b""
+        if m is None:
+            return None
+        text = tail.decode("ascii")
+        return str(Card.parse(text[1:] + text[0]))
 
 
 def encode_card(card: Card | str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:

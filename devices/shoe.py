@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from devices.events import RAW_KEEP, FrameError, frame_error
+from devices.events import RAW_KEEP, FrameError, Refused, frame_error
 from floor.games.cards import Card
 
 __all__ = [
@@ -107,9 +107,9 @@ class ShoeErrorCleared:
 
 
 @dataclass(frozen=True, slots=True)
-class SeqReused(FrameError):
-    """A frame error the floor must hear of: a recent SEQ with new content (a shoe or a line that
-    lies about which frame is new). Dropped like every frame error, and alerted."""
+class SeqReused(Refused):
+    """A recent SEQ with new content (a shoe or a line that lies about which frame is new): dropped
+    like every frame error, and alerted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +228,10 @@ class ShoeDecoder:
         # (the shoe cycles through ten SEQ values, so a recent SEQ is never a new frame).
         events.append(_ACK_REPLY)
         key = bytes([seq]) + body[1:-1]
+        if letter == "P" and (not self._recent or self._recent[-1] != key):
+            # Standby: a new shoe (or the shoe idle) numbers its frames afresh, so the SEQs of
+            # the frames before it say nothing about the frames after it
+            self._recent.clear()
         earlier = next((k for k in self._recent if k[0] == seq), None)
         if earlier == key:
             self.duplicates += 1   # a copy, even after another frame came in between

@@ -18,7 +18,7 @@ __all__ = [
     "encode_status", "encode_number", "encode_selftest", "encode_command",
     "STATE_BEFORE_GAME", "STATE_PLACE_BETS", "STATE_SPINNING", "STATE_NO_MORE_BETS",
     "STATE_WINNING_NUMBER", "STATE_CLOSED", "STATE_NO_BALL",
-    "FLAG_NO_BALL", "FLAG_MISSPIN", "FLAG_FAULT", "FLAG_FAILED_LAUNCH",
+    "FLAG_NO_BALL", "FLAG_MISSPIN", "FLAG_FAULT", "FLAG_FAILED_LAUNCH", "FLAG_NAMES", "flag_names",
 ]
 
 STATE_BEFORE_GAME = 1
@@ -33,6 +33,9 @@ FLAG_NO_BALL = 1
 FLAG_MISSPIN = 2  # ball turning the same way as the rotor
 FLAG_FAULT = 4  # sensor / motor / encoder
 FLAG_FAILED_LAUNCH = 8
+# The flags by name: the one place their bit values are known (the host rules read the names).
+FLAG_NAMES = {FLAG_NO_BALL: "no_ball", FLAG_MISSPIN: "misspin", FLAG_FAULT: "fault",
+              FLAG_FAILED_LAUNCH: "failed_launch"}
 
 MAX_LINE = 48  # longest legal line is ~30 chars; anything longer without a newline is noise
 
@@ -45,6 +48,32 @@ class WheelStatus:
     flags: int  # sum of FLAG_*
     rpm: float  # rotor speed (the wire carries rpm x 10)
     direction: int  # 0 clockwise, 1 anticlockwise
+
+    @property
+    def flag_names(self) -> frozenset[str]:
+        """The flags raised, by name: ``no_ball``, ``misspin``, ``fault``, ``failed_launch``."""
+        return flag_names(self.flags)
+
+    @property
+    def no_ball(self) -> bool:
+        return bool(self.flags & FLAG_NO_BALL)
+
+    @property
+    def misspin(self) -> bool:
+        return bool(self.flags & FLAG_MISSPIN)
+
+    @property
+    def fault(self) -> bool:
+        return bool(self.flags & FLAG_FAULT)
+
+    @property
+    def failed_launch(self) -> bool:
+        return bool(self.flags & FLAG_FAILED_LAUNCH)
+
+
+def flag_names(flags: int) -> frozenset[str]:
+    """The names of the flags in the status line's hex digit (a sum of FLAG_*)."""
+    return frozenset(name for bit, name in FLAG_NAMES.items() if flags & bit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +97,9 @@ class CommandReply:
     text: str
 
 
-_STATUS = re.compile(r"\*X;([1-7]);(\d{1,3});( {2}| ?\d{1,2});([0-9A-Fa-f]);(\d{1,4});([01])")
-_NUMBER = re.compile(r" ?\d{1,2}")
+_STATUS = re.compile(r"\*X;([1-7]);(\d{1,3});( {2}| \d|[1-9]\d);([0-9A-Fa-f]);(\d{1,4});([01])")
+# two characters, space padded: " 7", "23"; never "7", "07" or " 07"
+_NUMBER = re.compile(r" \d|[1-9]\d")
 _SELFTEST = re.compile(r"\*F (\d{1,3}|BUSY)")
 _REPLY = re.compile(r"\*([PV]) (.{1,32})")
 
@@ -102,11 +132,11 @@ class WheelDecoder(LineDecoder):
 
 def _parse(text: str):
     if not text.startswith("*"):
+        if text == "00":
+            return FrameError("double zero is not a European number", b"")
         if not _NUMBER.fullmatch(text):
             return FrameError("not a packet", b"")
         number = int(text)
-        if text.strip() == "00":
-            return FrameError("double zero is not a European number", b"")
         if not 0 <= number <= 36:
             return FrameError("winning number outside 0-36", b"")
         return WinningNumber(number)

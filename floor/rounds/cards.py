@@ -177,15 +177,20 @@ def shoe_lock(session: Session, table_id: int, locked: bool, at: datetime | None
     """The shoe's ``L``: while it reports itself locked, no card from it is dealt."""
     at = at or core.now_utc()
     r = active_round(session, table_id, lock=False)
-    core.event(session, r, table_id, "shoe_lock", at, Actor.device(device or "shoe", table_id), {"locked": locked})
+    shoe = current_shoe(session, table_id)
+    core.event(session, r, table_id, "shoe_lock", at, Actor.device(device or "shoe", table_id),
+               {"locked": locked, "shoe": shoe.id if shoe is not None else None})
     core.frame(session, device, table_id, raw, "shoe locked" if locked else "shoe unlocked", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 
 def _shoe_locked(session: Session, table_id: int) -> bool:
+    """Whether the current shoe last said it is locked: a new shoe starts unlocked, whatever the
+    shoe before it said last."""
+    shoe = current_shoe(session, table_id)
     last = session.execute(select(RoundEvent.data).where(RoundEvent.table_id == table_id, RoundEvent.kind == "shoe_lock")
                            .order_by(RoundEvent.id.desc()).limit(1)).scalar_one_or_none()
-    return bool(last and last.get("locked"))
+    return bool(last and last.get("locked") and shoe is not None and last.get("shoe") == shoe.id)
 
 
 def cut_card(session: Session, table_id: int, at: datetime | None = None, *, raw: bytes | None = None,

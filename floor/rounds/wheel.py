@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import datetime
+from typing import Iterable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -107,14 +108,16 @@ def _step(session: Session, table_id: int, event, at: datetime, actor: Actor, ho
     return r
 
 
-def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: int, at: datetime, *,
+def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: Iterable[str], at: datetime, *,
                  winning: int | None = None, raw: bytes | None = None, device: str | None = None,
                  rpm: float | None = None, direction: int | None = None, house: HouseSettings) -> Outcome:
-    """A status line ``*X;state;spin;win;flags;rpm;dir``: ``winning`` is the win# field (None when
-    blank). The rotor's speed and direction at "no more bets" are kept on the round for the pit's
+    """A status line ``*X;state;spin;win;flags;rpm;dir``: ``flags`` are the flags raised, by name
+    (``no_ball``, ``misspin``, ``fault``, ``failed_launch``: the device layer decodes the bits),
+    ``winning`` is the win# field (None when blank). The rotor's speed and direction at "no more bets" are kept on the round for the pit's
     wheel watch (``rpm``, ``direction``: 0 clockwise, 1 anticlockwise)."""
     r = active_round(session, table_id)
     out = Outcome(r.id if r else None, r.status if r else None)
+    flags = frozenset(flags)
     r = _step(session, table_id, engine.Status(state, spin, flags, winning), at, _actor(device, table_id), house, r, out)
     if (r is not None and state == engine.STATE_NO_MORE_BETS and (r.device or {}).get("nmb") == spin
             and (r.device or {}).get("rotor_spin") != spin):
@@ -124,7 +127,7 @@ def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: 
         round_id = last.id if last is not None and last.spin == spin else None
     else:
         round_id = r.id
-    core.frame(session, device, table_id, raw, f"*X state={state} spin={spin} win={winning} flags={flags}", at,
+    core.frame(session, device, table_id, raw, f"*X state={state} spin={spin} win={winning} flags={','.join(sorted(flags)) or '-'}", at,
                round_id)
     out.round_id = out.round_id or round_id
     if r is not None:

@@ -1,7 +1,7 @@
 """failed logins counted per name typed and client, instead of locking the account for everyone
 
 Revision ID: c1d2e3f4a5b6
-Revises: b4c5d6e7f8a9
+Revises: f29b9edfe503
 Create Date: 2026-12-02 20:50:00
 
 """
@@ -11,7 +11,7 @@ import floor.models.base
 
 
 revision = 'c1d2e3f4a5b6'
-down_revision = 'b4c5d6e7f8a9'
+down_revision = 'f29b9edfe503'
 branch_labels = None
 depends_on = None
 

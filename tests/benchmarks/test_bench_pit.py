@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from floor import ledger, pit, rounds
 from floor.actors import Actor
 from floor.settings import HouseSettings
-from tests.benchmarks.test_bench_settle import _engine
+from tests.conftest import make_engine
 from tests.floor.rounds.bulk import AT, make_spin
 
 HOUSE = HouseSettings(dispute_two_person_cents=10**12)
@@ -23,7 +23,7 @@ BOSS = Actor("Paul Pitboss", "pit_boss", "pit-1", 1)
 
 def test_bench_pit_20k(db_url):
     backend = "sqlite" if db_url.startswith("sqlite") else "postgres"
-    engine = _engine(db_url)
+    engine = make_engine(db_url)
     with Session(engine) as s:
         rid = make_spin(s)
         rounds.settle(s, rid, house=HOUSE)

@@ -18,7 +18,7 @@ from floor import pit
 from floor.models import Bet, Round
 from floor.pit import ratings
 from floor.settings import HouseSettings
-from tests.benchmarks.test_bench_settle import _engine
+from tests.conftest import make_engine
 from tests.floor.pit.bulk_day import DAY_START, make_day
 
 HOUSE = HouseSettings()
@@ -26,7 +26,7 @@ HOUSE = HouseSettings()
 
 def test_bench_ratings_50k(db_url):
     backend = "sqlite" if db_url.startswith("sqlite") else "postgres"
-    engine = _engine(db_url)
+    engine = make_engine(db_url)
     with Session(engine) as s:
         placed = make_day(s)
     assert placed == 50_000

@@ -84,7 +84,7 @@ def wheel_outcomes(timed_events) -> list:
     for at, e in timed_events:
         if isinstance(e, WheelStatus):
             spin = e.spin
-            items.append((at, engine.Status(e.state, e.spin, e.flags, e.winning)))
+            items.append((at, engine.Status(e.state, e.spin, e.flag_names, e.winning)))
         elif isinstance(e, WinningNumber):
             items.append((at, engine.Number(e.number, spin)))
     return engine.run(items)

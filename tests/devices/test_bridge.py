@@ -78,7 +78,7 @@ def _dealer_socket(login, socket_client):
 def test_a_winning_number_reaches_the_dealer_and_the_raw_stream_replays(wheel, login, socket_client):
     end, reader, factory, config = wheel
     sc = _dealer_socket(login, socket_client)
-    for line in (encode_status(2, 11, 23), encode_status(4, 11, 23), b" 2", b"5\r\n", encode_status(5, 11, 25)):
+    for line in (encode_status(2, 11, 23), encode_status(4, 11, 23), b"2", b"5\r\n", encode_status(5, 11, 25)):
         end.write(line)   # the bare number arrives split in two reads
     wait_until(lambda: reader.health().frames >= 4)
     got = []
@@ -87,7 +87,7 @@ def test_a_winning_number_reaches_the_dealer_and_the_raw_stream_replays(wheel, l
     assert numbers == [{"table_id": TABLE_12, "device": "wheel-12", "number": 25}]
     states = [m["args"][0]["state"] for m in got if m["name"] == "device.wheel.status"]
     assert states == [2, 4, 5]
-    sent = b"".join((encode_status(2, 11, 23), encode_status(4, 11, 23), b" 25\r\n", encode_status(5, 11, 25)))
+    sent = b"".join((encode_status(2, 11, 23), encode_status(4, 11, 23), b"25\r\n", encode_status(5, 11, 25)))
     with factory() as s:
         def stored():
             return _look(s, select(DeviceChunk).where(DeviceChunk.device == "wheel-12").order_by(DeviceChunk.id))

@@ -141,11 +141,11 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
         ledger.credit(s, CAGE, 2, 200_000, house=HOUSE)
         s.commit()
         for spin, number in ((30, 17), (31, 0)):
-            rounds.wheel_status(s, table, 2, spin, 0, t, house=HOUSE); s.commit()
+            rounds.wheel_status(s, table, 2, spin, (), t, house=HOUSE); s.commit()
             bets.place(s, REMOTE, table, spot="red", amount=5_000, player_id=2, at=t + timedelta(seconds=1), house=HOUSE); s.commit()
-            rounds.wheel_status(s, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
+            rounds.wheel_status(s, table, 4, spin, (), t + timedelta(seconds=5), house=HOUSE); s.commit()
             out = rounds.wheel_number(s, table, spin, number, t + timedelta(seconds=9)); s.commit()
-            out = rounds.wheel_status(s, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number, house=HOUSE); s.commit()
+            out = rounds.wheel_status(s, table, 5, spin, (), t + timedelta(seconds=9.1), winning=number, house=HOUSE); s.commit()
             rounds.settle(s, out.settle, house=HOUSE); s.commit()
             t += timedelta(minutes=1)
     page = page_as("pitboss")
@@ -157,12 +157,12 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     # A wheel fault while the console is open (made here, in another process than the server: the
     # page is told to look again, as the server's own socket event would).
     with Session(engine) as s:
-        rounds.wheel_status(s, table, 2, 40, 0, t, house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 2, 40, (), t, house=HOUSE); s.commit()
         for spot in ("black", "even", "high"):
             bets.place(s, REMOTE, table, spot=spot, amount=40_000, player_id=2, at=t + timedelta(seconds=1), house=HOUSE)
         s.commit()
-        rounds.wheel_status(s, table, 4, 40, 0, t + timedelta(seconds=5), house=HOUSE); s.commit()
-        rounds.wheel_status(s, table, 4, 40, 4, t + timedelta(seconds=6), house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 4, 40, (), t + timedelta(seconds=5), house=HOUSE); s.commit()
+        rounds.wheel_status(s, table, 4, 40, {"fault"}, t + timedelta(seconds=6), house=HOUSE); s.commit()
         held = rounds.last_round(s, table).id
     page.evaluate("window.__marker = 1")
     page.evaluate("window.__pit.reloadHeld(); window.__pit.loadRounds(); window.__pit.loadGlance()")

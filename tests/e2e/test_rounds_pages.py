@@ -35,10 +35,10 @@ def _event(s, fn, *args, **kw):
 
 
 def _spin(s, table, spin, number, t):
-    _event(s, rounds.wheel_status, table, 2, spin, 0, t, house=HOUSE)
-    _event(s, rounds.wheel_status, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE)
+    _event(s, rounds.wheel_status, table, 2, spin, (), t, house=HOUSE)
+    _event(s, rounds.wheel_status, table, 4, spin, (), t + timedelta(seconds=5), house=HOUSE)
     _event(s, rounds.wheel_number, table, spin, number, t + timedelta(seconds=9))
-    _event(s, rounds.wheel_status, table, 5, spin, 0, t + timedelta(seconds=9.1), winning=number, house=HOUSE)
+    _event(s, rounds.wheel_status, table, 5, spin, (), t + timedelta(seconds=9.1), winning=number, house=HOUSE)
 
 
 def test_dealer_terminal_plays_blackjack_with_decisions(page_as):
@@ -83,7 +83,7 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
         table = table_by_number(s, 12).id
         for i in range(14):
             _spin(s, table, 100 + i, rng.randint(0, 36), T + timedelta(minutes=i))
-        _event(s, rounds.wheel_status, table, 2, 120, 0, T + timedelta(minutes=30), house=HOUSE)
+        _event(s, rounds.wheel_status, table, 2, 120, (), T + timedelta(minutes=30), house=HOUSE)
         ledger.credit(s, Actor("c", "cashier", "c"), 1, 50_000, house=HOUSE)
         bets.place(s, Actor("api", "admin", "api"), table, spot="straight", numbers=[17], amount=1_000, player_id=1, house=HOUSE)
         s.commit()
@@ -99,9 +99,9 @@ def test_dealer_terminal_shows_a_roulette_spin_and_the_board_its_history(page_as
     page.wait_for_selector("#bets tr:nth-child(3)")
     with Session(engine) as s:
         t = T + timedelta(minutes=31)
-        _event(s, rounds.wheel_status, table, 4, 120, 0, t, house=HOUSE)
+        _event(s, rounds.wheel_status, table, 4, 120, (), t, house=HOUSE)
         _event(s, rounds.wheel_number, table, 120, 17, t + timedelta(seconds=4))
-        _event(s, rounds.wheel_status, table, 5, 120, 0, t + timedelta(seconds=4.1), winning=17, house=HOUSE)
+        _event(s, rounds.wheel_status, table, 5, 120, (), t + timedelta(seconds=4.1), winning=17, house=HOUSE)
     page.evaluate("window.__terminal.refresh()")
     page.wait_for_selector(".round-status.settled")
     assert page.locator(".wheel-result .ball.big").inner_text() == "17"
@@ -165,12 +165,12 @@ def test_the_pit_boss_voids_a_held_round(page_as, sqlite_url):
     engine = _db(sqlite_url)
     with Session(engine) as s:
         table = table_by_number(s, 12).id
-        _event(s, rounds.wheel_status, table, 2, 40, 0, T, house=HOUSE)
+        _event(s, rounds.wheel_status, table, 2, 40, (), T, house=HOUSE)
         ledger.credit(s, Actor("c", "cashier", "c"), 2, 10_000, house=HOUSE)
         bets.place(s, Actor("api", "admin", "api"), table, spot="black", amount=2_000, player_id=2, house=HOUSE)
         s.commit()
-        _event(s, rounds.wheel_status, table, 4, 40, 0, T + timedelta(seconds=5), house=HOUSE)
-        _event(s, rounds.wheel_status, table, 4, 40, 4, T + timedelta(seconds=6), house=HOUSE)
+        _event(s, rounds.wheel_status, table, 4, 40, (), T + timedelta(seconds=5), house=HOUSE)
+        _event(s, rounds.wheel_status, table, 4, 40, {"fault"}, T + timedelta(seconds=6), house=HOUSE)
     page = page_as("pitboss")
     page.wait_for_selector(".held-round")
     assert "wheel fault" in page.locator(".held-round .reason").inner_text()

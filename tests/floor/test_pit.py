@@ -114,12 +114,12 @@ def test_a_void_above_the_threshold_waits_for_a_second_pit_boss(session):
     house = HouseSettings(dispute_two_person_cents=50_000)
     table = tid(session, 12)
     fund(session, 2, 500_000)
-    event(session, rounds.wheel_status, table, 2, 40, 0, at(0), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 40, (), at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="black", amount=40_000, player_id=2, at=at(1), house=HOUSE)
     bets.place(session, DEALER, table, spot="odd", amount=35_000, player_id=2, at=at(1), house=HOUSE)
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 40, 0, at(5), house=HOUSE)
-    event(session, rounds.wheel_status, table, 4, 40, 4, at(6), house=HOUSE)      # fault flag: held
+    event(session, rounds.wheel_status, table, 4, 40, (), at(5), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 40, {"fault"}, at(6), house=HOUSE)      # fault flag: held
     r = rounds.last_round(session, table)
     assert r.status == "held"
     first, second = boss(session, "pitboss"), boss(session, "pitboss2")
@@ -157,12 +157,12 @@ def test_below_the_threshold_one_pit_boss_voids_and_a_rejected_ruling_moves_noth
     house = HouseSettings(dispute_two_person_cents=1_000)
     table = tid(session, 12)
     fund(session, 3, 10_000)
-    event(session, rounds.wheel_status, table, 2, 50, 0, at(0), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 50, (), at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=3, at=at(1), house=HOUSE)
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 50, 0, at(5), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 50, (), at(5), house=HOUSE)
     event(session, rounds.wheel_number, table, 50, 7, at(9))
-    event(session, rounds.wheel_status, table, 5, 50, 0, at(9.1), winning=7, house=HOUSE)
+    event(session, rounds.wheel_status, table, 5, 50, (), at(9.1), winning=7, house=HOUSE)
     r = rounds.last_round(session, table)
     assert r.status == "settled" and ledger.player_balance(session, 3) == 12_000
     # The wheel read 7 (red), the ball was in 28 (black): a correction of 4 000 needs a second pit boss.
@@ -279,12 +279,12 @@ def test_shift_figures_per_table(session):
     r, _ = _baccarat_coup(session, player_id=9)
     table = tid(session, 12)
     fund(session, 10, 10_000)
-    event(session, rounds.wheel_status, table, 2, 60, 0, at(0), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 60, (), at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="straight", numbers=[17], amount=500, player_id=10, at=at(1), house=HOUSE)
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 60, 0, at(5), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 60, (), at(5), house=HOUSE)
     event(session, rounds.wheel_number, table, 60, 17, at(9))
-    event(session, rounds.wheel_status, table, 5, 60, 0, at(9.1), winning=17, house=HOUSE)
+    event(session, rounds.wheel_status, table, 5, 60, (), at(9.1), winning=17, house=HOUSE)
     fig = pit.figures(session, pit.today(HOUSE, T0), HOUSE)
     by = {row["table"]: row for row in fig["tables"]}
     assert (by[10]["played"], by[10]["drop"], by[10]["payouts"], by[10]["commission"], by[10]["win_loss"]) == \

@@ -98,11 +98,11 @@ def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
     client.post("/logout", headers=login.headers())
     login("pitboss")
     with app_session(app) as session:
-        rounds.wheel_status(session, table, 2, 7, 0, at(0), house=HOUSE)
+        rounds.wheel_status(session, table, 2, 7, (), at(0), house=HOUSE)
     assert login.post("/api/tables/12/bets", json={"spot": "black", "amount": 1_000, "player_id": 4}).status_code == 201
     with app_session(app) as session:
-        rounds.wheel_status(session, table, 4, 7, 0, at(5), house=HOUSE)
-        rounds.wheel_status(session, table, 4, 7, 4, at(6), house=HOUSE)       # fault
+        rounds.wheel_status(session, table, 4, 7, (), at(5), house=HOUSE)
+        rounds.wheel_status(session, table, 4, 7, {"fault"}, at(6), house=HOUSE)       # fault
     held = client.get("/api/rounds/held").get_json()
     assert [h["held_reason"] for h in held] == ["wheel fault (sensor, motor or encoder)"]
     rid = held[0]["id"]
@@ -116,11 +116,11 @@ def test_the_pit_boss_settles_and_voids_held_rounds(app, client, login):
     assert client.get("/api/ledger/check").get_json()["ok"] is True
     # a second held round is voided: every bet comes back
     with app_session(app) as session:
-        rounds.wheel_status(session, table, 2, 8, 0, at(20), house=HOUSE)
+        rounds.wheel_status(session, table, 2, 8, (), at(20), house=HOUSE)
     login.post("/api/tables/12/bets", json={"spot": "red", "amount": 2_000, "player_id": 4})
     with app_session(app) as session:
-        rounds.wheel_status(session, table, 4, 8, 0, at(25), house=HOUSE)
-        rounds.wheel_status(session, table, 6, 8, 0, at(26), house=HOUSE)
+        rounds.wheel_status(session, table, 4, 8, (), at(25), house=HOUSE)
+        rounds.wheel_status(session, table, 6, 8, (), at(26), house=HOUSE)
     rid = client.get("/api/rounds/held").get_json()[0]["id"]
     assert login.post(f"/api/rounds/{rid}/void", json={"reason": "wheel closed"}).get_json()["status"] == "voided"
     assert client.get("/api/cashier/players/4").get_json()["balance"] == 11_000

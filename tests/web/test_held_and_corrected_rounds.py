@@ -15,7 +15,7 @@ def _next_round_opens(app) -> int:
     """The wheel spins on: the table's next round takes bets."""
     with app_session(app) as s:
         table = table_by_number(s, 12).id
-        rounds.wheel_status(s, table, 2, 71, 0, datetime.now(timezone.utc), house=HOUSE)
+        rounds.wheel_status(s, table, 2, 71, (), datetime.now(timezone.utc), house=HOUSE)
         s.commit()
         live = rounds.active_round(s, table, lock=False)
         assert live is not None and live.status == "betting"

@@ -32,14 +32,14 @@ def _held(session, stakes: dict[str, int], player_id: int) -> int:
     table = table_by_number(session, 12).id
     ledger.credit(session, CAGE, player_id, 500_000, house=HOUSE)
     session.commit()
-    rounds.wheel_status(session, table, 2, 70, 0, t, house=HOUSE)
+    rounds.wheel_status(session, table, 2, 70, (), t, house=HOUSE)
     session.commit()
     for spot, amount in stakes.items():
         bets.place(session, DEVICE, table, spot=spot, amount=amount, player_id=player_id, at=t + timedelta(seconds=1), house=HOUSE)
     session.commit()
-    rounds.wheel_status(session, table, 4, 70, 0, t + timedelta(seconds=5), house=HOUSE)
+    rounds.wheel_status(session, table, 4, 70, (), t + timedelta(seconds=5), house=HOUSE)
     session.commit()
-    rounds.wheel_status(session, table, 4, 70, 4, t + timedelta(seconds=6), house=HOUSE)
+    rounds.wheel_status(session, table, 4, 70, {"fault"}, t + timedelta(seconds=6), house=HOUSE)
     session.commit()
     r = rounds.last_round(session, table)
     assert r.status == "held"

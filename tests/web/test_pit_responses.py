@@ -47,15 +47,15 @@ def _held_spin(app, stakes: dict[str, int], player_id: int, spin: int, minutes_a
     with app_session(app) as s:
         table = tid(s, 12)
         fund(s, player_id, 500_000)
-        rounds.wheel_status(s, table, 2, spin, 0, t, house=HOUSE)
+        rounds.wheel_status(s, table, 2, spin, (), t, house=HOUSE)
         s.commit()
         for spot, amount in stakes.items():
             bets.place(s, roulette_rounds.WHEEL, table, spot=spot, amount=amount, player_id=player_id,
                        at=t + timedelta(seconds=1), house=HOUSE)
         s.commit()
-        rounds.wheel_status(s, table, 4, spin, 0, t + timedelta(seconds=5), house=HOUSE)
+        rounds.wheel_status(s, table, 4, spin, (), t + timedelta(seconds=5), house=HOUSE)
         s.commit()
-        rounds.wheel_status(s, table, 4, spin, 4, t + timedelta(seconds=6), house=HOUSE)   # fault flag: held
+        rounds.wheel_status(s, table, 4, spin, {"fault"}, t + timedelta(seconds=6), house=HOUSE)   # fault flag: held
         s.commit()
         return rounds.last_round(s, table).id
 

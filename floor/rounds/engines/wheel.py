@@ -23,7 +23,9 @@ from floor.errors import Msg
 
 STATE_BEFORE_GAME, STATE_PLACE_BETS, STATE_SPINNING, STATE_NO_MORE_BETS = 1, 2, 3, 4
 STATE_WINNING_NUMBER, STATE_CLOSED, STATE_NO_BALL = 5, 6, 7
-FLAG_NO_BALL, FLAG_MISSPIN, FLAG_FAULT, FLAG_FAILED_LAUNCH = 1, 2, 4, 8
+# The status line's flags by the names the device layer decodes them to (their bits are the line's
+# business, not the rules')
+NO_BALL_FLAG, MISSPIN_FLAG, FAULT_FLAG, FAILED_LAUNCH_FLAG = "no_ball", "misspin", "fault", "failed_launch"
 NO_BALL = timedelta(seconds=5)
 FAILED_LAUNCH = timedelta(seconds=3)
 RESET = "*R"   # the command a misspin asks the wheel for
@@ -61,8 +63,11 @@ class WheelState:
 class Status:
     state: int
     spin: int
-    flags: int = 0
+    flags: frozenset[str] = frozenset()   # the flags raised, by name (NO_BALL_FLAG …)
     winning: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "flags", frozenset(self.flags or ()))
 
 
 @dataclass(frozen=True)
@@ -159,8 +164,8 @@ def _hold(state: WheelState, reason: Msg, **data) -> tuple[WheelState, list]:
 
 def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
     r, state, spin, flags = s.round, e.state, e.spin, e.flags
-    if r is not None and flags & FLAG_FAULT:
-        return _hold(s, Msg("wheel fault (sensor, motor or encoder)"), spin=spin, flags=flags)
+    if r is not None and FAULT_FLAG in flags:
+        return _hold(s, Msg("wheel fault (sensor, motor or encoder)"), spin=spin, flags=sorted(flags))
 
     if state == STATE_PLACE_BETS:
         if r is None:
@@ -178,7 +183,7 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
             return _with(s, WheelRound("locked", spin, nmb=spin)), [Open(spin, locked=True)]
         return s, []
 
-    if state in (STATE_SPINNING, STATE_NO_MORE_BETS) and flags & FLAG_MISSPIN:
+    if state in (STATE_SPINNING, STATE_NO_MORE_BETS) and MISSPIN_FLAG in flags:
         if r.respin and r.misspin_spin == spin:
             return s, []   # the same misspin, repeated on the next lines
         r2 = replace(r, status="locked", respin=True, misspin_spin=spin, nmb=None, bare=None, five=None,
@@ -188,7 +193,7 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
     if state == STATE_SPINNING:
         since = r.spinning_since or now
         r = replace(r, spinning_since=since, no_ball_since=None)
-        if flags & FLAG_FAILED_LAUNCH and now - since > FAILED_LAUNCH:
+        if FAILED_LAUNCH_FLAG in flags and now - since > FAILED_LAUNCH:
             return _hold(_with(s, r), Msg("failed launch over 3 s"), spin=spin)
         return _with(s, r), []
     r = replace(r, spinning_since=None)
@@ -200,7 +205,7 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
                 return _hold(_with(s, r), Msg("the wheel moved on without a confirmed result"), spin=spin)
             out.append(Lock(spin, r.status == "betting"))
             r = replace(r, status="locked", spin=spin, nmb=spin, bare=None, five=None, respin=False)
-        return _no_ball(_with(s, r), bool(flags & FLAG_NO_BALL), now, out)
+        return _no_ball(_with(s, r), NO_BALL_FLAG in flags, now, out)
 
     if state == STATE_NO_BALL:
         if r.nmb is not None:

@@ -49,7 +49,7 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
             if play["deposit"]:
                 fund(session, p, play["deposit"])
                 expected[p] += play["deposit"]
-        rounds.wheel_status(session, table, 2, spin, 0, at(t), house=HOUSE)
+        rounds.wheel_status(session, table, 2, spin, (), at(t), house=HOUSE)
         session.commit()
         accepted = []
         for player, idx, stake in play["bets"]:
@@ -64,9 +64,9 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
                 session.rollback()
         fate, number = play["fate"], play["number"]
         if fate == "misspin_then_result":
-            rounds.wheel_status(session, table, 3, spin, 2, at(t + 3), house=HOUSE)
+            rounds.wheel_status(session, table, 3, spin, {"misspin"}, at(t + 3), house=HOUSE)
             session.commit()
-        rounds.wheel_status(session, table, 4, spin, 0, at(t + 5), house=HOUSE)
+        rounds.wheel_status(session, table, 4, spin, (), at(t + 5), house=HOUSE)
         session.commit()
         if fate == "void":
             rounds.device_fault(session, table, "sensor fault", at(t + 6))
@@ -77,13 +77,13 @@ def test_books_balance_and_each_balance_is_deposits_minus_stakes_plus_returns(se
                 expected[player] += stake
             continue
         if fate == "hold_then_settle":
-            rounds.wheel_status(session, table, 6, spin, 0, at(t + 6), house=HOUSE)
+            rounds.wheel_status(session, table, 6, spin, (), at(t + 6), house=HOUSE)
             session.commit()
             rounds.settle_held(session, DEALER, rounds.last_round(session, table).id, {"number": number}, at(t + 9), house=HOUSE)
             session.commit()
         else:
             rounds.wheel_number(session, table, spin, number, at(t + 9))
-            out = rounds.wheel_status(session, table, 5, spin, 0, at(t + 9.1), winning=number, house=HOUSE)
+            out = rounds.wheel_status(session, table, 5, spin, (), at(t + 9.1), winning=number, house=HOUSE)
             session.commit()
             if fate == "crash_then_recover":
                 rounds.settle(session, out.settle, at=at(t + 10), house=HOUSE)

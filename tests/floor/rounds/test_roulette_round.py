@@ -33,7 +33,7 @@ BETS = [
 def test_a_spin_settles_every_bet_kind_once(session):
     table = tid(session, 12)
     fund(session, 1, 50_000)
-    event(session, rounds.wheel_status, table, 2, 11, 0, at(0), winning=None, raw=b"*X;2;011;  ;0;165;1\r\n",
+    event(session, rounds.wheel_status, table, 2, 11, (), at(0), winning=None, raw=b"*X;2;011;  ;0;165;1\r\n",
           device="wheel-12", house=HOUSE)
     r = rounds.active_round(session, table, lock=False)
     assert r.status == "betting"
@@ -47,20 +47,20 @@ def test_a_spin_settles_every_bet_kind_once(session):
     session.commit()
     assert ledger.player_balance(session, 1) == 50_000 - 16_000
 
-    event(session, rounds.wheel_status, table, 3, 11, 0, at(5), house=HOUSE)
-    event(session, rounds.wheel_status, table, 4, 11, 0, at(9), house=HOUSE)
+    event(session, rounds.wheel_status, table, 3, 11, (), at(5), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 11, (), at(9), house=HOUSE)
     with pytest.raises(Conflict) as late:
         bets.place(session, DEALER, table, spot="red", amount=1_000, player_id=1, at=at(10), house=HOUSE)
     assert late.value.code == "betting_closed"
     session.rollback()
 
     event(session, rounds.wheel_number, table, 11, 17, at(14), raw=b"17\r\n", device="wheel-12")
-    out = event(session, rounds.wheel_status, table, 5, 11, 0, at(14.2), winning=17, raw=b"*X;5;011;17;0;165;1\r\n",
+    out = event(session, rounds.wheel_status, table, 5, 11, (), at(14.2), winning=17, raw=b"*X;5;011;17;0;165;1\r\n",
                 device="wheel-12", house=HOUSE)
     assert out.settle == r.id
     # the state-5 line again, twice: still one result, one settlement
-    event(session, rounds.wheel_status, table, 5, 11, 0, at(14.7), winning=17, house=HOUSE)
-    event(session, rounds.wheel_status, table, 5, 11, 0, at(15.2), winning=17, house=HOUSE)
+    event(session, rounds.wheel_status, table, 5, 11, (), at(14.7), winning=17, house=HOUSE)
+    event(session, rounds.wheel_status, table, 5, 11, (), at(15.2), winning=17, house=HOUSE)
     assert rounds.settle(session, r.id, house=HOUSE) is None
 
     session.expire_all()
@@ -86,24 +86,24 @@ def test_a_spin_settles_every_bet_kind_once(session):
 def test_misspin_keeps_bets_locked_and_the_respin_settles(session):
     table = tid(session, 12)
     fund(session, 2, 10_000)
-    event(session, rounds.wheel_status, table, 2, 20, 0, at(0), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 20, (), at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="red", amount=2_000, player_id=2, at=at(1), house=HOUSE)
     session.commit()
-    event(session, rounds.wheel_status, table, 3, 20, 0, at(3), house=HOUSE)
-    out = event(session, rounds.wheel_status, table, 3, 20, 2, at(4), house=HOUSE)   # ball turning the rotor's way
+    event(session, rounds.wheel_status, table, 3, 20, (), at(3), house=HOUSE)
+    out = event(session, rounds.wheel_status, table, 3, 20, {"misspin"}, at(4), house=HOUSE)   # ball turning the rotor's way
     assert out.command == "*R"
     r = rounds.active_round(session, table, lock=False)
     assert r.status == "locked"
     with pytest.raises(Conflict):
         bets.place(session, DEALER, table, spot="black", amount=1_000, player_id=2, at=at(5), house=HOUSE)
     session.rollback()
-    event(session, rounds.wheel_status, table, 1, 20, 0, at(6), house=HOUSE)
-    event(session, rounds.wheel_status, table, 2, 21, 0, at(7), house=HOUSE)    # the wheel asks for bets: they stay locked
+    event(session, rounds.wheel_status, table, 1, 20, (), at(6), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 21, (), at(7), house=HOUSE)    # the wheel asks for bets: they stay locked
     assert rounds.active_round(session, table, lock=False).status == "locked"
-    event(session, rounds.wheel_status, table, 3, 21, 0, at(8), house=HOUSE)
-    event(session, rounds.wheel_status, table, 4, 21, 0, at(10), house=HOUSE)
+    event(session, rounds.wheel_status, table, 3, 21, (), at(8), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 21, (), at(10), house=HOUSE)
     event(session, rounds.wheel_number, table, 21, 1, at(14))
-    event(session, rounds.wheel_status, table, 5, 21, 0, at(14.1), winning=1, house=HOUSE)
+    event(session, rounds.wheel_status, table, 5, 21, (), at(14.1), winning=1, house=HOUSE)
     session.expire_all()
     r = session.get(Round, r.id)
     assert r.status == "settled" and r.spin == 21
@@ -114,14 +114,14 @@ def test_misspin_keeps_bets_locked_and_the_respin_settles(session):
 def test_no_ball_for_five_seconds_voids_and_returns_every_bet(session):
     table = tid(session, 12)
     fund(session, 3, 10_000)
-    event(session, rounds.wheel_status, table, 2, 30, 0, at(0), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 30, (), at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="straight", numbers=[5], amount=1_000, player_id=3, at=at(1), house=HOUSE)
     session.commit()
-    event(session, rounds.wheel_status, table, 4, 30, 0, at(5), house=HOUSE)
-    event(session, rounds.wheel_status, table, 4, 30, 1, at(6), house=HOUSE)
-    event(session, rounds.wheel_status, table, 4, 30, 1, at(9), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 30, (), at(5), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 30, {"no_ball"}, at(6), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 30, {"no_ball"}, at(9), house=HOUSE)
     assert rounds.active_round(session, table, lock=False).status == "locked"
-    event(session, rounds.wheel_status, table, 4, 30, 1, at(11.1), house=HOUSE)
+    event(session, rounds.wheel_status, table, 4, 30, {"no_ball"}, at(11.1), house=HOUSE)
     assert rounds.active_round(session, table, lock=False) is None
     assert rounds.last_round(session, table).status == "voided"
     assert ledger.player_balance(session, 3) == 10_000
@@ -132,22 +132,22 @@ def test_no_ball_for_five_seconds_voids_and_returns_every_bet(session):
 def test_trouble_holds_the_round_and_settles_nothing(session, trouble):
     table = tid(session, 12)
     fund(session, 4, 10_000)
-    event(session, rounds.wheel_status, table, 2, 40, 0, at(0), house=HOUSE)
+    event(session, rounds.wheel_status, table, 2, 40, (), at(0), house=HOUSE)
     bets.place(session, DEALER, table, spot="red", amount=1_000, player_id=4, at=at(1), house=HOUSE)
     session.commit()
     if trouble == "no_nmb":
-        event(session, rounds.wheel_status, table, 5, 40, 0, at(9), winning=3, house=HOUSE)
+        event(session, rounds.wheel_status, table, 5, 40, (), at(9), winning=3, house=HOUSE)
     else:
-        event(session, rounds.wheel_status, table, 4, 40, 0, at(5), house=HOUSE)
+        event(session, rounds.wheel_status, table, 4, 40, (), at(5), house=HOUSE)
         if trouble == "fault":
-            event(session, rounds.wheel_status, table, 4, 40, 4, at(6), house=HOUSE)
+            event(session, rounds.wheel_status, table, 4, 40, {"fault"}, at(6), house=HOUSE)
         elif trouble == "closed":
-            event(session, rounds.wheel_status, table, 6, 40, 0, at(6), house=HOUSE)
+            event(session, rounds.wheel_status, table, 6, 40, (), at(6), house=HOUSE)
         elif trouble == "lost":
             event(session, rounds.device_fault, table, "no status line for 2 s", at(8))
         else:
             event(session, rounds.wheel_number, table, 40, 3, at(9))
-            event(session, rounds.wheel_status, table, 5, 40, 0, at(9.1), winning=30, house=HOUSE)
+            event(session, rounds.wheel_status, table, 5, 40, (), at(9.1), winning=30, house=HOUSE)
     r = rounds.last_round(session, table)
     assert r.status == "held"
     assert session.query(Settlement).filter_by(round_id=r.id).count() == 0
@@ -158,6 +158,6 @@ def test_trouble_holds_the_round_and_settles_nothing(session, trouble):
 def test_a_result_with_no_round_is_recorded_and_alerted(session):
     from floor.models import Alert
     table = tid(session, 12)
-    event(session, rounds.wheel_status, table, 5, 50, 0, at(0), winning=7, house=HOUSE)
+    event(session, rounds.wheel_status, table, 5, 50, (), at(0), winning=7, house=HOUSE)
     assert rounds.active_round(session, table, lock=False) is None
     assert session.query(Alert).filter_by(kind="result_without_no_more_bets").count() == 1

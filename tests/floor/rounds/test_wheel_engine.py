@@ -18,6 +18,8 @@ from floor.rounds.engines.wheel import (
     step,
 )
 
+from devices.wheel import flag_names
+
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
@@ -35,7 +37,7 @@ class Run:
         for _ in range(times):
             self.t += 0.5
             self.spin = spin
-            self._step(Status(state, spin, flags, win))
+            self._step(Status(state, spin, flag_names(flags), win))   # the line's bits, by name
         return self
 
     def num(self, n):
@@ -114,7 +116,7 @@ def test_failed_launch_is_tolerated_for_three_seconds():
 
 def test_fault_flag_and_closing_mid_round_hold():
     r = Run().st(1, 2).st(2, 2).st(3, 2, flags=4, times=3)
-    assert r.out == [Open(2), Hold("wheel fault (sensor, motor or encoder)", {"spin": 2, "flags": 4})]
+    assert r.out == [Open(2), Hold("wheel fault (sensor, motor or encoder)", {"spin": 2, "flags": ["fault"]})]
     r = Run().spin_to_nmb(2).st(6, 2, times=3)
     assert r.out[-1] == Hold("the wheel closed mid-round", {"spin": 2})
 
@@ -132,5 +134,5 @@ def test_spin_numbers_wrap_and_replay_gives_the_same_outcomes():
     r = Run().spin_to_nmb(256).num(5).st(5, 256, win=5).spin_to_nmb(1).num(6).st(5, 1, win=6)
     assert [o for o in r.out if isinstance(o, Result)] == [Result(5, 256), Result(6, 1)]
     stream = [(T0 + timedelta(seconds=i), e) for i, e in enumerate(
-        [Status(2, 9), Status(4, 9), Number(4, 9), Status(5, 9, 0, 4)])]
+        [Status(2, 9), Status(4, 9), Number(4, 9), Status(5, 9, (), 4)])]
     assert run(stream) == [Open(9), Lock(9, True), Result(4, 9)]
