@@ -156,7 +156,8 @@ def list_tables(session: Session, game_id: int | None = None) -> list[Table]:
     fed = set()
     for chain in chains(session):
         fed.update(chain.tables[:-1])
-    q = select(Table).where(Table.kind == "poker", Table.status == "open").order_by(Table.number)
+    q = select(Table).where(Table.kind == "poker", Table.status == "open", Table.tournament_id.is_(None)
+                            ).order_by(Table.number)
     if game_id is not None:
         q = q.where(Table.game_id == game_id)
     return [t for t in session.execute(q).scalars() if t.id not in fed]

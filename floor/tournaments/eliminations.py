@@ -81,6 +81,7 @@ def _finish(session: Session, settings: HouseSettings, t: Tournament, winner: To
         winner.bounties_won += winner.bounty
         winner.bounty = 0
     t.status, t.finished_at = "finished", now
+    core.release_tables(session, t)
     timers.cancel_timer(session, clock.timer_key(t))
 
 

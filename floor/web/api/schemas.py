@@ -141,7 +141,12 @@ class TableSchema(Schema):
     kind = fields.String()
     status = fields.String()
     seat_count = fields.Integer()
-    occupied = fields.Integer()
+    occupied = fields.Integer(metadata={"description": "people at the table: its cash-game players, its seated "
+                                                        "tournament entries, or its live-game seats with an "
+                                                        "identified player or a bet in the round running"})
+    use = fields.String(validate=validate.OneOf(["closed", "cash_game", "table_game", "tournament"]),
+                        metadata={"description": "what the table is doing: its one occupant"})
+    tournament = fields.Dict(allow_none=True, metadata={"description": "{id, name} of the tournament holding it"})
     game = fields.Nested(GameSchema)
     seats = fields.List(fields.Nested(SeatSchema))
 
