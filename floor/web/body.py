@@ -16,8 +16,9 @@ from floor.errors import BadInput, FloorError
 
 
 class UnsupportedBody(FloorError):
+    # 400, the status the API documents for a body it refuses (the code says why)
     code = "unsupported_media_type"
-    status = 415
+    status = 400
 
 
 class _DuplicateKey(ValueError):
