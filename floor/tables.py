@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session, selectinload
 
-from floor.errors import Conflict, NotFound
+from floor.errors import Conflict, InvalidState, NotFound
 from floor.models import Bet, ListCall, PlayerVisit, Round, SeatAssignment, Table, Tournament, TournamentEntry
 from floor.models.rounds import ACTIVE as ROUND_ACTIVE
 
@@ -82,23 +82,23 @@ def refuse_unless_free_for_tournament(session: Session, table: Table, tournament
     it, no cash-game player sits there, no call holds a seat for one."""
     if table.tournament_id is not None and table.tournament_id != tournament_id:
         other = session.get(Tournament, table.tournament_id)
-        raise Conflict("table {number} is playing the tournament {name}", code="table_in_use",
+        raise InvalidState("table {number} is playing the tournament {name}", code="table_in_use",
                        number=table.number, name=other.name if other else table.tournament_id)
     occ = table_occupancy(session, table)
     if occ.use == CASH_GAME and occ.players:
-        raise Conflict("table {number} still has {players} cash-game players", code="table_in_use",
+        raise InvalidState("table {number} still has {players} cash-game players", code="table_in_use",
                        number=table.number, players=occ.players)
     called = session.execute(select(func.count(ListCall.id)).where(ListCall.table_id == table.id,
                                                                     ListCall.closed_at.is_(None))).scalar()
     if called:
-        raise Conflict("table {number} holds a seat for a called cash-game player", code="table_in_use",
+        raise InvalidState("table {number} holds a seat for a called cash-game player", code="table_in_use",
                        number=table.number)
 
 
 def free_for_tournament(session: Session, table: Table, tournament_id: int) -> bool:
     try:
         refuse_unless_free_for_tournament(session, table, tournament_id)
-    except Conflict:
+    except InvalidState:
         return False
     return True
 

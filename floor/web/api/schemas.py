@@ -134,6 +134,11 @@ class SeatSchema(Schema):
     sat_at = fields.String(allow_none=True)
 
 
+class TableTournamentSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+
+
 class TableSchema(Schema):
     id = fields.Integer()
     number = fields.Integer()
@@ -146,7 +151,8 @@ class TableSchema(Schema):
                                                         "identified player or a bet in the round running"})
     use = fields.String(validate=validate.OneOf(["closed", "cash_game", "table_game", "tournament"]),
                         metadata={"description": "what the table is doing: its one occupant"})
-    tournament = fields.Dict(allow_none=True, metadata={"description": "{id, name} of the tournament holding it"})
+    tournament = fields.Nested(TableTournamentSchema, allow_none=True,
+                               metadata={"description": "the tournament holding it, if one does"})
     game = fields.Nested(GameSchema)
     seats = fields.List(fields.Nested(SeatSchema))
 
