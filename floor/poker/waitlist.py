@@ -621,6 +621,7 @@ class BoardList:
 class BoardTable:
     table: Table
     occupied: int
+    free: int        # seats a newcomer may take: none held by a call, none a must-move table fills
 
 
 @dataclass(frozen=True)
@@ -641,10 +642,15 @@ def board(session: Session, settings: HouseSettings, now: datetime | None = None
                    r.estimated_wait_minutes, r.estimated_wait_range) for r in lst.entries])
         for lst in lists(session, settings, now)]
     tables = []
+    takers = {t.id for t in list_tables(session)}
     for t in session.execute(select(Table).where(Table.status == "open").order_by(Table.number)).scalars():
         seated = session.execute(select(func.count(SeatAssignment.id)).where(
             SeatAssignment.table_id == t.id, SeatAssignment.left_at.is_(None))).scalar()
-        tables.append(BoardTable(t, seated))
+        if t.kind != "poker":
+            free = max(t.seat_count - seated, 0)
+        else:   # a table a must-move table fills keeps its open seats for the players moving in
+            free = len(queries.free_seats(session, t)) if t.id in takers else 0
+        tables.append(BoardTable(t, seated, free))
     return Board(out, tables, now)
 
 

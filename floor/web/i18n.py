@@ -14,6 +14,8 @@ own choice (staff.language), else the terminal's pin, else the house language.
 """
 from __future__ import annotations
 
+from decimal import Decimal
+
 import functools
 import io
 import re
@@ -143,7 +145,7 @@ def init_app(app) -> None:
     # the default one when an extension made it first: pages say domain messages like the API does.
     app.jinja_env.policies["json.dumps_function"] = app.json.dumps
     app.after_request(_pin_terminal)
-    app.jinja_env.filters.update(money=money, amount=amount, number=number, clock=clock, when=when, day=day, term=term)
+    app.jinja_env.filters.update(money=money, amount=amount, hold=hold, number=number, clock=clock, when=when, day=day, term=term)
     app.jinja_env.globals.update(i18n_data=i18n_data, LANGUAGES=LANGUAGES, current_language=language)
 
 
@@ -395,6 +397,13 @@ def amount(cents, lang: str | None = None) -> str:
     digits = get_currency_precision(_house().currency)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(int(cents) / 100, format=pattern, locale=format_locale(lang))
+
+
+def hold(basis_points, lang: str | None = None) -> str:
+    """A hold in hundredths of a percent (1234) as the language writes it: 12.34 %, 12,34 %."""
+    if basis_points is None:
+        return "–"
+    return format_decimal(Decimal(int(basis_points)) / 100, format="#,##0.00", locale=format_locale(lang)) + "\u00a0%"
 
 
 def number(value, lang: str | None = None) -> str:

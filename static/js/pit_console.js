@@ -81,7 +81,7 @@ async function loadGlance() {
     glance.replaceChildren(...[
       item(_("Gaming day"), day(f.day)),
       item(_("Rounds played"), String(t.played)), item(_("Voided"), String(t.voided)), item(_("Held"), String(t.held)),
-      item(_("Drop"), amount(t.drop)), item(_("Payouts"), amount(t.payouts)),
+      item(_("Handle"), amount(t.handle)), item(_("Payouts"), amount(t.payouts)),
       item(_("Win/loss"), amount(t.win_loss), t.win_loss < 0 ? "neg" : "pos"),
       item(_("Device faults"), String(t.device_faults), t.device_faults ? "neg" : ""),
     ].flat());

@@ -348,7 +348,7 @@ class ShiftTotalsSchema(Schema):
     still_held = fields.Integer()
     open = fields.Integer(metadata={"description": "rounds still running or held"})
     bets = fields.Integer()
-    drop = Cents(metadata={"description": "every stake placed"})
+    handle = Cents(metadata={"description": "every stake placed (what the shift report called drop before)"})
     refunded = Cents(metadata={"description": "stakes returned by voids before settlement"})
     payouts = Cents(metadata={"description": "paid beyond the stakes, net of what corrections took back"})
     commission = Cents()
@@ -358,10 +358,23 @@ class ShiftTotalsSchema(Schema):
     device_faults = fields.Integer()
     faults_by_kind = fields.Dict(keys=fields.String(metadata={"description": "the alert's kind"}),
                                  values=fields.Integer(), metadata={"description": "device alerts per kind"})
+    drop = Cents(allow_none=True, metadata={"description": "the cash and markers exchanged for chips: the count "
+                                                           "room's verified count, else the buy-ins recorded"})
+    drop_counted = fields.Boolean(metadata={"description": "the drop is the count room's verified count"})
+    fills = Cents(allow_none=True, metadata={"description": "chips received from the cage"})
+    credits = Cents(allow_none=True, metadata={"description": "chips sent back to the cage"})
+    win = Cents(allow_none=True, metadata={"description": "drop + (closing - opening) + credits - fills over the "
+                                                          "shifts closed in the day; null: none closed"})
+    hold = fields.Integer(allow_none=True, metadata={"description": "win / drop in hundredths of a percent "
+                                                                    "(1234 = 12.34 %); null: no drop or no win"})
+    rounds_win = Cents(allow_none=True, metadata={"description": "the house's result of the rounds in chips"})
+    difference = Cents(allow_none=True, metadata={"description": "win - rounds' win (0: reconciled)"})
 
 
 class ShiftTableSchema(ShiftTotalsSchema):
     table_id = fields.Integer()
+    recorded_drop = Cents(metadata={"description": "the buy-ins the dealers recorded"})
+    drop_difference = Cents(allow_none=True, metadata={"description": "counted drop - recorded buy-ins"})
     table = fields.Integer(metadata={"description": "the table's number"})
     name = fields.String()
     game = Choice(TableKind)
