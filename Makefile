@@ -9,7 +9,9 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: venv node run test test-fast bench demo clean translations extract mo
 
-venv: $(VENV)/.installed
+# Everything the floor needs to run, in production too: the Python packages, the pages' JavaScript
+# (npm packages served from node_modules under /vendor/) and the compiled translations.
+venv: $(VENV)/.installed node mo
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -29,7 +31,7 @@ BABEL_KEYWORDS := -k _l -k N_ -k Msg -k FloorError -k BadInput -k NotAuthenticat
 
 mo: $(MO)
 
-translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.installed
 	$(VENV)/bin/pybabel compile -d translations -l $* -i $< -o $@
 
 # Extract every marked string (Python, Jinja, JS) into $(POT).

@@ -25,6 +25,7 @@ from floor.web import (
     i18n,
     limits,
     live,
+    money_pages,
     pages,
     pit,
     policy,
@@ -125,6 +126,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
+    app.register_blueprint(money_pages.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)
     api_pkg.register(app)

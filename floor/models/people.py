@@ -1,6 +1,7 @@
 """Players, staff and integration tokens."""
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 
 from sqlalchemy import ForeignKey, Index, String
@@ -11,11 +12,28 @@ from floor.models.base import Base, utcnow
 ROLES = ("floor_manager", "dealer", "pit_boss", "admin", "display", "cashier")
 
 
+# letters NFKD does not take apart into a base letter and its accent
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
+
+
+def search_key(text: str) -> str:
+    """A name as a search matches it: lower case without accents ("Chloé Müller" -> "chloe muller"),
+    the same on SQLite and PostgreSQL since it is stored, not computed by the database."""
+    decomposed = unicodedata.normalize("NFKD", (text or "").casefold().translate(_LETTERS))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _name_key(context) -> str:
+    return search_key(context.get_current_parameters()["name"])
+
+
 class Player(Base):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120))
+    # the name as searched (search_key), kept with the name by every insert, bulk ones too
+    name_key: Mapped[str] = mapped_column(String(240), default=_name_key, index=True)
     card_number: Mapped[str] = mapped_column(String(40), unique=True)
     phone: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

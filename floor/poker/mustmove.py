@@ -132,15 +132,19 @@ def chain_state(session: Session, chain: Chain, settings: HouseSettings) -> Chai
 
 
 def break_prompts(session: Session, chain: Chain) -> list[dict]:
-    """When a must-move table and the table it feeds fit together at the fed one, the floor breaks it."""
+    """When a must-move table and the table it feeds fit together at the fed one, the floor breaks it;
+    not while players of the game wait on its list or are called to it (it was opened for them)."""
+    if queries.waiting_count(session, chain.game_id):
+        return []
     out = []
     for i in range(1, len(chain.tables)):
         fed, feeding = session.get(Table, chain.tables[i - 1]), session.get(Table, chain.tables[i])
+        called = session.execute(select(func.count(ListCall.id)).where(ListCall.table_id == feeding.id,
+                                                                      ListCall.closed_at.is_(None))).scalar()
         n_fed, n_feeding = occupied(session, fed.id), occupied(session, feeding.id)
-        if n_fed + n_feeding <= fed.seat_count:
+        if not called and n_fed + n_feeding <= fed.seat_count:
             out.append({"table_id": feeding.id, "table": feeding.number, "into_table": fed.number,
-                        "players": n_feeding, "into_players": n_fed, "into_seats": fed.seat_count, "message": f"Table {feeding.number} ({n_feeding}) fits into table "
-                        f"{fed.number} ({n_fed}/{fed.seat_count}): break it"})
+                        "players": n_feeding, "into_players": n_fed, "into_seats": fed.seat_count})
     return out
 
 

@@ -624,6 +624,7 @@ class BoardList:
 class BoardTable:
     table: Table
     occupied: int
+    free: int        # seats a newcomer may take: none held by a call, none a must-move table fills
 
 
 @dataclass(frozen=True)
@@ -643,10 +644,18 @@ def board(session: Session, settings: HouseSettings, now: datetime | None = None
                    r.entry.status == "called", r.call.table.number if r.call else None,
                    r.estimated_wait_minutes, r.estimated_wait_range) for r in lst.entries])
         for lst in lists(session, settings, now)]
+    tables = []
+    takers = {t.id for t in list_tables(session)}
     open_tables = list(session.execute(select(Table).where(Table.status == "open", Table.tournament_id.is_(None))
                                        .order_by(Table.number)).scalars())
-    occ = tables_svc.occupancy(session, open_tables)
-    tables = [BoardTable(t, occ[t.id].players) for t in open_tables]
+    occ = tables_svc.occupancy(session, open_tables)   # the one count: seated, identified or betting
+    for t in open_tables:
+        seated = occ[t.id].players
+        if t.kind != "poker":
+            free = max(t.seat_count - seated, 0)
+        else:   # a table a must-move table fills keeps its open seats for the players moving in
+            free = len(queries.free_seats(session, t)) if t.id in takers else 0
+        tables.append(BoardTable(t, seated, free))
     return Board(out, tables, now)
 
 

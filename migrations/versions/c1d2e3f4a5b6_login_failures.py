@@ -1,7 +1,7 @@
 """failed logins counted per name typed and client, instead of locking the account for everyone
 
 Revision ID: c1d2e3f4a5b6
-Revises: f29b9edfe503
+Revises: a1b2c3d4e5f7
 Create Date: 2026-12-02 20:50:00
 
 """
@@ -11,7 +11,7 @@ import floor.models.base
 
 
 revision = 'c1d2e3f4a5b6'
-down_revision = 'f29b9edfe503'
+down_revision = 'a1b2c3d4e5f7'
 branch_labels = None
 depends_on = None
 

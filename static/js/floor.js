@@ -202,11 +202,23 @@ function tableCard(t) {
 function openTable(t) {
   const others = state.tables.filter(x => x.game.id === t.game.id && x.status === "open" && x.number !== t.number);
   if (t.kind !== "poker" || others.length === 0) return act("POST", `/api/floor/tables/${t.number}/open`, {}, _("Table {table} open", { table: t.number }));
+  // a must-move table feeds a table no must-move table feeds yet (a chain's last table, or one alone)
+  const fed = new Set(state.tables.filter(x => x.mustmove && x.mustmove.feeds).map(x => x.mustmove.feeds));
+  const feedable = others.filter(o => !fed.has(o.number));
+  const open = (body, done) => async () => {
+    try { await act("POST", `/api/floor/tables/${t.number}/open`, body, done); closeSheet(); } catch (e) { /* shown */ }
+  };
+  const mm = feedable.length > 1
+    ? feedable.map(o => btn(_("As a must-move table for table {table}", { table: o.number }), "primary big",
+        open({ must_move: true, feeds_table: o.number }, _("Table {table} open (must-move)", { table: t.number })),
+        { "data-action": "open-mm", "data-feeds": o.number }))
+    : [btn(_("As a must-move table"), "primary big",
+        open({ must_move: true }, _("Table {table} open (must-move)", { table: t.number })), { "data-action": "open-mm" })];
   sheet(_("Open table {table}", { table: t.number }),
     el("p", { class: "hint" }, _("{game} is already played at table {tables}.", { game: t.game.name, tables: others.map(o => o.number).join(", ") })),
-    el("div", { class: "sheet-actions" },
-      btn(_("As a must-move table"), "primary big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: true }, _("Table {table} open (must-move)", { table: t.number })); closeSheet(); } catch (e) { /* shown */ } }),
-      btn(_("As an independent table"), "big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: false }, _("Table {table} open", { table: t.number })); closeSheet(); } catch (e) { /* shown */ } })));
+    el("div", { class: "sheet-actions" }, ...mm,
+      btn(_("As an independent table"), "big", open({ must_move: false }, _("Table {table} open", { table: t.number })),
+        { "data-action": "open-independent" })));
 }
 
 function seatSheet(t, s) {
