@@ -219,6 +219,7 @@ def _cancel(session: Session, actor: Actor, settings: HouseSettings, t: Tourname
                                                        approval=approval, requested_by=requested_by, at=now))
                     kept += left
     t.status, t.finished_at = "cancelled", now
+    core.release_tables(session, t)
     timers.cancel_timer(session, clock.timer_key(t))
     session.flush()
     result = {"rule": settlement.rule if settlement else "refund", "refunded": refunded, "shares": shares,
