@@ -49,6 +49,10 @@ function slipItem(s, { forCage = false } = {}) {
       act("POST", `/api/tables/${data.table}/slips/${s.serial}/receive`, {}, () => _("Slip {serial} received", { serial: s.serial })) },
       s.kind === "fill" ? _("Receive the fill") : _("Hand the credit over")));
   }
+  if (!forCage && mode === "pit" && (s.state === "requested" || s.state === "issued") && !s.approved_by_name) {
+    actions.push(el("button", { class: "btn", "data-action": "approve", onclick: () =>
+      act("POST", `/api/slips/${s.serial}/approve`, {}, () => _("Slip {serial} approved", { serial: s.serial })) }, _("Approve")));
+  }
   if (s.state === "requested" || s.state === "issued") {
     actions.push(cancel(forCage || mode === "pit" ? `/api/slips/${s.serial}/cancel` : `/api/tables/${data.table}/slips/${s.serial}/cancel`));
   }
@@ -58,6 +62,7 @@ function slipItem(s, { forCage = false } = {}) {
       forCage ? ` · ${_("Table {n}", { n: s.table })}` : "", " · ", el("span", { class: "amount" }, money(s.total)),
       el("div", { class: "muted" }, chipsText(s.chips)),
       el("div", { class: "muted" }, `${STATE()[s.state]} · ${s.requested_by_name} ${clock(s.requested_at)}`
+        + (s.approved_by_name ? ` · ${_("approved by {name}", { name: s.approved_by_name })}` : "")
         + (s.issued_by_name ? ` · ${s.issued_by_name}` : "") + (s.received_by_name ? ` · ${s.received_by_name}` : "")
         + (s.cancel_reason ? ` · ${s.cancel_reason}` : ""))),
     el("div", { class: "tm-item-actions" }, actions));

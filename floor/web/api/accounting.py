@@ -133,6 +133,17 @@ def issue(args, serial: int):
     return out
 
 
+@blp.route("/slips/<int:serial>/approve", methods=["POST"])
+@allow("floor_manager", "pit_boss")
+@blp.arguments(EmptySchema)
+@blp.response(200, SlipOut)
+def approve(args, serial: int):
+    """A second person approves a slip above the two-person threshold (403 own_request for the one who asked)."""
+    out = accounting.approve_slip(db.session, actor(), serial)
+    db.session.commit()
+    return out
+
+
 @blp.route("/slips/<int:serial>/cancel", methods=["POST"])
 @allow("cashier", "floor_manager", "pit_boss")
 @blp.arguments(CancelIn)

@@ -85,6 +85,8 @@ class SlipOut(Schema):
     issued_at = Iso(allow_none=True)
     received_by_name = fields.String(allow_none=True)
     received_at = Iso(allow_none=True)
+    approved_by_name = fields.String(allow_none=True, metadata={"description": "the second person, above the "
+                                                                              "two-person threshold"})
     cancelled_by_name = fields.String(allow_none=True)
     cancelled_at = Iso(allow_none=True)
     cancel_reason = fields.String(allow_none=True)

@@ -8,7 +8,8 @@ from marshmallow import Schema, fields
 from floor.models import RoundStatus, SettlementOutcome, TableKind
 from floor.web.api.conduct import BanSchema, WarningSchema
 from floor.web.api.round_schemas import CARD, RoundTableSchema, SettlementSchema
-from floor.web.api.schemas import Cents, Choice, Iso
+from floor.web.api.schemas import Cents, Choice, Iso, Said
+from floor.web import i18n
 
 class Rows(fields.List):
     """A long list of the plain maps ``floor.pit.timeline`` builds JSON-ready (a big spin has tens of
@@ -39,7 +40,13 @@ class Entries(Rows):
     def _row(self, item, keys):
         kind, thing = item
         if isinstance(thing, dict):
-            return {"type": kind, **super()._row(thing, keys)}
+            row = {"type": kind, **super()._row(thing, keys)}
+            for k in ("reason", "decoded"):       # sentences kept as text, said in the reader's language
+                if isinstance(row.get(k), str):
+                    row[k] = i18n.said(row[k])
+            if isinstance(row.get("data"), dict) and isinstance(row["data"].get("reason"), str):
+                row["data"] = {**row["data"], "reason": i18n.said(row["data"]["reason"])}
+            return row
         return {"type": kind, **RulingOut().dump(thing)}
 
 
@@ -134,7 +141,7 @@ class TimelineRoundSchema(Schema):
     ended_at = Iso(allow_none=True)
     # The game's own record of the round (see RoundSchema.result).
     result = fields.Dict(allow_none=True, metadata={"description": RESULT})
-    held_reason = fields.String(allow_none=True)
+    held_reason = Said(allow_none=True)
     settlement = fields.Nested(SettlementSchema, allow_none=True)
     table = fields.Nested(RoundTableSchema)
     # What the device kept of the round, in the device's own terms.
@@ -153,7 +160,7 @@ class TimelineCardSchema(Schema):
     target = fields.String(allow_none=True, metadata={
         "description": "dealer | board | seat:N[:hand] | player | banker; null when refused"})
     accepted = fields.Boolean()
-    reason = fields.String(allow_none=True, metadata={"description": "why it was refused"})
+    reason = Said(allow_none=True, metadata={"description": "why it was refused"})
     corrected = fields.Boolean(metadata={"description": "a corrected layout: a ruling changed this card"})
     was = fields.String(allow_none=True, metadata={"description": "a corrected layout: the card as read"})
 
@@ -200,7 +207,7 @@ class FrameSchema(Schema):
     raw = fields.String(metadata={"description": "the bytes, readable: ASCII as is, control bytes by name (<STX>)"})
     hex = fields.String(metadata={"description": "the bytes in hex"})
     bytes = fields.Integer(metadata={"description": "how many bytes"})
-    decoded = fields.String(metadata={"description": "what the decoder read in it"})
+    decoded = Said(metadata={"description": "what the decoder read in it"})
 
 
 class EventSchema(Schema):

@@ -162,6 +162,15 @@ class PlayerDuplicatesQuerySchema(Strict):
     card_number = fields.String(load_default="")
 
 
+class Said(fields.String):
+    """A sentence the floor kept as text (a held round's reason, a ban's, a frame's summary): said in
+    the reader's language when the catalog knows it (``floor.web.i18n.said``), else as it is."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        from floor.web import i18n
+        return None if value is None else i18n.said(value)
+
+
 class AlertSchema(Schema):
     """An alert (``floor.models.Alert``)."""
 
@@ -170,7 +179,7 @@ class AlertSchema(Schema):
     kind = Choice(AlertKind)
     severity = Choice(AlertSeverity)
     table_id = fields.Integer(allow_none=True)
-    message = fields.String(attribute="sentence", metadata={"description": "in the reader's language"})
+    message = Said(attribute="sentence", metadata={"description": "in the reader's language"})
     data = fields.Dict(allow_none=True)
     acknowledged = fields.Boolean()
 
