@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import threading
 from pathlib import Path
 
@@ -88,7 +89,10 @@ def start_devices(app: Flask):
         raise ConfigError(f"app.device_realtime_priority must be 0 (off) or 1 to {MAX_PRIORITY}, not {priority!r}")
     runtime = DeviceRuntime(configs, sims, realtime_priority=priority)
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
-    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
+    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch,
+                         lag_limit_s=app.config["HOUSE"].line_lag_ms / 1000,
+                         # a device process held behind its line on purpose: tests of the line's time only
+                         delay_s=float(os.environ.get("FLOORMAN_TEST_DEVICE_DELAY_S") or 0))
     dealer = None
     if sims:
         # simulated devices need someone at the table: the demo dealers play through the real path,

@@ -37,7 +37,7 @@ class PtyLine:
     without one the test writes the bytes to ``end``. Use as a context manager or call ``close``."""
 
     def __init__(self, factory, tmp_path: Path, kind: str, table_number: int, dispatch, *, name: str | None = None,
-                 emit=None, **config):
+                 emit=None, bridge_kw: dict | None = None, **config):
         from devices.bridge import FloorBridge
         from devices.config import DeviceConfig
         from devices.reader import DeviceReader
@@ -46,7 +46,8 @@ class PtyLine:
         with factory() as s:
             self.table_id = table_by_number(s, table_number).id
         self.end = PtyEnd(link=str(Path(tmp_path) / self.name))
-        self.bridge = FloorBridge(factory, {self.name: self.table_id}, {self.name: kind}, emit=emit, dispatch=dispatch)
+        self.bridge = FloorBridge(factory, {self.name: self.table_id}, {self.name: kind}, emit=emit, dispatch=dispatch,
+                                  **(bridge_kw or {}))
         self.reader = DeviceReader(DeviceConfig(name=self.name, table=str(table_number), kind=kind, port=self.end.path,
                                                 **config),
                                    self.bridge, backoff_initial=0.02, backoff_max=0.2).start()
