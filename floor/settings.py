@@ -73,6 +73,11 @@ class HouseSettings:
     max_amount_cents: int = 100_000_000
     cashier_two_person_cents: int = 1_000_000
 
+    # A table's chips (docs/table-accounting.md): the house's denominations in cents, smallest first;
+    # a shift whose tray win and rounds' win differ by more than this raises an alert for the pit
+    chip_denominations: str = "100,500,2500,10000,50000,100000"
+    table_reconciliation_alert_cents: int = 1_000
+
     # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
     tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand
     tournament_payout_unit: int = 100                # places rounded down to this many cents

@@ -45,14 +45,14 @@ from .base import GameInputError
 
 def _cents(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise GameInputError("{what} is a whole number of cents, not {value!r}", what=what, value=value)
+        raise GameInputError("{what} is a whole number of cents", what=what)
     return value
 
 
 def _non_negative(value, what: str) -> int:
     value = _cents(value, what)
     if value < 0:
-        raise GameInputError("{what} cannot be negative ({value})", what=what, value=value)
+        raise GameInputError("{what} cannot be negative", what=what)
     return value
 
 

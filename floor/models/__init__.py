@@ -59,3 +59,13 @@ from floor.models.tournaments import (  # noqa: F401
                                       TournamentTable,
                                       TournamentTemplate,
 )
+from floor.models.table_money import (  # noqa: F401
+                                      BuyIn,
+                                      BuyInMethod,
+                                      ChipSlip,
+                                      CountKind,
+                                      DropCount,
+                                      SlipKind,
+                                      SlipState,
+                                      TrayCount,
+)

@@ -37,6 +37,8 @@ class AlertKind(StrEnum):
     CHIP_PICKUP = "chip_pickup"
     SEAT_AT_RISK = "seat_at_risk"
     SEAT_FORFEITED = "seat_forfeited"
+    # a table's chips: its inventory win differs from its rounds' win by more than the house allows
+    TABLE_RECONCILIATION = "table_reconciliation"
 
 
 class AlertSeverity(StrEnum):

@@ -53,6 +53,10 @@ class TransferKind(StrEnum):
     OVERLAY = "overlay"
     CANCELLATION = "cancellation"
     CANCELLATION_KEPT = "cancellation_kept"
+    # a table's chips: a fill (cage -> tray), a credit (tray -> cage), chips sold for a buy-in (tray -> chips)
+    FILL = "fill"
+    TABLE_CREDIT = "table_credit"
+    CHIPS_SOLD = "chips_sold"
 
 
 class CashRequestKind(StrEnum):
