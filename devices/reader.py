@@ -14,13 +14,13 @@ import logging
 import threading
 import time
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 import serial
 
 from devices.config import DeviceConfig
-from devices.events import FrameError, Silence
+from devices.events import ClockStep, FrameError, Silence
 from devices.priority import line_first
 from devices.protocols import new_decoder, scan
 from devices.replay import feed as feed_decoder
@@ -29,6 +29,7 @@ from devices.sink import DeviceHealth, Sink
 from devices.wheel import encode_command
 
 log = logging.getLogger(__name__)
+CLOCK_STEP_S = 1.0   # the wall clock moving this much against the steady one is a step, not drift
 
 
 def _utcnow() -> datetime:
@@ -61,6 +62,10 @@ class DeviceReader:
         self._published_at = 0.0
         self._opened_once = False
         self._last_beat: float | None = None  # last status line (wheel) or frame (others)
+        # The line's times: the wall clock read once, then moved by the steady clock, so a step of
+        # the wall clock (a +1 h jump) never moves a deadline counted from a line's time.
+        self._base = (self.wallclock(), self.clock())
+        self._offset = 0.0   # the wall clock's lead over the line's times when last looked at
         self._watch = config.kind != "wheel"  # whether silence is a lost line (a wheel: mid-spin only)
 
     # --- control (any thread) --------------------------------------------------------------
@@ -91,6 +96,19 @@ class DeviceReader:
         is not open: commands are not queued across a reconnect (a stale ``*R`` would be wrong)."""
         data = command if isinstance(command, bytes) else encode_command(command)
         return self._write(data)
+
+    def stamp(self) -> datetime:
+        """Now, on the line's clock (see ``__init__``); a step of the wall clock is reported once to
+        the sink as a ``ClockStep``."""
+        wall0, mono0 = self._base
+        now = wall0 + timedelta(seconds=self.clock() - mono0)
+        offset = (self.wallclock() - now).total_seconds()
+        if abs(offset - self._offset) > CLOCK_STEP_S:
+            step, self._offset = offset - self._offset, offset
+            log.warning("device %s: the wall clock stepped %+.1f s; the line's times keep to the steady clock",
+                        self.name, step)
+            self._sink("events", self.name, [ClockStep(round(step, 1))], now)
+        return now
 
     # --- the thread -------------------------------------------------------------------------
 
@@ -129,7 +147,8 @@ class DeviceReader:
         kw = dict(baudrate=self.config.baudrate, timeout=self.read_timeout, write_timeout=1.0)
         if not self.config.port.startswith(("socket://", "rfc2217://", "loop://")):
             kw["exclusive"] = True  # posix flock: a second reader on the same port fails loudly
-        return serial.serial_for_url(self.config.port, **kw)
+        port = serial.serial_for_url(self.config.port, do_not_open=True, **kw)
+        return _open_keeping_input(port)
 
     def _connected(self, port) -> None:
         with self._wlock:
@@ -142,7 +161,7 @@ class DeviceReader:
             h = self._health
             self._health = replace(h, state="connected", connected=True, connected_since=self.wallclock(),
                                    reconnects=h.reconnects + int(reconnect))
-        self._sink("raw", self.name, b"", self.wallclock())  # a break marker for replays
+        self._sink("raw", self.name, b"", self.stamp())  # a break marker for replays
         self._publish(force=True)
         log.info("device %s connected on %s", self.name, self.config.port)
 
@@ -171,7 +190,7 @@ class DeviceReader:
     # --- data -------------------------------------------------------------------------------
 
     def _chunk(self, data: bytes) -> None:
-        at, now = self.wallclock(), self.clock()
+        at, now = self.stamp(), self.clock()
         try:
             events = feed_decoder(self.decoder, data, at)
         except Exception as exc:  # a decoder must never raise; if one does, keep the line alive
@@ -213,7 +232,7 @@ class DeviceReader:
             watching = self._watch if self.config.kind == "wheel" else self.health().connected
             if watching and not self.health().lost:
                 silent = now - self._last_beat
-                at = self.wallclock()
+                at = self.stamp()
                 self._update(lost=True, last_error=f"no heartbeat for {silent:.1f} s", last_error_at=at)
                 log.warning("device %s lost: no heartbeat", self.name)
                 self._sink("events", self.name, [Silence(round(silent, 1))], at)
@@ -274,6 +293,21 @@ class DeviceReader:
         if force or prev is None or key(prev) != key(h) or (counters(prev) != counters(h) and due):
             self._published, self._published_at = h, now
             self._sink("health", self.name, h)
+
+
+def _open_keeping_input(port):
+    """Open a port without discarding what is waiting in it. pyserial flushes a port's input when it
+    opens it; what a device sent while its port was closed (the device process restarting, a
+    reconnect) is the rest of a round, and is read like anything else."""
+    if hasattr(port, "_reset_input_buffer"):
+        port._reset_input_buffer = lambda: None   # this instance only, for the open
+        try:
+            port.open()
+        finally:
+            del port._reset_input_buffer
+    else:
+        port.open()
+    return port
 
 
 class DeviceManager:

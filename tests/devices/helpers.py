@@ -37,7 +37,7 @@ class PtyLine:
     without one the test writes the bytes to ``end``. Use as a context manager or call ``close``."""
 
     def __init__(self, factory, tmp_path: Path, kind: str, table_number: int, dispatch, *, name: str | None = None,
-                 emit=None, bridge_kw: dict | None = None, **config):
+                 emit=None, bridge_kw: dict | None = None, reader_kw: dict | None = None, **config):
         from devices.bridge import FloorBridge
         from devices.config import DeviceConfig
         from devices.reader import DeviceReader
@@ -50,7 +50,7 @@ class PtyLine:
                                   **(bridge_kw or {}))
         self.reader = DeviceReader(DeviceConfig(name=self.name, table=str(table_number), kind=kind, port=self.end.path,
                                                 **config),
-                                   self.bridge, backoff_initial=0.02, backoff_max=0.2).start()
+                                   self.bridge, backoff_initial=0.02, backoff_max=0.2, **(reader_kw or {})).start()
         self.sim = None
         wait_until(lambda: self.reader.health().connected, 10, f"{self.name} connected")
 
