@@ -21,6 +21,7 @@ import time
 from datetime import datetime, timezone
 from typing import Callable, Protocol
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from devices.events import FrameError, Refused
@@ -168,6 +169,12 @@ class FloorBridge:
     def raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
         self._start_watch()
         self._work(device, lambda: self._store_raw(device, bytes(data), arrived_at), self.clock())
+
+    def stored_until(self, device: str) -> datetime | None:
+        """When the last chunk of ``device`` the floor has stored arrived (a reader's journal hands on
+        what came after it)."""
+        with self.session_factory() as s:
+            return s.execute(select(func.max(DeviceChunk.arrived_at)).where(DeviceChunk.device == device)).scalar()
 
     def _store_raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
         if self.dispatch is not None and hasattr(self.dispatch, "chunk"):

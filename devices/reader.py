@@ -14,12 +14,15 @@ import logging
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 import serial
 
+from devices import journal
 from devices.config import DeviceConfig
+from devices.journal import Journal
 from devices.events import ClockStep, FrameError, Silence
 from devices.priority import line_first
 from devices.protocols import new_decoder, scan
@@ -41,8 +44,12 @@ class DeviceReader:
                  backoff_initial: float = 0.1, backoff_max: float = 5.0,
                  error_report_interval: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
-                 wallclock: Callable[[], datetime] = _utcnow, realtime_priority: int = 0) -> None:
+                 wallclock: Callable[[], datetime] = _utcnow, realtime_priority: int = 0,
+                 journal_dir: str | None = None) -> None:
+        """``journal_dir``: where the line's journal of each device is kept (``devices.journal``);
+        None: no journal (tests and tools that keep the bytes themselves)."""
         self.config = config
+        self.journal = Journal(Path(journal_dir) / f"{config.name}.journal") if journal_dir else None
         self.realtime_priority = realtime_priority
         self.realtime = False   # whether the reader thread got it (devices.priority)
         self.name = config.name
@@ -114,6 +121,11 @@ class DeviceReader:
 
     def _run(self) -> None:
         self.realtime = line_first(self.realtime_priority, self.name)
+        if self.journal is not None:
+            try:
+                self._replay_journal()
+            except Exception:   # the line matters more: read it, and say what could not be replayed
+                log.exception("device %s: the journal could not be replayed", self.name)
         backoff = self.backoff_initial
         while not self._stop.is_set():
             try:
@@ -161,7 +173,9 @@ class DeviceReader:
             h = self._health
             self._health = replace(h, state="connected", connected=True, connected_since=self.wallclock(),
                                    reconnects=h.reconnects + int(reconnect))
-        self._sink("raw", self.name, b"", self.stamp())  # a break marker for replays
+        at = self.stamp()
+        self._journal(at, b"")
+        self._sink("raw", self.name, b"", at)  # a break marker for replays
         self._publish(force=True)
         log.info("device %s connected on %s", self.name, self.config.port)
 
@@ -189,15 +203,43 @@ class DeviceReader:
 
     # --- data -------------------------------------------------------------------------------
 
+    def _journal(self, at: datetime, data: bytes) -> None:
+        if self.journal is not None:
+            self.journal.append(at, data)   # on the disk before anything is done with it
+
+    def _replay_journal(self) -> None:
+        """The bytes this device sent that the floor has not stored (the process before this one was
+        killed with them in hand) go on as if read now, with their own arrival times; the records
+        before them are fed to the decoder first, so a frame split across the two is whole."""
+        records = journal.read(self.journal.path)
+        stored_until = getattr(self.sink, "stored_until", None)
+        if records and stored_until is not None:
+            last = stored_until(self.name)
+            start = 0 if last is None else next((i for i, (at, _) in enumerate(records) if at > last), len(records))
+            before = records[max(0, start - journal.KEEP):start]
+            marks = [i for i, (_, data) in enumerate(before) if not data]
+            for at, data in before[marks[-1] if marks else 0:]:
+                feed_decoder(self.decoder, data, at)   # state only: these were handled before
+            if start < len(records):
+                log.warning("device %s: %d chunks from the journal the floor had not stored", self.name,
+                            len(records) - start)
+            for at, data in records[start:]:
+                self._process(data, at, self.clock(), live=False)
+        self.journal.compact(records[-journal.KEEP:])
+
     def _chunk(self, data: bytes) -> None:
         at, now = self.stamp(), self.clock()
+        self._journal(at, data)
+        self._process(data, at, now)
+
+    def _process(self, data: bytes, at: datetime, now: float, live: bool = True) -> None:
         try:
             events = feed_decoder(self.decoder, data, at)
         except Exception as exc:  # a decoder must never raise; if one does, keep the line alive
             log.exception("decoder of %s raised", self.name)
             events = [FrameError(f"decoder bug: {exc!r}", bytes(data[:64]))]
         replies = b"".join(e.data for e in events if isinstance(e, Reply))
-        if replies:
+        if replies and live:   # a journal's frames were answered (or will be sent again) back then
             self._write(replies)
         fault, beat, watch = scan(self.config.kind, events)
         if beat:

@@ -87,7 +87,8 @@ def start_devices(app: Flask):
     priority = floor_cfg["app"]["device_realtime_priority"]
     if isinstance(priority, bool) or not isinstance(priority, int) or not 0 <= priority <= MAX_PRIORITY:
         raise ConfigError(f"app.device_realtime_priority must be 0 (off) or 1 to {MAX_PRIORITY}, not {priority!r}")
-    runtime = DeviceRuntime(configs, sims, realtime_priority=priority)
+    runtime = DeviceRuntime(configs, sims, realtime_priority=priority,
+                            journal_dir=str(Path(app.instance_path) / "journal"))
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
     bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch,
                          lag_limit_s=app.config["HOUSE"].line_lag_ms / 1000,
