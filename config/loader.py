@@ -41,7 +41,10 @@ def _apply_env(cfg: dict, environ: Mapping[str, str]) -> None:
             continue  # not ours to interpret (e.g. a FLOOR_ variable of another tool)
         if key not in cfg[section]:
             raise ConfigError(f"{name}: no setting {section}.{key} to override")
-        cfg[section][key] = _parse_env_value(raw)
+        value = _parse_env_value(raw)
+        if isinstance(cfg[section][key], str) and not isinstance(value, str):
+            value = raw     # a text setting stays text ("05:00" is not a TOML time, "10,12" not a list)
+        cfg[section][key] = value
 
 
 def _resolve_paths(cfg: dict) -> None:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from floor import alerts
@@ -53,15 +53,37 @@ def _status(rate: float, lo: int, hi: int, rounds: int) -> str:
     return "below" if rate < lo else "above" if rate > hi else "on_target"
 
 
-def _slow_since(times: list[datetime], lo: int, now: datetime, house: HouseSettings) -> datetime | None:
-    """When the table's rolling pace last went below ``lo`` and stayed there until now (or None)."""
+def _slow_since(times: list[datetime], lo: int, now: datetime, house: HouseSettings,
+                began=None) -> datetime | None:
+    """When the table's rolling pace last went below ``lo`` and stayed there until now (or None).
+    A table's pace is judged only once a whole window of play lies behind it: the minutes before
+    its play began (``began(times)``, the first round after a gap of a window) are not slow play."""
     window = timedelta(minutes=house.pace_window_minutes)
     look = timedelta(minutes=house.pace_alert_minutes) + window
     series = pace.rate_series(times, window, timedelta(minutes=1), now - look, now)
     spans = pace.below_target(series, lo, 0, until=now)
-    if spans and spans[-1].end == now and series[-1][1] < lo:
-        return spans[-1].start
-    return None
+    if not (spans and spans[-1].end == now and series[-1][1] < lo):
+        return None
+    since = spans[-1].start
+    start = began(times) if began else None
+    if start is not None:
+        since = max(since, start + window)
+    return since if since < now else None
+
+
+def _play_began(session: Session, table_id: int, times: list[datetime], window: timedelta) -> datetime | None:
+    """The first round of the table's present run of play: the last round with no round in the window
+    before it (None when play runs back further than that)."""
+    for i in range(len(times) - 1, 0, -1):
+        if times[i] - times[i - 1] >= window:
+            return times[i]
+    if not times:
+        return None
+    before = session.execute(select(func.max(Round.result_at)).where(
+        Round.table_id == table_id, Round.status == "settled", Round.result_at < times[0])).scalar()
+    if before is not None and before.tzinfo is None:
+        before = before.replace(tzinfo=times[0].tzinfo)
+    return times[0] if before is None or times[0] - before >= window else None
 
 
 def live(session: Session, house: HouseSettings, now: datetime) -> list[dict]:
@@ -71,7 +93,8 @@ def live(session: Session, house: HouseSettings, now: datetime) -> list[dict]:
     look = window + timedelta(minutes=house.pace_alert_minutes)
     tables = list(session.execute(select(Table).where(Table.kind.in_(LIVE_GAMES), Table.status == "open")
                                   .order_by(Table.number)).scalars())
-    times = _times(session, now - look, now + timedelta(microseconds=1), [t.id for t in tables])
+    # one window more than the look: whether play ran before it, and the early rates over whole windows
+    times = _times(session, now - look - window, now + timedelta(microseconds=1), [t.id for t in tables])
     tg = targets(house)
     out = []
     for t in tables:
@@ -80,7 +103,8 @@ def live(session: Session, house: HouseSettings, now: datetime) -> list[dict]:
         recent = pace.rounds_in(ts, now - window, now + timedelta(microseconds=1))
         rate = recent / (window / timedelta(hours=1))
         status = _status(rate, lo, hi, recent)
-        since = _slow_since(ts, lo, now, house) if status == "below" else None
+        since = _slow_since(ts, lo, now, house, lambda x, t=t: _play_began(session, t.id, x, window)) \
+            if status == "below" else None
         out.append({"table_id": t.id, "table": t.number, "name": t.name, "game": t.kind, "rate": round(rate, 1),
                     "rounds": recent, "window_minutes": house.pace_window_minutes, "target_min": lo,
                     "target_max": hi, "status": status, "below_since": since.isoformat() if since else None})

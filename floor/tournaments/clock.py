@@ -153,14 +153,13 @@ def release(session: Session, actor: Actor, t: Tournament, p: TournamentPause, n
 
 def tick(session: Session, tournament_id: int, now: datetime | None = None) -> bool:
     """The timer at the end of a step: announce the new step and set the next timer. A late or
-    repeated timer finds the step already announced (or the clock paused) and only reschedules."""
+    repeated timer finds the step already announced (or the clock paused) and only reschedules.
+    (The players out during late registration are placed by the job, places.settle_field.)"""
     now = core.now_or(now)
     t = core.lock(session, tournament_id)
     if t.status != "running":
         return False
     r = reading(session, t, now)
-    if not late_open(session, t, now) and core.place_late_busts(session, t):
-        core.publish(session, t, "tournament.entries")
     changed = r.step_index != t.step_index
     if changed:
         before = t.step_index
@@ -188,8 +187,8 @@ def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> d
     level = r.level
     p = open_pause(session, t)
     left = core.entries(session, t, *core.IN_PLAY)
-    chips = sum(e.chips for e in left if e.status == "seated")
-    seated = sum(1 for e in left if e.status == "seated")
+    counted = sum(e.chips for e in left if e.status == "seated")
+    in_play = core.chips_in_play(session, t) if t.started_at is not None else 0
     pays = core.payouts(session, t, payout_unit)
     return {
         "tournament_id": t.id, "name": t.name, "status": t.status,
@@ -217,7 +216,11 @@ def state(session: Session, t: Tournament, now: datetime, payout_unit: int) -> d
         "rebuy_open": _offered(session, t, r, now, "rebuy"), "add_on_open": _offered(session, t, r, now, "add_on"),
         "paused": p is not None, "pause_reason": p.reason if p else None,
         "players_left": len(left), "entries": core.entries_count(session, t),
-        "average_stack": chips // seated if seated else 0,
+        "average_stack": in_play // len(left) if left and t.started_at is not None else 0,
+        "chips_in_play": in_play, "chips_counted": counted,
+        # an alternate's stack waits for his seat: it is in play, not on a table to count
+        "counts_add_up": t.started_at is None
+        or counted + core.structure(t).starting_stack * sum(1 for e in left if e.status == "alternate") == in_play,
         "prize_pool": core.prize_pool(session, t), "payouts": list(pays),
         "as_of": now,
     }

@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 from floor import ledger, notify
 from floor.errors import InvalidState, NotFound
 from floor.games import tournament as rules
-from floor.models import (Tournament, TournamentDraw, TournamentElimination, TournamentEntry, TournamentPurchase,
-                          TournamentTable)
+from floor.models import (Tournament, TournamentDeal, TournamentDraw, TournamentElimination, TournamentEntry,
+                          TournamentPurchase, TournamentTable)
 
 IN_PLAY = ("seated", "alternate")     # players still in the tournament (an alternate has paid, waits a seat)
 
@@ -88,6 +88,12 @@ def pay(session: Session, t: Tournament, frm: str, e: TournamentEntry, amount: i
                                          amount, kind, at=now, memo=f"tournament:{t.id}")])
 
 
+def paid_deal(session: Session, t: Tournament) -> TournamentDeal | None:
+    """The deal the players agreed and were paid (after it only the save, if any, is still played for)."""
+    return session.execute(select(TournamentDeal).where(TournamentDeal.tournament_id == t.id,
+                                                        TournamentDeal.status == "paid")).scalars().first()
+
+
 def cover_guarantee(session: Session, t: Tournament, now: datetime) -> None:
     """Before the first prize: the house adds what the entries left short of the guarantee, once."""
     short = prize_pool(session, t) - pool_collected(session, t)
@@ -157,6 +163,14 @@ def layout(session: Session, t: Tournament) -> dict[int, dict[int, int]]:
     for e in entries(session, t, "seated"):
         out.setdefault(numbers[e.table_id], {})[e.seat] = e.id
     return out
+
+
+def chips_in_play(session: Session, t: Tournament) -> int:
+    """Every chip handed out: a starting stack per entry (an alternate's waits for his seat) and the
+    chips of each rebuy and add-on; players going out only move chips to the winners."""
+    bought = session.execute(select(func.coalesce(func.sum(TournamentPurchase.chips), 0)).where(
+        TournamentPurchase.tournament_id == t.id, TournamentPurchase.status == "paid")).scalar_one()
+    return entries_count(session, t) * structure(t).starting_stack + int(bought)
 
 
 def place_late_busts(session: Session, t: Tournament) -> list[TournamentEntry]:

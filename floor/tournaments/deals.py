@@ -16,12 +16,10 @@ from floor.errors import BadInput, InvalidState, NotFound
 from floor.games import tournament as rules
 from floor.models import Tournament, TournamentDeal
 from floor.settings import HouseSettings
-from floor.tournaments import clock, core
+from floor.tournaments import clock, core, places
 
 
-def paid_deal(session: Session, t: Tournament) -> TournamentDeal | None:
-    return session.execute(select(TournamentDeal).where(TournamentDeal.tournament_id == t.id,
-                                                        TournamentDeal.status == "paid")).scalars().first()
+paid_deal = core.paid_deal
 
 
 def open_deal(session: Session, t: Tournament) -> TournamentDeal | None:
@@ -49,7 +47,9 @@ def offer(session: Session, actor: Actor, settings: HouseSettings, tournament_id
     left = core.entries(session, t, *core.IN_PLAY)
     if any(e.status != "seated" for e in left) or clock.late_open(session, t, now):
         raise InvalidState("no deal while late registration is open or alternates wait", code="deal_too_early")
-    core.place_late_busts(session, t)
+    places.settle_field(session, settings, t, now)
+    core.require_status(t, "running")
+    left = core.entries(session, t, *core.IN_PLAY)
     pays = core.payouts(session, t, settings.tournament_payout_unit)
     if len(left) > len(pays):
         raise InvalidState("{count} players left but only {paid} places paid: a deal needs everyone in the money",

@@ -14,23 +14,8 @@ from floor.errors import N_, BadInput, InvalidState, NotAllowed
 from floor.games import tournament as rules
 from floor.models import Tournament, TournamentElimination, TournamentEntry
 from floor.settings import HouseSettings
-from floor.tournaments import balancing, clock, core, deals
-
-
-def pay_place(session: Session, settings: HouseSettings, t: Tournament, e: TournamentEntry, place: int,
-              now: datetime) -> int:
-    """The prize of a place in the money (after a deal: only the save, to the winner)."""
-    deal = deals.paid_deal(session, t)
-    if deal is not None:
-        prize = deal.save if place == 1 else 0
-    else:
-        pays = core.payouts(session, t, settings.tournament_payout_unit)
-        prize = pays[place - 1] if place <= len(pays) else 0
-    if prize:
-        core.cover_guarantee(session, t, now)
-        core.pay(session, t, "prize_pool", e, prize, "prize", now)
-        e.prize += prize
-    return prize
+from floor.tournaments import balancing, clock, core
+from floor.tournaments.places import finish, pay_place, settle_field
 
 
 def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: TournamentEntry,
@@ -73,17 +58,6 @@ def _bounties(session: Session, settings: HouseSettings, t: Tournament, out: Tou
     return cash
 
 
-def _finish(session: Session, settings: HouseSettings, t: Tournament, winner: TournamentEntry, now: datetime) -> None:
-    winner.status, winner.place, winner.out_at = "finished", 1, now
-    pay_place(session, settings, t, winner, 1, now)
-    if winner.bounty:      # the winner collects the bounty on his own head
-        core.pay(session, t, "bounties", winner, winner.bounty, "bounty", now)
-        winner.bounties_won += winner.bounty
-        winner.bounty = 0
-    t.status, t.finished_at = "finished", now
-    timers.cancel_timer(session, clock.timer_key(t))
-
-
 def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, busts: list[dict],
          winners: list[int], button_seat: int | None = None, now: datetime | None = None,
          table_number: int | None = None) -> dict:
@@ -118,8 +92,8 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     if t.bounty_kind != "none" and not won:
         raise BadInput("a bounty goes to the winner of the pot: name him", field="winners")
     late = clock.late_open(session, t, now)
-    if not late:
-        core.place_late_busts(session, t)
+    settle_field(session, settings, t, now)     # the clock may have closed late registration just now
+    core.require_status(t, "running")
     in_hand = t.hfh_hand is not None and t.hfh_left is not None   # a hand-for-hand hand being played
     left = t.hfh_left if in_hand else len(core.entries(session, t, *core.IN_PLAY))
     tables = {tt.table_id: tt for tt in core.tables(session, t)}
@@ -174,7 +148,7 @@ def _after_hand(session: Session, settings: HouseSettings, t: Tournament, late: 
     """After players went out (and were placed): the winner, or the moves, the bubble, hand for hand."""
     still = core.entries(session, t, *core.IN_PLAY)
     if len(still) == 1 and not late:
-        _finish(session, settings, t, still[0], now)
+        finish(session, settings, t, still[0], now)
         return []
     moves = balancing.rebalance(session, t, now)
     _bubble(session, settings, t, late, now)
@@ -207,7 +181,7 @@ def _bubble(session: Session, settings: HouseSettings, t: Tournament, late: bool
     elif action == "close_registration":
         t.registration_closed_at, t.guarantee_void = now, True
         session.flush()
-        placed = core.place_late_busts(session, t)
+        placed = settle_field(session, settings, t, now)
         audit.record(session, Actor.system("tournament clock"), "tournament.registration_closed", f"tournament:{t.id}",
                      after={"players_left": left, "paid_places": paid, "placed": [e.id for e in placed],
                             "prize_pool": core.prize_pool(session, t)})
@@ -350,10 +324,19 @@ def _end_hand(session: Session, settings: HouseSettings, t: Tournament, now: dat
     return moves
 
 
-def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dict[int, int]) -> None:
-    """The floor's chip counts (for the board's average, a deal or a cancellation)."""
+def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dict[int, int],
+                 table_number: int | None = None) -> None:
+    """The floor's chip counts, kept on each player until the next count: the deal and the cancellation
+    start from them. ``table_number``: one table counted, so every player seated there is named and
+    nobody else (a count missing a player is refused, not half kept)."""
     t = core.lock(session, tournament_id)
     core.require_status(t, "running")
+    if table_number is not None:
+        there = {e.id for e in core.entries(session, t, "seated") if e.table and e.table.number == table_number}
+        if not there:
+            raise BadInput("table {number} has no players of {name}", field="table", number=table_number, name=t.name)
+        if set(counts) != there:
+            raise BadInput("a table's count names every player seated there, and only them", field="stacks")
     for entry_id, chips in counts.items():
         e = core.entry(session, t, entry_id)
         if e.status != "seated":
@@ -361,5 +344,7 @@ def record_chips(session: Session, actor: Actor, tournament_id: int, counts: dic
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
             raise BadInput("a chip count is a whole number, at least 1", field="counts")
         e.chips = chips
-    audit.record(session, actor, "tournament.chips", f"tournament:{t.id}", after={str(k): v for k, v in counts.items()})
+    audit.record(session, actor, "tournament.chips", f"tournament:{t.id}",
+                 after={"table": table_number} | {str(k): v for k, v in counts.items()})
     core.publish(session, t, "tournament.clock")
+    core.publish(session, t, "tournament.entries")

@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 
 from floor.jobs import job
 from floor.settings import HouseSettings
-from floor.tournaments import clock, core, eliminations
+from floor.tournaments import clock, core, eliminations, places
 
 
 @job(clock.JOB)
@@ -15,7 +15,11 @@ def clock_job(session: Session, settings: HouseSettings, tournament_id: int, now
     """The end of a level or a break: the clock moves on and the next timer is set."""
     clock.tick(session, tournament_id, now)
     t = core.get(session, tournament_id)
-    eliminations.sync_hand_for_hand(session, settings, t, core.now_or(now))   # late registration may just have closed
+    now = core.now_or(now)
+    if places.settle_field(session, settings, t, now) or t.status == "finished":   # late registration closed now
+        core.publish(session, t, "tournament.entries")
+        core.publish(session, t, "tournament.clock")
+    eliminations.sync_hand_for_hand(session, settings, t, now)   # late registration may just have closed
 
 
 @job(eliminations.BUBBLE_RESUME_JOB)

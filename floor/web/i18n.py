@@ -125,6 +125,9 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     babel.init_app(app, locale_selector=select_language, timezone_selector=lambda: app.config["HOUSE"].timezone)
     app.json = FloorJSON(app)
+    # Jinja's tojson (a page's embedded data) took the JSON provider the environment was made with,
+    # the default one when an extension made it first: pages say domain messages like the API does.
+    app.jinja_env.policies["json.dumps_function"] = app.json.dumps
     app.after_request(_pin_terminal)
     app.jinja_env.filters.update(money=money, amount=amount, number=number, clock=clock, when=when, day=day, term=term)
     app.jinja_env.globals.update(i18n_data=i18n_data, LANGUAGES=LANGUAGES, current_language=language)

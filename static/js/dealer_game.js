@@ -28,11 +28,13 @@ async function call(method, url, body) {
     return await answered(api(method, url, body), out => { if (out && out.round !== undefined) { state = out; render(); } });
   } catch (e) { toast(e.message, "error"); throw e; }
 }
+// A button's tap: a refusal (a 409 while a round runs) is the toast above, not an uncaught page error.
+const tap = (method, url, body) => call(method, url, body).catch(() => {});
 
 // --- controls ---
-document.getElementById("btn-open").addEventListener("click", () => call("POST", `/api/tables/${tableNo}/round/open`, {}));
-document.getElementById("btn-close").addEventListener("click", () => call("POST", `/api/tables/${tableNo}/round/close`, {}));
-document.getElementById("btn-shoe")?.addEventListener("click", () => call("POST", `/api/tables/${tableNo}/shoe`, {}));
+document.getElementById("btn-open").addEventListener("click", () => tap("POST", `/api/tables/${tableNo}/round/open`, {}));
+document.getElementById("btn-close").addEventListener("click", () => tap("POST", `/api/tables/${tableNo}/round/close`, {}));
+document.getElementById("btn-shoe")?.addEventListener("click", () => tap("POST", `/api/tables/${tableNo}/shoe`, {}));
 document.getElementById("card-form")?.addEventListener("submit", async ev => {
   ev.preventDefault();
   const input = ev.target.elements.card;
@@ -125,7 +127,7 @@ function decisionButtons(r) {
   const flow = r && r.flow;
   if (!flow || r.status !== "dealing") return [];
   const exp = flow.expecting || [];
-  const go = (seat, action, hand) => call("POST", `/api/tables/${tableNo}/round/decision`, { seat, action, hand: hand ?? null });
+  const go = (seat, action, hand) => tap("POST", `/api/tables/${tableNo}/round/decision`, { seat, action, hand: hand ?? null });
   if (kind === "blackjack" && (exp[0] === "decision" || exp[0] === "insurance")) {
     return [el("p", {}, (exp[2] ? _("Seat {seat} · hand {hand}", { seat: exp[1], hand: exp[2] }) : _("Seat {seat}", { seat: exp[1] })) + ":"),
       ...flow.options.map(o => el("button", { class: `btn big-ish ${o === "stand" || o === "no_insurance" ? "" : "primary"}`,

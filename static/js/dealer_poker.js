@@ -2,7 +2,7 @@
 // seat posts or owes, sit-out timers, tickets and warnings. Everything comes from
 // /api/poker/tables/<n>; every change re-renders from the answer or from a live "poker.changed".
 import { amount, api, connect, el, money, newestOnly, refill, toast } from "./live.js";
-import { _, clock, term } from "./i18n.js";
+import { _, clock, say, term } from "./i18n.js";
 import { confirmAction, sendConfirming } from "./confirm.js";
 
 // Functions, not constants: the words follow the page's language.
@@ -330,7 +330,8 @@ export function start(node) {
   socket.on("poker.changed", p => { if (mine(p)) refresh(); });
   socket.on("tables.changed", p => { if (mine(p)) refresh(); });
   socket.on("conduct.changed", refresh);
-  socket.on("alert", a => { if (a.table_id === Number(root.dataset.tableId)) toast(a.message, a.severity); });
+  // one emit for every tablet, in the house's language: the terminal says it in its own
+  socket.on("alert", a => { if (a.table_id === Number(root.dataset.tableId)) toast(say((a.data || {}).msg, a.message), a.severity); });
   socket.on("connect", refresh);
   return socket;
 }

@@ -6,6 +6,7 @@ import { _, clock, ngettext, pgettext, term } from "./i18n.js";
 import { waitText } from "./wait_text.js";
 import { cardNumberFromReader, playerLabel, playerPicker } from "./player_picker.js";
 import { confirmAction } from "./confirm.js";
+import { alertArrived } from "./tables.js";
 
 let state = null;
 let clockOffset = 0;                 // server time - browser time, for the countdowns
@@ -436,7 +437,7 @@ export function start(appRoot) {
   root.querySelector("#fl-register").addEventListener("click", () => registerSheet(null));
   const socket = connect();
   for (const ev of ["tables.changed", "lists.changed", "mustmove.due", "alert.acknowledged", "bans.changed", "connect"]) socket.on(ev, soon);
-  socket.on("alert", a => { toast(a.message, a.severity); soon(); });
+  socket.on("alert", a => alertArrived(a, () => soon()));     // said in this reader's language
   setInterval(tick, 1000);
   setInterval(soon, 60_000);     // waits, away minutes and pickups age with time
   return socket;

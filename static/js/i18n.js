@@ -107,3 +107,24 @@ export function day(iso) {
 export function number(n) {
   return fmt("number", l => new Intl.NumberFormat(l)).format(n);
 }
+
+// A domain message kept as its template and typed values (an alert's data.msg): said in the page's
+// language, values formatted for the reader. The page embeds the templates (i18n_data names the
+// domain module that raises them).
+const TERM_KEYS = new Set(["status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"]);
+function sayValue(key, v) {
+  if (v && typeof v === "object") {
+    if ("msg" in v) return say(v.msg);
+    if ("money" in v) return money(v.money);
+    if ("term" in v) return term(v.term);
+    if ("time" in v) return clock(v.time);
+  }
+  if (typeof v === "string" && TERM_KEYS.has(key.replace(/\d+$/, ""))) return term(v);
+  return v;
+}
+export function say(msg, fallback = "") {
+  if (!msg || !msg.template) return fallback;
+  const params = {};
+  for (const [k, v] of Object.entries(msg.params || {})) params[k] = sayValue(k, v);
+  return _(msg.template, params);
+}

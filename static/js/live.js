@@ -111,6 +111,7 @@ export function toast(message, kind = "info") {
   el.className = `toast ${kind}`;
   el.textContent = message;
   box.appendChild(el);
+  while (box.children.length > 3) box.firstElementChild.remove();   // the newest three, never a wall
   placeToasts(box);
   setTimeout(() => {
     el.remove();

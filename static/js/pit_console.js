@@ -3,7 +3,7 @@
 import { amount, api, connect, el, newestOnly, toast } from "./live.js";
 import { _, clock, day, ngettext, term } from "./i18n.js";
 import { ball } from "./cards.js";
-import { renderAlerts } from "./tables.js";
+import { alertArrived, renderAlerts } from "./tables.js";
 import { startDevices } from "./devices.js";
 import { startHeld } from "./pit_rounds.js";
 import { pendingItem } from "./pit_rulings.js";
@@ -25,7 +25,7 @@ const alertsRoot = document.getElementById("alerts");
 const drawAlerts = () => alerts.length ? renderAlerts(alertsRoot, alerts)
   : alertsRoot.replaceChildren(el("li", { class: "empty" }, _("No open alert.")));
 drawAlerts();
-socket.on("alert", a => { alerts = [a, ...alerts]; drawAlerts(); toast(a.message, a.severity); });
+socket.on("alert", a => alertArrived(a, (list, one) => { alerts = list || [one, ...alerts]; drawAlerts(); }));
 socket.on("alert.acknowledged", ({ id }) => { alerts = alerts.filter(a => a.id !== id); drawAlerts(); });
 
 // held rounds and devices

@@ -2,6 +2,7 @@
 // (the one who made it may only withdraw it). Shared by the console and the round's timeline.
 import { api, el, money, toast } from "./live.js";
 import { _, clock, term } from "./i18n.js";
+import { confirmAction } from "./confirm.js";
 
 const KIND = () => ({ void: _("Void"), correct: _("Correction"), confirm: _("Confirmation") });
 
@@ -23,8 +24,14 @@ export function pendingItem(r, { canRule, me, done }) {
   let actions = null;
   if (canRule && !own) {
     actions = el("div", { class: "held-actions" },
-      el("button", { class: "btn primary", "data-action": "approve", onclick: () =>
-        answer("approve", { reason: reason.value.trim() }, _("Ruling {id} approved and applied", { id: r.id })) }, _("Approve")),
+      el("button", { class: "btn primary", "data-action": "approve", onclick: async () => {
+        // approving moves the money at once: one tap asks first, with what moves
+        const what = _("{kind} at table {table} round {n}: {amount}", { kind: KIND()[r.kind] || term(r.kind),
+          table: r.table_number, n: r.round_number, amount: money(r.amount) });
+        if (!(await confirmAction(_("Approve and apply this ruling?"), what, _("Approve"))))
+          return;
+        answer("approve", { reason: reason.value.trim() }, _("Ruling {id} approved and applied", { id: r.id }));
+      } }, _("Approve")),
       reason,
       el("button", { class: "btn danger", "data-action": "reject", onclick: () => {
         if (!reason.value.trim()) { toast(_("Say why you reject it"), "warning"); reason.focus(); return; }

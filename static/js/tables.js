@@ -39,6 +39,16 @@ export function renderAlerts(root, alerts) {
   root.replaceChildren(...alerts.map(alertItem));
 }
 
+// A live alert is one emit for every tablet, said in the house's language: the page asks for the open
+// alerts again, said in its reader's language, and shows that. ``show(list, alert)``.
+export async function alertArrived(a, show) {
+  let list = null;
+  try { list = await api("GET", "/api/alerts"); } catch (e) { /* a role that may not list them: as sent */ }
+  const mine = list && list.find(x => x.id === a.id);
+  show(list, mine || a);
+  toast((mine || a).message, a.severity);
+}
+
 export function start({ tablesRoot, alertsRoot }) {
   const initial = JSON.parse(document.getElementById("initial-data").textContent);
   let alerts = initial.alerts || [];
@@ -52,7 +62,7 @@ export function start({ tablesRoot, alertsRoot }) {
   socket.on("tables.changed", refresh);
   socket.on("connect", refresh);
   if (alertsRoot) {
-    socket.on("alert", a => { alerts = [a, ...alerts]; renderAlerts(alertsRoot, alerts); toast(a.message, a.severity); });
+    socket.on("alert", a => alertArrived(a, (list, one) => { alerts = list || [one, ...alerts]; renderAlerts(alertsRoot, alerts); }));
     socket.on("alert.acknowledged", ({ id }) => { alerts = alerts.filter(a => a.id !== id); renderAlerts(alertsRoot, alerts); });
   }
   return socket;

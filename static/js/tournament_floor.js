@@ -4,6 +4,7 @@
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
 import { api, connect, el, newestOnly, placeKeeping, redrawKeeping, toast } from "./live.js";
 import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
+import { confirmAction } from "./confirm.js";
 
 const MANAGE = ["floor_manager", "admin"];
 const REGISTER = ["floor_manager", "cashier", "admin"];
@@ -52,6 +53,13 @@ function clockCard(t, role, reload) {
       }
     }
   } else if (manage && t.status === "running") {
+    if (c.late_registration_open) {
+      controls.push(button(_("Close late registration"), async () => {
+        if (!(await confirmAction(_("Close late registration?"),
+          _("No more entries or re-entries. The players out so far are placed and paid."), _("Close late registration")))) return;
+        act(() => api("POST", `/api/tournaments/${t.id}/close-registration`), _("Late registration closed")).then(reload);
+      }, "btn tn-close-registration"));
+    }
     controls.push(c.paused
       ? button(_("Resume the clock"), () => act(() => api("POST", `/api/tournaments/${t.id}/resume`)).then(reload), "btn primary")
       : button(_("Pause the clock"), () => {
@@ -138,6 +146,7 @@ function entriesCard(t, role, reload) {
       el("th", {}, _("Seat")), el("th", {}, _("Chips")), el("th", {}, pgettext("finishing place", "Place")), el("th", {}, _("Prize")), el("th", {}, _("Bounties")))),
     el("tbody", {}, rows));
   const parts = [el("h3", {}, _("Players")), table];
+  if (canBust) parts.push(countsRow(t, playing, reload));
   if (canBust) {
     const winner = el("select", { id: "tn-winner", class: "tn-input" }, playing.map(e => el("option", { value: e.id }, `${e.player_name} · ${e.table}/${e.seat}`)));
     const go = async () => {
@@ -147,7 +156,8 @@ function entriesCard(t, role, reload) {
       const r = await act(() => api("POST", `/api/tournaments/${t.id}/busts`, {
         busts: out.map(id => ({ entry_id: id, chips_at_start: chips(id) })), winners: [Number(winner.value)] }));
       if (r) {
-        toast(r.eliminations.map(x => _("place {place}", { place: x.place })).join(", "), "ok");
+        toast(r.eliminations.map(x => x.place ? _("place {place}", { place: x.place })
+          : _("out: placed when late registration closes")).join(", "), "ok");
         reload();
       }
     };
@@ -155,6 +165,22 @@ function entriesCard(t, role, reload) {
       button(_("Record the players out on this hand"), go, "btn danger")));
   }
   return el("section", { class: "card tn-players", "data-keep": `players-${t.id}` }, ...parts);
+}
+
+// Chip counts, a table at a time: the chips typed in the players' rows of that table are kept; the
+// counts not adding up to the chips in play (a stack mistyped, a table not counted since) are flagged.
+function countsRow(t, playing, reload) {
+  const c = t.clock;
+  const numbers = [...new Set(playing.map(e => e.table))].sort((a, b) => a - b);
+  const save = n => act(() => api("POST", `/api/tournaments/${t.id}/chips`, { table: n,
+    stacks: playing.filter(e => e.table === n).map(e => ({ entry_id: e.id,
+      chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`).value) })) }),
+    _("Count of table {n} kept", { n })).then(reload);
+  return el("div", { class: "tn-counts" },
+    el("p", { class: c.counts_add_up ? "tn-count-ok" : "tn-count-off", role: "status" },
+      c.counts_add_up ? _("Chip counts add up to the {chips} chips in play", { chips: number(c.chips_in_play) })
+        : _("Chip counts add up to {counted}, not the {chips} chips in play: count again", { counted: number(c.chips_counted), chips: number(c.chips_in_play) })),
+    el("div", { class: "tn-row" }, numbers.map(n => button(_("Save the count of table {n}", { n }), () => save(n), "btn tn-save-count"))));
 }
 
 function movesCard(t, role, reload) {

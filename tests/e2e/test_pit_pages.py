@@ -182,7 +182,17 @@ def test_the_console_live_and_the_shift_report(page_as, live_server, sqlite_url)
     assert "waits for a second pit boss" in page.locator(".held-round .waiting").inner_text()
     shot(page, "pit_console")
     item.locator("input[name=answer]").fill("seen on camera")
+    # Approving moves the money at once: the tap asks first, saying what moves; "Cancel" moves nothing.
     item.locator("button[data-action=approve]").click()
+    ask = page.locator("dialog.confirm-dialog[open]")
+    assert "1,200.00" in ask.inner_text().replace("'", ",").replace("’", ",")
+    ask.locator("[data-action=cancel]").click()
+    page.wait_for_selector("dialog.confirm-dialog", state="detached")
+    with Session(engine) as s:
+        assert s.get(Round, held).status == "held"
+    assert item.is_visible()
+    item.locator("button[data-action=approve]").click()
+    page.locator("dialog.confirm-dialog[open] [data-action=confirm]").click()
     page.wait_for_selector(".held-list .empty")
     page.wait_for_selector("#pending-rulings .empty")
     assert page.evaluate("window.__marker") == 1

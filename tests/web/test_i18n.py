@@ -133,3 +133,29 @@ def test_why_a_round_is_held_is_said_in_the_readers_language(app, client, login)
     _choose(login, "en")
     said = [a["message"] for a in client.get("/api/alerts").get_json() if a["kind"] == "round_held"]
     assert said == [f"Table 12 round {number} held: device: wheel lost (no status line for 6 s mid-round)"]
+
+
+def test_a_pages_embedded_alerts_are_said_in_the_readers_language(app, client, login):
+    # The console's first view comes with the page (its embedded JSON), not from the API: the same
+    # words, money in the reader's format.
+    import json
+    import re
+
+    from floor import alerts
+    from floor.actors import Actor
+    from floor.errors import Msg
+    with db(app) as s:
+        alerts.raise_alert(s, Actor.system("test"), "ruling_pending",
+                           Msg("Table {table} round {round}: {kind} of {amount} by {who} needs a second pit boss",
+                               table=10, round=1, kind="void", amount=Money(208_500), who="Paul Pitboss"))
+        s.commit()
+    login("pitboss")
+    for lang, said in (("de", "Tisch 10 Coup 1: Annullierung über CHF 2'085.00 von Paul Pitboss braucht einen "
+                               "zweiten Tischchef"),
+                       ("fr", "Table 10 coup 1 : annulation de 2'085,00 CHF par Paul Pitboss")):
+        _choose(login, lang)
+        page = client.get("/pit").get_data(as_text=True)
+        data = json.loads(re.search(r'<script id="initial-data" type="application/json">(.*?)</script>',
+                                    page, re.S).group(1))
+        message = data["alerts"][0]["message"].replace("\xa0", " ").replace("\u202f", " ").replace("’", "'")
+        assert message.startswith(said), message

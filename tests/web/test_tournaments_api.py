@@ -205,3 +205,54 @@ def test_rebuys_given_at_creation_join_the_structure_and_are_sold_at_the_cage(ap
     pb("pitboss")
     assert pb.post(f"/api/tournaments/{tid}/entries/{e['id']}/purchases",
                    json={"kind": "rebuy", "chips_now": 0}).status_code == 403
+
+
+def test_the_director_closes_late_registration_from_the_tablet_and_the_last_player_wins(app, login, floor_ready):
+    ids = floor_ready
+    login("manager")
+    t = _create(login)
+    for p in ids[:4]:
+        assert login.post(f"/api/tournaments/{t['id']}/entries", json={"player_id": p, "paid_with": "cash"}).status_code == 201
+    detail = login.post(f"/api/tournaments/{t['id']}/start").get_json()
+    seated = sorted(detail["entries"], key=lambda e: e["seat"])
+    winner = seated[0]
+    for e in seated[1:]:
+        r = login.post(f"/api/tournaments/{t['id']}/busts",
+                       json={"busts": [{"entry_id": e["id"], "chips_at_start": 20_000}], "winners": [winner["id"]]})
+        assert r.status_code == 201 and r.get_json()["eliminations"][0]["place"] is None
+    detail = login.client.get(f"/api/tournaments/{t['id']}").get_json()
+    assert detail["status"] == "running" and detail["clock"]["late_registration_open"]
+    # a cashier cannot close it; the floor manager can, once
+    cage = app.test_client()
+    Login(cage)("cashier")
+    assert cage.post(f"/api/tournaments/{t['id']}/close-registration").status_code == 403
+    r = login.post(f"/api/tournaments/{t['id']}/close-registration")
+    assert r.status_code == 200, r.get_json()
+    done = r.get_json()
+    assert done["status"] == "finished"
+    assert sorted(e["place"] for e in done["entries"]) == [1, 2, 3, 4]
+    assert sum(e["prize"] for e in done["entries"]) == 40_000
+    again = login.post(f"/api/tournaments/{t['id']}/close-registration")
+    assert again.status_code == 409
+    rows = list(csv.DictReader(io.StringIO(login.client.get(f"/api/tournaments/{t['id']}/results.csv").get_data(as_text=True))))
+    assert sorted(int(r["place"]) for r in rows) == [1, 2, 3, 4]
+
+
+def test_a_table_count_from_the_tablet_is_kept_and_a_partial_one_refused(app, login, floor_ready):
+    ids = floor_ready
+    login("manager")
+    t = _create(login)
+    for p in ids[:4]:
+        login.post(f"/api/tournaments/{t['id']}/entries", json={"player_id": p, "paid_with": "cash"})
+    detail = login.post(f"/api/tournaments/{t['id']}/start").get_json()
+    table = detail["entries"][0]["table"]
+    there = [e for e in detail["entries"] if e["table"] == table]
+    r = login.post(f"/api/tournaments/{t['id']}/chips", json={"table": table, "stacks": [{"entry_id": there[0]["id"], "chips": 5}]})
+    assert r.status_code == 400 and r.get_json()["field"] == "stacks"
+    stacks = [{"entry_id": e["id"], "chips": 20_000} for e in there]
+    stacks[0]["chips"] = 19_000
+    r = login.post(f"/api/tournaments/{t['id']}/chips", json={"table": table, "stacks": stacks})
+    assert r.status_code == 200
+    assert (r.get_json()["counts_add_up"], r.get_json()["chips_in_play"] - r.get_json()["chips_counted"]) == (False, 1_000)
+    kept = {e["id"]: e["chips"] for e in login.client.get(f"/api/tournaments/{t['id']}").get_json()["entries"]}
+    assert kept[there[0]["id"]] == 19_000

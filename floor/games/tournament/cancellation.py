@@ -13,9 +13,11 @@ left:
 If the fund cannot cover a step in full (a case the rules do not foresee, e.g. a flat satellite
 payout), that step is shared in proportion to what each was due and the later steps get nothing.
 
-Rounding: the equal part is the exact percentage rounded down to the cent, split equally, odd cents
-to the bigger stacks first; the chip part is the rest (so no cent is lost), largest remainder, ties
-to the bigger stack, then the survivor listed first.
+Rounding, once, on each survivor's total of the last step: his exact equal part plus his exact chip
+part (fractions of a cent) is rounded down to the cent, and the cents left go one each to the largest
+fractional parts, equal fractions to the bigger stack, then to the survivor listed first. So a player
+owed a whole amount gets exactly it (two equal stacks sharing 732.50 get 366.25 each, not 366.26 and
+366.24). His equal part is shown as its exact value rounded down, his chip part as the rest.
 
 The rules (``RULES``):
 
@@ -54,7 +56,7 @@ from typing import Literal, Sequence
 from floor.errors import Money
 
 from ..base import GameInputError
-from .cents import check_cents, check_count, split_by_weight, split_equally
+from .cents import check_cents, check_count, largest_remainder, split_by_weight
 
 Player = Hashable
 RefundPart = Literal["buy_ins", "fees", "bounty_stake"]
@@ -193,13 +195,15 @@ def settle_cancellation(survivors: Sequence[Survivor], *, rule: CancellationRule
         if pct * n > 100:
             raise GameInputError("{n} survivors cannot each get {percent} %: that is more than the whole",
                                  field="survivors", percent=f"{float(pct):g}", n=n)
-        each = Fraction(left) * pct / 100
-        equal = [each.numerator // each.denominator] * n
+        equal_exact = [Fraction(left) * pct / 100] * n
     else:
-        whole = Fraction(left) * pct / 100
-        equal = split_equally(whole.numerator // whole.denominator, n, rank)
-    rest = left - sum(equal)
-    by_chips = split_by_weight(rest, chips, rank)
+        equal_exact = [Fraction(left) * pct / 100 / n] * n
+    rest = Fraction(left) - sum(equal_exact)
+    total_chips = sum(chips)
+    exact = [equal_exact[i] + rest * chips[i] / total_chips for i in range(n)]
+    totals = largest_remainder(exact, left, rank)
+    equal = [e.numerator // e.denominator for e in equal_exact]
+    by_chips = [totals[i] - equal[i] for i in range(n)]
     shares = tuple(CancellationShare(s.player, paid[0][i], paid[1][i], paid[2][i], equal[i], by_chips[i])
                    for i, s in enumerate(survivors))
     return Settlement(rule.name, fund, in_money, shares, short)

@@ -13,6 +13,7 @@ from floor.web.api import (
         devices,
         disputes,
         floor,
+        layout,
         mustmove,
         pit,
         pit_numbers,
@@ -33,5 +34,5 @@ def register(app: Flask) -> None:
     api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers, rotation):
+                   pit_numbers, rotation, layout):
         api.register_blueprint(module.blp)

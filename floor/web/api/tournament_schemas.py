@@ -126,7 +126,9 @@ class StackIn(Strict):
 
 
 class ChipsIn(Strict):
-    stacks = fields.List(fields.Nested(StackIn), required=True, validate=validate.Length(min=1))
+    stacks = fields.List(fields.Nested(StackIn), required=True, validate=validate.Length(min=1, max=500))
+    table = fields.Integer(load_default=None, allow_none=True, strict=True,
+                           metadata={"description": "the table counted: then every player seated there, and only them"})
 
 
 class DealIn(Strict):
@@ -250,7 +252,10 @@ class ClockOut(Schema):
     pause_reason = fields.String(allow_none=True)
     players_left = fields.Integer()
     entries = fields.Integer()
-    average_stack = fields.Integer()
+    average_stack = fields.Integer(metadata={"description": "chips in play over the players left"})
+    chips_in_play = fields.Integer(metadata={"description": "starting stacks of every entry and the chips bought"})
+    chips_counted = fields.Integer(metadata={"description": "the last counts of the players seated, added up"})
+    counts_add_up = fields.Boolean(metadata={"description": "the counts add up to the chips in play"})
     prize_pool = Cents()
     payouts = fields.List(Cents())
     as_of = fields.DateTime()

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 from floor import tables as tables_svc
 from floor.errors import InvalidState
 from floor.tournaments import (balancing, cancellation, clock, core, deals, eliminations, registration, results,
-                               setup)
+                               places, setup)
 from floor.web.api.tournament_schemas import (AgreeIn, BustOut, BustsIn, CancelIn, CancelPlanIn, CancelOut, ChipsIn, ClockOut, DealIn,
                                               DealOut, FromTemplateIn, MoveOut, PurchaseIn, PurchaseOut, ReasonIn, ReceiptOut, RegisterIn,
                                               ResultsOut, ShareOut, TablesIn, TableViewOut, TemplateIn, TemplateOut,
@@ -188,6 +188,18 @@ def resume(_args, tournament_id: int):
     return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)
 
 
+@blp.route("/<int:tournament_id>/close-registration", methods=["POST"])
+@allow(*MANAGE)
+@blp.arguments(EmptySchema)
+@blp.response(200, TournamentOut)
+def close_registration(_args, tournament_id: int):
+    """The director closes late registration now: the players out so far are placed and paid; with one
+    player left the tournament is won."""
+    t = places.close_late_registration(db.session, actor(), house(), tournament_id)
+    db.session.commit()
+    return _detail(t)
+
+
 @blp.route("/<int:tournament_id>/hand-for-hand/deal", methods=["POST"])
 @allow(*MANAGE)
 @blp.arguments(EmptySchema)
@@ -259,7 +271,7 @@ def table_view(table_number: int):
 @blp.response(200, ClockOut)
 def chips(args, tournament_id: int):
     """The floor's chip counts (the board's average stack; a deal or a cancellation takes its own)."""
-    eliminations.record_chips(db.session, actor(), tournament_id, _stacks(args["stacks"]))
+    eliminations.record_chips(db.session, actor(), tournament_id, _stacks(args["stacks"]), args["table"])
     db.session.commit()
     t = core.get(db.session, tournament_id)
     return clock.state(db.session, t, core.now_or(None), house().tournament_payout_unit)

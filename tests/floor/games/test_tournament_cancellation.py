@@ -1,5 +1,7 @@
 """Cancellation: each case of the rules, worked by hand (amounts in cents, buy-in + fee written
 "100.00 + 10.00"). Players already out are never in a settlement: they keep what they won, no more."""
+from fractions import Fraction
+
 import pytest
 
 from floor.games.base import GameInputError
@@ -111,10 +113,12 @@ def test_online_room_cancelled_in_the_money():
     """100 entries at 100.00 + 10.00: 11 000.00 in, pool 10 000.00 paid over 18 places (25, 16, 11.5 ... %).
     Twelve left: places 13-18 were paid, 3 x 190.00 + 3 x 180.00 = 1110.00, so the fund is 9890.00.
     Refunds 12 x 110.00 = 1320.00; the next place paid is 12th, 220.00 to each: 2640.00; 5930.00 left.
-    Half, 2965.00, equally: 247.0833 each -> 247.08 and the 4 odd cents to the four biggest stacks.
-    Half by chips (1 000 000 chips, 0.2965 cent a chip): 200 000 -> 593.00 ... 25 000 -> 74.125 and
-    15 000 -> 44.475: the two .5s tie, the cent goes to the bigger stack (74.13, 44.47).
-    Biggest: 110.00 + 220.00 + 247.09 + 593.00 = 1170.09; smallest: 110.00 + 220.00 + 247.08 + 44.47 = 621.55."""
+    Half, 2965.00, equally: 247.08333 each; half by chips (1 000 000 chips, 0.2965 cent a chip):
+    200 000 -> 593.00 ... 25 000 -> 74.125 and 15 000 -> 44.475. Rounded once, on each total: the ten
+    totals ending in .xx333 and the two ending in .xx833 are rounded down, the 5 cents left go to the two
+    .833s first (74.125 + 247.083 -> 321.21, 44.475 + 247.083 -> 291.56), then to the three biggest stacks.
+    Biggest: 110.00 + 220.00 + 840.09 = 1170.09 (247.08 equally, 593.01 by chips); the fourth 110.00 +
+    220.00 + 543.58; smallest: 110.00 + 220.00 + 291.56 = 621.56."""
     prizes = payouts(10_000_00, 100, STANDARD_PAYOUTS, unit=1)
     assert prizes[11] == 220_00 and sum(prizes[12:]) == 1110_00
     chips = [200_000, 150_000, 120_000, 100_000, 90_000, 80_000, 70_000, 60_000, 50_000, 40_000, 25_000, 15_000]
@@ -122,10 +126,10 @@ def test_online_room_cancelled_in_the_money():
     s = cancel_online_room(survivors, kind="regular", money_in=100 * 110_00, paid_out=sum(prizes[12:]),
                            prizes=prizes, guarantee_topup=0)
     assert s.in_the_money and s.fund == 9890_00 and sum(s.amounts().values()) == 9890_00
-    assert lines(s)["p0"] == (110_00, 0, 220_00, 247_09, 593_00) and s.amounts()["p0"] == 1170_09
-    assert lines(s)["p3"][3] == 247_09 and lines(s)["p4"][3] == 247_08
+    assert lines(s)["p0"] == (110_00, 0, 220_00, 247_08, 593_01) and s.amounts()["p0"] == 1170_09
+    assert s.amounts()["p3"] == 110_00 + 220_00 + 543_58
     assert lines(s)["p10"] == (110_00, 0, 220_00, 247_08, 74_13)
-    assert s.amounts()["p11"] == 621_55
+    assert s.amounts()["p11"] == 621_56
 
 
 KO_CHIPS = [40_000, 25_000, 20_000, 10_000, 5_000]
@@ -257,3 +261,27 @@ def test_a_fund_that_cannot_cover_a_step_shares_that_step():
 def test_bad_cancellations_are_refused(call):
     with pytest.raises(GameInputError):
         call()
+
+
+def test_the_chip_chop_is_rounded_once_on_each_total_so_a_whole_amount_is_paid_whole():
+    # two equal stacks share 732.50 half equally, half by chips: each is owed exactly 366.25
+    two = settle_cancellation([Survivor("a", 5_000), Survivor("b", 5_000)], rule="fees_back", fund=73_250, prizes=[])
+    assert [s.total for s in two.shares] == [36_625, 36_625]
+    four = settle_cancellation([Survivor(p, 7_000) for p in "abcd"], rule="fees_back", fund=146_500, prizes=[])
+    assert [s.total for s in four.shares] == [36_625] * 4
+
+
+def test_the_odd_cent_of_a_chip_chop_goes_by_the_stated_rule():
+    # 1,000.01 between equal stacks: the one cent that cannot be split goes to the survivor listed first
+    # (equal fractions, equal stacks); a bigger stack is served first when the fractions are equal
+    even = settle_cancellation([Survivor("a", 100), Survivor("b", 100)], rule="fees_back", fund=100_001, prizes=[])
+    assert [s.total for s in even.shares] == [50_001, 50_000]
+    assert sum(s.total for s in even.shares) == 100_001
+    # every cent of the fund is paid and each total is within a cent of its exact value
+    stacks = [13_337, 2_718, 31_415, 1]
+    fund = 987_654
+    out = settle_cancellation([Survivor(i, c) for i, c in enumerate(stacks)], rule="fees_back", fund=fund, prizes=[])
+    assert sum(s.total for s in out.shares) == fund
+    for s, c in zip(out.shares, stacks):
+        exact = Fraction(fund, 2 * len(stacks)) + Fraction(fund, 2) * c / sum(stacks)
+        assert abs(s.total - exact) < 1 and s.equal_share + s.chip_share == s.total

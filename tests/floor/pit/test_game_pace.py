@@ -58,6 +58,26 @@ def test_a_table_below_its_target_for_long_enough_raises_one_alert(session):
     assert {r["table"]: r for r in game_pace.live(session, HOUSE, quick[-1])}[12]["status"] != "below"
 
 
+def test_a_table_that_just_started_is_not_said_slow_for_the_time_before_its_first_round(session):
+    """The floor starts at T0: a minute later the rolling window holds mostly time before the first
+    spin, so no "below since" and no alert claiming 50 minutes; played slowly for an hour, the alert
+    counts the slow minutes from the first whole window of play, never from before the first spin."""
+    wheel = tid(session, 12)
+    _rounds(session, wheel, "roulette", [T0, T0 + 80 * timedelta(seconds=1)])
+    row = {r["table"]: r for r in game_pace.live(session, HOUSE, T0 + 2 * M)}[12]
+    assert row["rounds"] == 2 and row["below_since"] is None
+    assert game_pace.check(session, HOUSE, T0 + 2 * M) == []
+    # then 20 an hour (the house wants 30 to 40) for the next 58 minutes
+    _rounds(session, wheel, "roulette", [T0 + 3 * M + i * 3 * M for i in range(20)], first=10)
+    now = T0 + 60 * M
+    assert game_pace.check(session, HOUSE, now - 15 * M) == []      # 15 minutes after the first window
+    raised = game_pace.check(session, HOUSE, now)
+    assert len(raised) == 1
+    since = {r["table"]: r for r in game_pace.live(session, HOUSE, now)}[12]["below_since"]
+    assert since == (T0 + HOUSE.pace_window_minutes * M).isoformat()
+    assert "for 30 minutes" in raised[0].message
+
+
 def test_the_days_pace_per_table_game_and_dealer(session):
     wheel, bacc = tid(session, 12), tid(session, 10)
     dan = session.execute(select(Staff.id).where(Staff.username == "dealer")).scalar_one()
