@@ -86,6 +86,9 @@ class DeviceReader:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        if self.journal is not None and not self.alive:
+            self.journal.close()
+            self.journal = None
         self._update(state="stopped", connected=False)
         self._publish(force=True)
 
