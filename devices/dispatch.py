@@ -75,7 +75,7 @@ class RoundsDispatch:
         elif isinstance(event, ShoeResult):
             out = rounds.shoe_result(session, table_id, event.winner, event.player_pair, event.banker_pair, at, **common)
         elif isinstance(event, CoupStart):
-            out = rounds.coup_start(session, table_id, at, **common)
+            out = rounds.coup_start(session, table_id, at, house=self.house, **common)
         elif isinstance(event, CutCard):
             out = rounds.cut_card(session, table_id, at, **common)
         elif isinstance(event, LockStatus):
