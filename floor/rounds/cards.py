@@ -77,14 +77,13 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     c = _parse(card)
     actor = actor or Actor.device(device or source, table_id)
     table = get_table(session, table_id)
-    if source != "dealer":
-        device_back(session, table_id, at, actor)
+    device_back(session, table_id, at, actor)
     r = active_round(session, table_id)
     summary = f"card {c} from {source}" + (f" to {target}{index or ''}" if target else "")
     if table.kind == TableKind.BACCARAT:
         out = _baccarat_card(session, actor, table, r, c, source, target, at, index)
         if r is not None and r.status == RoundStatus.DEALING and source != "dealer":
-            wait_for_device(session, r, at, house)
+            wait_for_device(session, r, at, house, True)
     elif table.kind in ("blackjack", "casino_holdem"):
         out = _flow_card(session, actor, table, r, c, source, at, house)
     elif source == "dealer":   # typed at a terminal: the person is told, no device alert
@@ -101,11 +100,16 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
 
 # --- a device that goes away mid-deal --------------------------------------------------------------
 
-def wait_for_device(session: Session, r: Round, at: datetime, house: HouseSettings | None) -> None:
+def wait_for_device(session: Session, r: Round, at: datetime, house: HouseSettings | None,
+                    from_device: bool | None = None) -> None:
     """The deal waits for the device's next card: if nothing comes within the house's
-    ``device_wait_seconds`` the round is held (``rounds.device_silent``)."""
+    ``device_wait_seconds`` the round is held (``rounds.device_silent``). Only a deal a device
+    takes part in (``from_device``; None: whether a device read one of its cards) waits so: a
+    dealer typing the cards at his terminal is no device going away."""
     wait = (house or HouseSettings()).device_wait_seconds
-    if wait <= 0:
+    if from_device is None:
+        from_device = any(x.source != "dealer" for x in accepted(session, r.id))
+    if wait <= 0 or not from_device:
         return
     r.device = {**(r.device or {}), "device_step": r.steps}
     timers.set_timer(session, f"round:{r.id}:device", "rounds.device_silent", at + timedelta(seconds=wait),

@@ -63,7 +63,7 @@ def coup_start(session: Session, table_id: int, at: datetime | None = None, *, r
     if r is not None and r.status == RoundStatus.BETTING:
         close_betting(session, Actor.device(device or "shoe", table_id), table_id, at)
     if r is not None and r.status == RoundStatus.DEALING:
-        wait_for_device(session, r, at, house)
+        wait_for_device(session, r, at, house, True)
     core.frame(session, device, table_id, raw, "coup start", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
