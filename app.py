@@ -20,10 +20,12 @@ from floor.web import (
     admin,
     auth,
     errors,
+    headers,
     health,
     i18n,
     limits,
     live,
+    money_pages,
     pages,
     pit,
     policy,
@@ -66,6 +68,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app.url_rule_class = SharedBuilderRule
     os.makedirs(app.instance_path, exist_ok=True)
     limits.init_app(app)   # before any route: the bounded <int:> converter
+    headers.init_app(app)
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sec = cfg["security"]
@@ -123,6 +126,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
+    app.register_blueprint(money_pages.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)
     api_pkg.register(app)
