@@ -1,7 +1,7 @@
 """betting closed by the line's own time: line locks and pauses
 
 Revision ID: c7d8e9f0a1b2
-Revises: f29b9edfe503
+Revises: d2e3f4a5b6c7
 Create Date: 2026-12-02 21:00:00
 
 """
@@ -11,7 +11,7 @@ import floor.models.base
 
 
 revision = 'c7d8e9f0a1b2'
-down_revision = 'f29b9edfe503'
+down_revision = 'd2e3f4a5b6c7'
 branch_labels = None
 depends_on = None
 
