@@ -39,7 +39,7 @@ function clockCard(t, role, reload) {
   const manage = MANAGE.includes(role);
   const controls = [];
   if (manage && t.status === "registering") {
-    controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary"));
+    controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary tn-start"));
   }
   if (manage && t.status === "running" && c.hand_for_hand) {
     if (!c.hand_in_play) {
@@ -137,22 +137,20 @@ function buyButtons(t, role, e, reload) {
 // A bust in two taps: tick the player out (two on one hand: tick both), then tap the pot's winner
 // among the players at his table; his chips at the start of the hand are his last count. The last
 // winner at each table is kept and comes first (the same player again after a split pot).
-const outTicked = new Set();     // entry ids ticked out on this tablet, kept across live redraws
 const lastWinner = new Map();    // table number -> entry id of the last pot winner there
 let redrawBust = () => {};
 
-function tickOut(id, on) {
-  if (on) outTicked.add(id); else outTicked.delete(id);
-  redrawBust();
-}
+// what is ticked is what the boxes on screen show (a live redraw keeps them: redrawKeeping)
+const ticked = () => new Set([...document.querySelectorAll(".tn-out:checked")].map(x => Number(x.value)));
 
 function bustPanel(t, playing, reload) {
-  const panel = el("div", { class: "tn-bust", id: "tn-bust", "aria-live": "polite" });
-  const fill = () => {
-    for (const id of [...outTicked]) if (!playing.some(e => e.id === id)) outTicked.delete(id);
+  const built = el("div", { class: "tn-bust", id: "tn-bust", "aria-live": "polite" });
+  // a live redraw may keep the panel already on screen (same markup): a tick fills that one
+  const fill = (panel = document.getElementById("tn-bust") || built) => {
+    const outTicked = ticked();
     const out = playing.filter(e => outTicked.has(e.id));
     if (!out.length) {
-      panel.replaceChildren(el("p", { class: "hint" }, _("Tap a player out, then the winner of the pot")));
+      refill(panel, [el("p", { class: "hint" }, _("Tap a player out, then the winner of the pot"))]);
       return;
     }
     const tables = new Set(out.map(e => e.table));
@@ -165,18 +163,18 @@ function bustPanel(t, playing, reload) {
         busts: out.map(e => ({ entry_id: e.id, chips_at_start: chips(e.id) })), winners: [w.id] }));
       if (!r) return;
       lastWinner.set(w.table, w.id);
-      outTicked.clear();
       toast(r.eliminations.map(x => x.place ? _("place {place}", { place: x.place })
         : _("out: placed when late registration closes")).join(", "), "ok");
       reload();
     };
-    panel.replaceChildren(el("p", {}, el("strong", {}, _("{players} out: pot won by", { players: out.map(e => e.player_name).join(", ") }))),
+    // refill: the buttons stay the same nodes while unchanged, so a tap across a live redraw lands
+    refill(panel, [el("p", {}, el("strong", {}, _("{players} out: pot won by", { players: out.map(e => e.player_name).join(", ") }))),
       el("div", { class: "tn-row" }, mates.map(w => el("button", { type: "button", "data-entry": w.id, onclick: () => send(w),
-        class: `btn tn-winner${last.includes(w.id) ? " primary" : ""}` }, `${w.player_name} · ${w.table}/${w.seat}`))));
+        class: `btn tn-winner${last.includes(w.id) ? " primary" : ""}` }, `${w.player_name} · ${w.table}/${w.seat}`)))]);
   };
-  redrawBust = fill;
-  fill();
-  return panel;
+  redrawBust = () => fill();
+  fill(built);
+  return built;
 }
 
 function entriesCard(t, role, reload) {
@@ -185,7 +183,7 @@ function entriesCard(t, role, reload) {
   const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
       el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id,
-        checked: outTicked.has(e.id), onchange: ev => tickOut(e.id, ev.target.checked),
+        onchange: () => redrawBust(),
         "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
       el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : "",
         e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("rebuys: {n}", { n: e.rebuys })) : null,
@@ -245,7 +243,7 @@ function dealCard(t, role, reload) {
     parts.push(el("table", { class: "tn-deal" }, el("tbody", {}, d.entry_ids.map((id, i) => el("tr", { "data-entry": id },
       el("td", {}, name(id)), el("td", { class: "num" }, number(d.stacks[i])), el("td", { class: "num tn-amount" }, money(d.amounts[i])),
       el("td", {}, d.agreed.includes(id) ? _("agreed")
-        : button(_("Agrees"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/agree`, { entry_id: id })).then(reload), "btn small")))))),
+        : button(_("Agrees"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/agree`, { entry_id: id })).then(reload), "btn small tn-agree")))))),
       d.save ? el("p", {}, _("{save} kept back for the winner", { save: money(d.save) })) : null,
       button(_("Withdraw the offer"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/withdraw`, { reason: "declined" })).then(reload), "btn ghost"));
   } else {
@@ -254,7 +252,7 @@ function dealCard(t, role, reload) {
     const go = () => act(() => api("POST", `/api/tournaments/${t.id}/deals`, { method: method.value, save: 0,
       stacks: seated.map(e => ({ entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`).value) })) })).then(reload);
     parts.push(el("p", {}, _("Everyone left is in the money: the chips entered above make the deal.")),
-      el("div", { class: "tn-row" }, field(_("Method"), method), button(_("Compute the deal"), go, "btn primary")));
+      el("div", { class: "tn-row" }, field(_("Method"), method), button(_("Compute the deal"), go, "btn primary tn-deal-compute")));
   }
   return el("section", { class: "card tn-deal-card" }, ...parts);
 }
@@ -354,7 +352,7 @@ function createCard(data, role, choose, reload) {
     el("div", { class: "tn-row" }, field(_("Rebuy price (0: none)"), rebuyPrice), field(_("Rebuy chips"), rebuyChips),
       field(_("Rebuys until level"), rebuyUntil), field(_("Add-on price (0: none)"), addOnPrice), field(_("Add-on chips"), addOnChips),
       field(_("Add-on after level"), addOnAfter)),
-    el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn")));
+    el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn tn-save-template")));
 }
 
 function templatesCard(data, role, choose) {
@@ -365,7 +363,7 @@ function templatesCard(data, role, choose) {
     button(_("New: {name}", { name: tpl.name }), async () => {
       const t = await act(() => api("POST", `/api/tournaments/templates/${tpl.id}/create`, {}));
       if (t) choose(t.id);
-    }, "btn"))); }).catch(() => {});
+    }, "btn tn-from-template"))); }).catch(() => {});
   return card;
 }
 
@@ -377,7 +375,7 @@ export function start(root) {
   const reload = () => answered(Promise.all([api("GET", "/api/tournaments"), current ? api("GET", `/api/tournaments/${current.id}`) : null]),
     ([list, detail]) => { data.tournaments = list; current = detail; draw(); });
   // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
-  const draw = () => redrawKeeping(root, render);
+  const draw = () => { redrawKeeping(root, render); redrawBust(); };
   function render() {
     const tabs = el("nav", { class: "tn-tabs" }, data.tournaments.map(t =>
       button(`${t.name} · ${term(t.status)}`, () => choose(t.id), `btn${current && current.id === t.id ? " primary" : ""}`)));
