@@ -9,7 +9,9 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: venv node run test test-fast bench demo clean translations extract mo
 
-venv: $(VENV)/.installed
+# Everything the floor needs to run, in production too: the Python packages, the pages' JavaScript
+# (npm packages served from node_modules under /vendor/) and the compiled translations.
+venv: $(VENV)/.installed node mo
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -29,7 +31,7 @@ BABEL_KEYWORDS := -k _l -k N_ -k Msg -k FloorError -k BadInput -k NotAuthenticat
 
 mo: $(MO)
 
-translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.installed
 	$(VENV)/bin/pybabel compile -d translations -l $* -i $< -o $@
 
 # Extract every marked string (Python, Jinja, JS) into $(POT).
@@ -66,8 +68,10 @@ test-fast: venv node mo
 	$(VENV)/bin/lint-imports --no-cache
 	TEST_DATABASE_URL= $(PY) -m pytest -n $(WORKERS) --dist loadgroup -m "not slow and not e2e" --ignore=tests/e2e --ignore=tests/e2e_devices $(PYTEST_ARGS)
 
+# A benchmark builds big floors (20,000 bets, 300 hands) and runs for minutes on a busy host: its hang
+# guard is half an hour, not the suite's five minutes.
 bench: venv node mo
-	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -q -s -o addopts="" $(PYTEST_ARGS)
+	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -q -s -o addopts="" -o timeout=1800 $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules instance .pytest_cache

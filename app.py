@@ -17,12 +17,15 @@ from floor.runtime.commands import DeviceCommands
 from floor.settings import HouseSettings
 from floor.web import api as api_pkg
 from floor.web import (
+    admin,
     auth,
     errors,
+    headers,
     health,
     i18n,
     limits,
     live,
+    money_pages,
     pages,
     pit,
     policy,
@@ -30,6 +33,7 @@ from floor.web import (
 )
 from floor.web.routing import SharedBuilderRule
 from floor.web.extensions import api, csrf, db, limiter, migrate, socketio
+from floor.web.live_queue import LiveQueue
 
 ROOT = Path(__file__).resolve().parent
 # The front-end files served under /vendor/, by the npm package folder that holds them.
@@ -64,6 +68,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app.url_rule_class = SharedBuilderRule
     os.makedirs(app.instance_path, exist_ok=True)
     limits.init_app(app)   # before any route: the bounded <int:> converter
+    headers.init_app(app)
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sec = cfg["security"]
@@ -106,8 +111,10 @@ def create_app(config: dict | str | None = None) -> Flask:
     i18n.init_app(app)
     api.init_app(app)
     mq = cfg["app"].get("message_queue") or None
-    socketio.init_app(app, async_mode="threading", message_queue=mq, channel=cfg["app"]["message_queue_channel"],
-                      manage_session=False)
+    # the live feed's queue between processes, or none (one process); always given, so an app built
+    # after another in the same process never inherits the other's queue
+    queue = LiveQueue(mq, cfg["app"]["message_queue_channel"]) if mq else None
+    socketio.init_app(app, async_mode="threading", client_manager=queue, manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, i18n.broadcast(app, payload), to=room,
                                                               namespace="/live"), live.shape)
 
@@ -117,7 +124,9 @@ def create_app(config: dict | str | None = None) -> Flask:
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
+    app.register_blueprint(money_pages.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)
     api_pkg.register(app)

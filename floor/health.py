@@ -1,4 +1,5 @@
-"""What /healthz reports: database reachable, scheduler alive, devices summary. No secrets."""
+"""What /healthz reports: database reachable, message queue reachable, scheduler and device process
+alive, devices summary. No secrets."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -24,9 +25,15 @@ def beat(session: Session, name: str, info: dict | None = None, now: datetime | 
         row.info = info
 
 
-def report(session: Session, now: datetime | None = None) -> dict:
+def report(session: Session, now: datetime | None = None, message_queue: dict | None = None,
+           devices_expected: bool = False) -> dict:
+    """``message_queue``: what the caller found asking the queue (None: this floor runs without one);
+    ``devices_expected``: the floor has devices, so a device process should run."""
     now = now or datetime.now(timezone.utc)
     out: dict = {"status": "ok"}
+    if message_queue is not None:
+        # reported first: a floor whose database is away still says whether its queue is
+        out["message_queue"] = message_queue
     try:
         session.execute(text("SELECT 1"))
         out["database"] = {"ok": True, "dialect": session.get_bind().dialect.name}
@@ -52,6 +59,8 @@ def report(session: Session, now: datetime | None = None) -> dict:
                         "state": info.get("state", "unknown") if fresh else "stale"})
     out["devices"] = {"count": len(devices), "connected": sum(d["connected"] for d in devices),
                       "items": devices}
-    if not running:
+    process_missing = devices_expected and not out["device_process"]["running"]
+    queue_down = message_queue is not None and not message_queue.get("ok")
+    if not running or process_missing or queue_down:
         out["status"] = "degraded"
     return out

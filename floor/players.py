@@ -8,6 +8,7 @@ from floor import audit
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, NotFound
 from floor.models import Player
+from floor.models.people import search_key
 
 
 # The columns' widths: a longer value is refused, never cut (a name cut in the database is a
@@ -69,10 +70,16 @@ def get_player(session: Session, player_id: int) -> Player:
     return p
 
 
+def _escaped(word: str) -> str:
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def search(session: Session, query: str, limit: int = 20) -> list[Player]:
-    """Players whose name or card number holds every word typed, in any order ("mart ali", "7000")."""
+    """Players whose name or card number holds every word typed, in any order ("mart ali", "7000"),
+    accents and case aside ("chloe" finds Chloé, "MULLER" Müller)."""
     stmt = select(Player).order_by(Player.name).limit(limit)
     for word in (query or "").split():
-        like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        stmt = stmt.where(or_(Player.name.ilike(like, escape="\\"), Player.card_number.ilike(like, escape="\\")))
+        like = "%" + _escaped(search_key(word)) + "%"
+        stmt = stmt.where(or_(Player.name_key.like(like, escape="\\"),
+                              Player.card_number.ilike("%" + _escaped(word) + "%", escape="\\")))
     return list(session.execute(stmt).scalars())

@@ -157,6 +157,7 @@ class TableSheet:
     """The pit's sheet of one table and gaming day: its figures and every row behind them."""
 
     day: TableDay
+    gaming_day: date
     counts: list[CountView]
     slips: list[ChipSlip]
     buy_ins: list[BuyIn]
@@ -168,7 +169,7 @@ def table_sheet(session: Session, table_id: int, day: date) -> TableSheet:
     counts = list(session.execute(select(TrayCount).where(TrayCount.table_id == table_id, TrayCount.gaming_day == day)
                                   .order_by(TrayCount.id)).scalars())
     slips = [s for s in table_slips(session, table_id, limit=500) if s.gaming_day == day][::-1]
-    return TableSheet(table_day(session, table, day), [view(session, c) for c in counts], slips,
+    return TableSheet(table_day(session, table, day), day, [view(session, c) for c in counts], slips,
                       buy_ins(session, table_id, day), drop_count(session, table_id, day))
 
 

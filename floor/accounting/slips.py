@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from floor import audit, notify
 from floor.accounting.chips import parse_chips
-from floor.accounting.common import TABLE_STAFF, day_of, live_table, signer
+from floor.accounting.common import SUPERVISORS, TABLE_STAFF, day_of, live_table, signer
 from floor.accounting.posting import post_slip
 from floor.actors import Actor
 from floor.errors import BadInput, InvalidState, NotAllowed, NotFound
@@ -98,6 +98,30 @@ def issue_slip(session: Session, actor: Actor, serial: int, *, at: datetime | No
     _step(session, slip, (SlipState.REQUESTED,), state=SlipState.ISSUED, issued_by=staff_id,
           issued_by_name=actor.name, issued_at=at)
     _audit(session, actor, slip, "issue", at)
+    _publish(session, slip)
+    return slip
+
+
+def approve_slip(session: Session, actor: Actor, serial: int, *, at: datetime | None = None) -> ChipSlip:
+    """A second person (a floor manager or pit boss, never the one who asked) approves a slip before
+    it is received: the ledger's check wants it when the slip is above the house's two-person
+    threshold. Approved once."""
+    staff_id = signer(actor, SUPERVISORS)
+    slip = get_slip(session, serial)
+    if staff_id == slip.requested_by:
+        raise NotAllowed("the two-person rule: a second, different person must approve this", code="own_request")
+    at = at or datetime.now(timezone.utc)
+    done = session.execute(update(ChipSlip).where(ChipSlip.id == slip.id, ChipSlip.approved_by.is_(None),
+                                                  ChipSlip.state.in_((SlipState.REQUESTED, SlipState.ISSUED)))
+                           .values(approved_by=staff_id, approved_by_name=actor.name)).rowcount
+    if done != 1:
+        session.refresh(slip)
+        if slip.approved_by is not None:
+            raise InvalidState("slip {serial} is already approved", code="already_approved", serial=serial)
+        raise InvalidState("slip {serial} is already {state}", code="slip_" + slip.state, serial=slip.serial,
+                           state=slip.state)
+    session.refresh(slip)
+    _audit(session, actor, slip, "approve", at)
     _publish(session, slip)
     return slip
 

@@ -10,9 +10,10 @@ from datetime import date, datetime
 from enum import StrEnum
 
 from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from floor.models.base import Base, utcnow, whole_cents
+from floor.models.tables import Table
 
 
 class CountKind(StrEnum):
@@ -101,6 +102,8 @@ class ChipSlip(Base):
     cancelled_at: Mapped[datetime | None]
     cancel_reason: Mapped[str | None] = mapped_column(String(200))
     transfer_id: Mapped[int | None] = mapped_column(ForeignKey("transfers.id"))
+
+    table: Mapped[Table] = relationship(lazy="joined")
 
 
 class BuyIn(Base):

@@ -206,6 +206,6 @@ def day(session: Session, day_: date, house: HouseSettings, now: datetime, step_
     money = shift.per_dealer(session, day_, house)
     for d in dealers:
         results = money.get((d["dealer_id"], d["game"]), {})
-        d.update(drop=results.get("drop", 0), win_loss=results.get("win_loss", 0))
+        d.update(handle=results.get("handle", 0), win_loss=results.get("win_loss", 0))
     return {"day": day_.isoformat(), "window_minutes": house.pace_window_minutes, "tables": per_table,
             "games": games, "dealers": dealers}

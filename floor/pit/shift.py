@@ -2,13 +2,17 @@
 
 For the rounds opened in the gaming day at each live-game table:
 - rounds played (settled), voided, held (ever, during the round) and still held or running;
-- drop: every stake placed; refunded: stakes returned by voids before settlement;
+- handle: every stake placed; refunded: stakes returned by voids before settlement;
 - payouts: what the tray paid to players beyond their stakes, net of what corrections took back;
 - commission: what the commission account kept; win/loss: the house's result (tray and
   commission together; positive means the house won);
 - corrections: what rulings moved to (positive) or from (negative) the players;
 - device faults: device alerts at the table during the gaming day (faults, losses, unplugs, and
-  frames no round could take).
+  frames no round could take);
+- the table's chips (floor.accounting, docs/table-accounting.md): the drop (the count room's count,
+  else the buy-ins recorded), fills, credits, the win from the tray
+  (drop + (closing - opening) + credits - fills) and hold (win / drop) over the shifts closed in the
+  day, the rounds' win in chips and the reconciliation's difference (None: no closed shift).
 
 And per tournament with money moving in the gaming day: entries paid, fees (the house's revenue, net
 of refunds), buy-ins collected for the prize pool, prizes paid, the overlay the house added for a
@@ -16,7 +20,6 @@ guarantee. The prize pool and the bounties are the players' money, never the hou
 """
 from __future__ import annotations
 
-import csv
 import io
 from collections import defaultdict
 from datetime import date, datetime
@@ -25,6 +28,9 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
+from floor import spreadsheet
+from floor import accounting
+from floor.games.table_win import hold_basis_points
 from floor.gaming_day import gaming_day, gaming_day_bounds
 from floor.models import Account, Alert, Round, RoundEvent, RoundRuling, Table, Tournament, Transfer
 from floor.settings import HouseSettings
@@ -32,10 +38,14 @@ from floor.settings import HouseSettings
 DEVICE_ALERTS = ("device_fault", "device_lost", "device_disconnected", "impossible_card", "card_no_round",
                  "result_without_no_more_bets")
 COLUMNS = [("table", "Table"), ("name", "Name"), ("game", "Game"), ("played", "Rounds played"),
-           ("voided", "Voided"), ("held", "Held"), ("open", "Still open"), ("bets", "Bets"), ("drop", "Drop"),
+           ("voided", "Voided"), ("held", "Held"), ("open", "Still open"), ("bets", "Bets"), ("handle", "Handle"),
            ("refunded", "Refunded"), ("payouts", "Payouts"), ("commission", "Commission"), ("win_loss", "Win/loss"),
-           ("corrections", "Corrections"), ("rulings", "Rulings"), ("device_faults", "Device faults")]
-MONEY = {"drop", "refunded", "payouts", "commission", "win_loss", "corrections"}
+           ("corrections", "Corrections"), ("rulings", "Rulings"), ("device_faults", "Device faults"),
+           ("drop", "Drop"), ("fills", "Fills"), ("credits", "Credits"), ("win", "Win"), ("hold", "Hold %"),
+           ("rounds_win", "Rounds' win (chips)"), ("difference", "Reconciliation difference")]
+MONEY = {"handle", "refunded", "payouts", "commission", "win_loss", "corrections", "drop", "fills", "credits", "win",
+         "rounds_win", "difference"}
+CHIPS = ("drop", "fills", "credits", "win", "rounds_win", "difference")   # None when no shift closed
 HOUSE_KINDS = ("tray", "commission")
 
 
@@ -49,17 +59,30 @@ def figures(session: Session, day: date, house: HouseSettings, table_number: int
     if table_number is not None:
         tq = tq.where(Table.number == table_number)
     tables = list(session.execute(tq).scalars())
+    chips = {d.table_id: d for d in accounting.day_figures(session, day, table_number)}
     rows = []
     for t in tables:
-        rows.append(_table(session, t, start, end))
-    numeric = [k for k, _ in COLUMNS if k not in ("table", "name", "game")] + ["still_held"]
+        rows.append({**_table(session, t, start, end), **_chips(chips[t.id])})
+    numeric = [k for k, _ in COLUMNS if k not in ("table", "name", "game", "hold") + CHIPS] + ["still_held"]
     totals = {k: sum(r[k] for r in rows) for k in numeric}
+    for k in CHIPS:
+        given = [r[k] for r in rows if r[k] is not None]
+        totals[k] = sum(given) if given else None
+    totals["hold"] = (hold_basis_points(totals["win"], totals["drop"])
+                      if totals["win"] is not None and totals["drop"] is not None else None)
+    totals["drop_counted"] = all(r["drop_counted"] for r in rows) if rows else False
     totals["faults_by_kind"] = {}
     for r in rows:
         for k, n in r["faults_by_kind"].items():
             totals["faults_by_kind"][k] = totals["faults_by_kind"].get(k, 0) + n
     return {"day": day.isoformat(), "from": start.isoformat(), "to": end.isoformat(), "currency": house.currency,
             "tables": rows, "totals": totals, "tournaments": _tournaments(session, start, end)}
+
+
+def _chips(d: accounting.sheet.TableDay) -> dict:
+    return {"drop": d.drop, "drop_counted": d.counted_drop is not None, "recorded_drop": d.recorded_drop,
+            "drop_difference": d.drop_difference, "fills": d.fills, "credits": d.credits, "win": d.win,
+            "hold": d.hold_bp, "rounds_win": d.rounds_win, "difference": d.difference}
 
 
 def _tournaments(session: Session, start: datetime, end: datetime) -> list[dict]:
@@ -121,7 +144,7 @@ def _table(session: Session, t: Table, start: datetime, end: datetime) -> dict:
             .join(src, src.id == Transfer.from_account_id).join(dst, dst.id == Transfer.to_account_id)
             .where(Transfer.round_id.in_(round_ids))):
         if kind == "stake":
-            money["drop"] += amount
+            money["handle"] += amount
             bets.add(bet_id)
         if kind == "refund":
             money["refunded"] += amount
@@ -149,12 +172,16 @@ def _table(session: Session, t: Table, start: datetime, end: datetime) -> dict:
     return {"table_id": t.id, "table": t.number, "name": t.name, "game": t.kind,
             "played": status.get("settled", 0), "voided": status.get("voided", 0), "held": held,
             "still_held": status.get("held", 0), "open": running, "bets": len(bets),
-            "drop": money["drop"], "refunded": money["refunded"], "payouts": money["payouts"],
+            "handle": money["handle"], "refunded": money["refunded"], "payouts": money["payouts"],
             "commission": money["commission"], "win_loss": money["win_loss"], "corrections": money["corrections"],
             "rulings": ruled, "device_faults": sum(faults.values()), "faults_by_kind": faults}
 
 
 def _cell(key: str, value) -> str:
+    if value is None:
+        return ""
+    if key == "hold":
+        return _money(value)                      # hundredths of a percent, written as a percentage
     if key in MONEY:
         sign = "-" if value < 0 else ""
         return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
@@ -167,7 +194,7 @@ def to_csv(fig: dict) -> str:
     only fees less the overlay count as the house's result). Money in the house currency with two
     decimals."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = spreadsheet.writer(buf)
     w.writerow(["Gaming day"] + [label for _, label in COLUMNS])
     for row in fig["tables"]:
         w.writerow([fig["day"]] + [_cell(k, row[k]) for k, _ in COLUMNS])
@@ -213,15 +240,15 @@ def _house_delta(amount: int, k_from: str, k_to: str) -> int:
 
 def per_dealer(session: Session, day: date, house: HouseSettings) -> dict[tuple, dict]:
     """Per dealer and game (``rounds.dealer_id``, None for rounds with no dealer recorded): the
-    rounds he dealt in the gaming day, their drop and the house's win/loss, from the ledger."""
+    rounds he dealt in the gaming day, their handle (stakes) and the house's win/loss, from the ledger."""
     start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
-    out: dict[tuple, dict] = defaultdict(lambda: {"rounds": set(), "drop": 0, "win_loss": 0})
+    out: dict[tuple, dict] = defaultdict(lambda: {"rounds": set(), "handle": 0, "win_loss": 0})
     for dealer, game, round_id, amount, kind, k_from, k_to in _house_moves(session, start, end, Round.dealer_id,
                                                                           Round.kind, Round.id):
         row = out[(dealer, game)]
         row["rounds"].add(round_id)
         if kind == "stake":
-            row["drop"] += amount
+            row["handle"] += amount
         row["win_loss"] += _house_delta(amount, k_from, k_to)
     return {d: {**r, "rounds": len(r["rounds"])} for d, r in out.items()}
 

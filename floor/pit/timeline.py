@@ -8,7 +8,7 @@ import json
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from floor.errors import NotFound
+from floor.errors import Msg, NotFound, Term
 from floor.games import baccarat, blackjack, roulette
 from floor.games.cards import Card
 from floor.models import (
@@ -214,12 +214,12 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
                                                  .where(Account.id.in_(used))).all()} if used else {}
     pids = {a.player_id for a in accounts.values() if a.player_id}
     names = dict(session.execute(select(Player.id, Player.name).where(Player.id.in_(pids))).all()) if pids else {}
-    house_labels = {"tray": "table tray", "in_play": "in play", "commission": "commission", "chips": "seat chips",
-                    "cage": "cage"}
+    house_labels = {"tray": Msg("table tray"), "in_play": Msg("in play"), "commission": Msg("commission"),
+                    "chips": Msg("seat chips"), "cage": Msg("cage")}
 
     def label(acc) -> str:
         if acc.kind == "player":
-            return f"{names.get(acc.player_id, 'player')} (player {acc.player_id})"
+            return Msg("{name} (player {id})", name=names.get(acc.player_id, "?"), id=acc.player_id)
         return house_labels.get(acc.kind, acc.key)
     transfers = []
     for m in moves:
@@ -329,15 +329,19 @@ def recent_rounds(session: Session, table_number: int | None = None, status: str
 
 
 def summary(r: Round) -> str:
+    """The result in a few words (cards as cards, said in the reader's language by the web layer)."""
     res = r.result or {}
     if r.kind == "roulette" and "number" in res:
         return str(res["number"])
     if r.kind == "baccarat" and "winner" in res:
-        return f"{res['winner']} {res.get('player_total')}-{res.get('banker_total')}"
+        if res["winner"] == "tie":
+            return Msg("tie {player}-{banker}", player=res.get("player_total"), banker=res.get("banker_total"))
+        return Msg("{side} wins {player}-{banker}", side=Term(res["winner"]), player=res.get("player_total"),
+                   banker=res.get("banker_total"))
     if r.kind == "blackjack" and res.get("dealer"):
-        return "dealer " + " ".join(res["dealer"])
+        return Msg("dealer {cards}", cards=" ".join(res["dealer"]))
     if r.kind == "casino_holdem" and res.get("board"):
-        return "board " + " ".join(res["board"])
+        return Msg("board {cards}", cards=" ".join(res["board"]))
     return ""
 
 

@@ -20,16 +20,17 @@ raised before.
 """
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from floor import alerts
+from floor import alerts, audit
 from floor.actors import Actor
 from floor.errors import Msg
 from floor.games import wheel_stats
-from floor.models import Alert, Round, Table
+from floor.models import Alert, AuditRecord, Round, Table
 from floor.settings import HouseSettings
 
 BIAS, DIRECTION, SPEED = "possible_bias", "direction_not_alternating", "speed_out_of_range"
@@ -130,30 +131,59 @@ def last_window(session: Session, t: Table, house: HouseSettings) -> tuple[int, 
     return k, spins(session, t.id, skip=(k - 1) * n, take=n)
 
 
+TESTED = "wheel.window_tested"
+
+
+def _tested(session: Session, t: Table, n: int) -> int:
+    """The last window of ``n`` spins the watch has tested for the table (0: none). Every test is
+    recorded in the audit log, alarm or not, so a window is tested once and none is skipped."""
+    done = 0
+    for (after,) in session.execute(select(AuditRecord.after).where(AuditRecord.action == TESTED,
+                                                                    AuditRecord.subject == f"wheel:{t.id}")):
+        data = json.loads(after or "{}")
+        if data.get("window_spins") == n:
+            done = max(done, int(data.get("window") or 0))
+    for (data,) in session.execute(select(Alert.data).where(Alert.kind == BIAS, Alert.table_id == t.id)):
+        if (data or {}).get("window_spins", n) == n:
+            done = max(done, int((data or {}).get("window") or 0))
+    return done
+
+
 def _bias(session: Session, t: Table, house: HouseSettings, now: datetime) -> list[Alert]:
-    k, window = last_window(session, t, house)
-    if k == 0:
-        return []
-    done = any((data or {}).get("window") == k for (data,) in session.execute(
-        select(Alert.data).where(Alert.kind == BIAS, Alert.table_id == t.id)))
-    if done:
-        return []
+    """Every completed window not tested yet, in order: two windows completed between two checks
+    (the scheduler was down, a busy wheel, a smaller window) are both tested."""
+    n = house.wheel_window_spins
+    played = session.execute(select(func.count(Round.id)).where(
+        Round.table_id == t.id, Round.kind == "roulette", Round.status == "settled")).scalar_one()
+    raised = []
+    for k in range(_tested(session, t, n) + 1, played // n + 1):
+        raised += _test_window(session, t, house, k, spins(session, t.id, skip=(k - 1) * n, take=n), now)
+    return raised
+
+
+def _test_window(session: Session, t: Table, house: HouseSettings, k: int, window: list[dict],
+                 now: datetime) -> list[Alert]:
+    n = house.wheel_window_spins
     report = wheel_stats.bias_check([s["number"] for s in window], watch_settings(house))
+    audit.record(session, Actor.system("wheel watch"), TESTED, f"wheel:{t.id}", at=now,
+                 after={"table": t.number, "window": k, "window_spins": n, "spins": len(window),
+                        "possible_bias": bool(report and report.possible_bias)})
     if report is None or not report.possible_bias:
         return []
     worst = min(report.tests, key=lambda x: x.p_value)
     msg = Msg("Wheel at table {table}: possible bias over spins {first} to {last} ({test}, p = {p})",
-              table=t.number, first=(k - 1) * house.wheel_window_spins + 1, last=k * house.wheel_window_spins,
-              test=worst.name, p=f"{worst.p_value:.2g}")
+              table=t.number, first=(k - 1) * n + 1, last=k * n, test=worst.name, p=f"{worst.p_value:.2g}")
     return [alerts.raise_alert(session, Actor.system("wheel watch"), BIAS, msg, table_id=t.id, at=now,
                                severity="critical",
-                               data={"table": t.number, "window": k, "first_round_id": window[0]["round_id"],
+                               data={"table": t.number, "window": k, "window_spins": n,
+                                     "first_round_id": window[0]["round_id"],
                                      "last_round_id": window[-1]["round_id"], "summary": report.summary(),
                                      "report": report_data(report)})]
 
 
 def check(session: Session, house: HouseSettings, now: datetime) -> list[Alert]:
-    """Every roulette table's wheel: direction, speeds, and the last completed window's bias test."""
+    """Every roulette table's wheel: direction, speeds, and the bias test of every completed window
+    not tested yet."""
     raised: list[Alert] = []
     for t in session.execute(select(Table).where(Table.kind == "roulette").order_by(Table.number)).scalars():
         raised += _direction(session, t, now) + _speed(session, t, house, now) + _bias(session, t, house, now)

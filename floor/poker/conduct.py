@@ -135,8 +135,9 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     result = WarningResult(w, count, None, [])
     if count >= house.warnings_to_ban and active_ban(session, player_id, now) is None:
         until = end_of_gaming_day(now, house.timezone, house.gaming_day_rollover)
-        b = ban(session, actor, player_id, f"{count} warnings: must leave the poker area for the rest of the gaming day",
-                until, now=now)
+        # the reason is kept as its English text, which is this catalog sentence: pages say it again
+        b = ban(session, actor, player_id, Msg("{count} warnings: must leave the poker area for the rest of the "
+                                               "gaming day", count=count), until, now=now)
         w.ban_id = b.id
         result.ban = b
         result.freed_seats = exclude(session, actor, house, player_id, "banned_warnings", now)

@@ -23,6 +23,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from floor import audit, notify
+from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.gaming_day import end_of_gaming_day
@@ -131,15 +132,19 @@ def chain_state(session: Session, chain: Chain, settings: HouseSettings) -> Chai
 
 
 def break_prompts(session: Session, chain: Chain) -> list[dict]:
-    """When a must-move table and the table it feeds fit together at the fed one, the floor breaks it."""
+    """When a must-move table and the table it feeds fit together at the fed one, the floor breaks it;
+    not while players of the game wait on its list or are called to it (it was opened for them)."""
+    if queries.waiting_count(session, chain.game_id):
+        return []
     out = []
     for i in range(1, len(chain.tables)):
         fed, feeding = session.get(Table, chain.tables[i - 1]), session.get(Table, chain.tables[i])
+        called = session.execute(select(func.count(ListCall.id)).where(ListCall.table_id == feeding.id,
+                                                                      ListCall.closed_at.is_(None))).scalar()
         n_fed, n_feeding = occupied(session, fed.id), occupied(session, feeding.id)
-        if n_fed + n_feeding <= fed.seat_count:
+        if not called and n_fed + n_feeding <= fed.seat_count:
             out.append({"table_id": feeding.id, "table": feeding.number, "into_table": fed.number,
-                        "players": n_feeding, "into_players": n_fed, "into_seats": fed.seat_count, "message": f"Table {feeding.number} ({n_feeding}) fits into table "
-                        f"{fed.number} ({n_fed}/{fed.seat_count}): break it"})
+                        "players": n_feeding, "into_players": n_fed, "into_seats": fed.seat_count})
     return out
 
 
@@ -261,6 +266,7 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
     must-move table chained behind the game's last table (main <- MM1 <- MM2)."""
     now = _now(now)
     table = _lock_table(session, table.id)
+    tables_svc.refuse_if_tournament(session, table)
     if table.status == "open":
         raise Conflict("table {table} is already open", code="already_open", table=table.number)
     before = table.status
@@ -279,6 +285,7 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
                     feeds = others[0]
                 else:
                     raise BadInput("say which table the must-move table feeds", field="feeds_table")
+            tables_svc.refuse_if_tournament(session, feeds)
             if feeds.id == table.id or feeds.game_id != table.game_id or feeds.status != "open":
                 raise BadInput("table {feeds} is not an open table of the same game", field="feeds_table", feeds=feeds.number)
             chain = chain_of(session, feeds.id)
@@ -304,6 +311,7 @@ def close_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     round running is refused: its bets are on the layout and its dealer is dealing."""
     now = _now(now)
     table = _lock_table(session, table.id)
+    tables_svc.refuse_if_tournament(session, table)   # its players are the tournament's, not the floor's
     if table.status == "closed":
         raise Conflict("table {table} is already closed", code="already_closed", table=table.number)
     running = session.execute(select(Round).where(Round.table_id == table.id, Round.status.in_(ROUND_ACTIVE))).scalar()

@@ -19,7 +19,7 @@ from devices.demo import DemoDealer
 from devices.dispatch import RoundsDispatch
 from devices.priority import MAX_PRIORITY
 from devices.runtime import DeviceRuntime, simulated_devices
-from floor import notify, timers
+from floor import layout, notify, timers
 from floor.models import Table
 from floor.runtime import recovery, scheduler
 from floor.runtime.commands import CommandListener
@@ -61,6 +61,7 @@ def start_background(app: Flask) -> None:
     else:
         recover(app)
     if cfg.get("run_devices"):
+        check_devices(app)
         supervisor = DeviceSupervisor(app).start()
         atexit.register(supervisor.stop)
 
@@ -178,8 +179,21 @@ class DeviceSupervisor:
             self.lock.release()
 
 
+def check_devices(app: Flask) -> None:
+    """Every configured device belongs to a table of this floor that deals its game: a device for a
+    table that does not exist would read cards and numbers nobody can use, so the process refuses to
+    start and says which device and what to do."""
+    with app.app_context():
+        with factory(app)() as s:
+            problems = layout.device_problems(s, [(str(d.get("name")), str(d.get("table")), str(d.get("kind")))
+                                                  for d in app.config["FLOOR"].get("devices") or []])
+    if problems:
+        raise ConfigError("devices: refusing to start: " + "; ".join(problems))
+
+
 def run_device_process(app: Flask, stop: threading.Event | None = None) -> None:
     """Production: one process owns the serial ports and emits through the message queue."""
+    check_devices(app)
     if not app.config["FLOOR"]["app"].get("message_queue"):
         log.warning("device process without a message queue: live updates and commands stay in this process")
     wire(app)

@@ -14,6 +14,8 @@ own choice (staff.language), else the terminal's pin, else the house language.
 """
 from __future__ import annotations
 
+from decimal import Decimal
+
 import functools
 import io
 import re
@@ -81,7 +83,10 @@ VOCABULARY = {
     "manual": _l("by hand"), "api": _l("API"), "terminal": _l("terminal"), "stake": _l("stake"),
     "payout": _l("payout"), "refund": _l("refund"), "commission": _l("commission"), "correction": _l("correction"),
     "return": _l("return"), "green": _l("green"), "won": _l("won"), "lost": _l("lost"), "push": _l("push"),
-    "folded": _l("folded"),
+    "folded": _l("folded"), "win": _l("win"), "lose": _l("lose"), "board": _l("board"),
+    # a round's events (its timeline)
+    "shoe_lock": _l("shoe lock"), "cut_card": _l("cut card"), "no_more_bets": _l("no more bets"),
+    "misspin": _l("misspin"), "decision": _l("decision"), "ruling": _l("ruling"),
     # the pit's numbers: pace, wheel integrity, rotation
     "below": _l("below target"), "on_target": _l("on target"), "above": _l("above target"),
     "pace_below_target": _l("pace below target"), "possible_bias": _l("possible bias"),
@@ -114,10 +119,25 @@ MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null
                _l("Not a valid string."), _l("Not a valid number."), _l("Not a valid boolean."), _l("Invalid value."),
                _l("Unknown field."), _l("Not a valid list."), _l("Invalid input type."), _l("Not a valid datetime."),
                _l("Not a valid date."), _l("Shorter than minimum length {min}."), _l("Longer than maximum length {max}."),
-               _l("Control characters are not allowed.")]
+               _l("Control characters are not allowed."),
+               _l("Invisible or direction-changing characters are not allowed."),
+               _l("String does not match expected pattern."), _l("Not a structure template's name."),
+               _l("A template's name or a structure object."),
+               _l("a step is an object with one key, level or break")]
 
 # Message values under these names are vocabulary codes.
 TERM_KEYS = {"status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"}
+# ... playing cards ("JH", "2D 5C TH"), shown as cards: the rank and the suit's symbol.
+CARD_KEYS = {"card", "cards", "was", "real"}
+# ... where a card came from or went ("shoe", "player1", "seat:3"), as words.
+PLACE_KEYS = {"source", "target"}
+
+# Sentences the rounds keep as plain text for a device's frame (its decoded summary): said again when
+# read (see ``said``), as the other stored sentences are.
+FRAME_SUMMARIES = [_l("card {card} from {source} to {target}"), _l("card {card} from {source}"), _l("coup start"),
+                   _l("shoe locked"), _l("shoe unlocked"), _l("cut card"), _l("G {winner}"), _l("G {winner} (repeat)"),
+                   _l("number {number} (spin {spin})"), _l("bad number {number}"), _l("fault: {reason}"),
+                   _l("refused: {reason}")]
 
 
 def init_app(app) -> None:
@@ -129,7 +149,7 @@ def init_app(app) -> None:
     # the default one when an extension made it first: pages say domain messages like the API does.
     app.jinja_env.policies["json.dumps_function"] = app.json.dumps
     app.after_request(_pin_terminal)
-    app.jinja_env.filters.update(money=money, amount=amount, number=number, clock=clock, when=when, day=day, term=term)
+    app.jinja_env.filters.update(money=money, amount=amount, hold=hold, number=number, clock=clock, when=when, day=day, term=term)
     app.jinja_env.globals.update(i18n_data=i18n_data, LANGUAGES=LANGUAGES, current_language=language)
 
 
@@ -192,9 +212,45 @@ def term(code) -> str:
     return str(found) if found is not None else str(code).replace("_", " ")
 
 
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_text(code: str) -> str:
+    """A card code ("TH") as a card ("10♥"); several, space-separated, each so. Not a card: as is."""
+    out = []
+    for c in str(code).split():
+        if len(c) in (2, 3) and c[-1].upper() in SUITS and (c[:-1].upper() in ("T", "10", "J", "Q", "K", "A")
+                                                            or c[:-1].isdigit() and 2 <= int(c[:-1]) <= 9):
+            rank = c[:-1].upper()
+            out.append(("10" if rank == "T" else rank) + SUITS[c[-1].upper()])
+        else:
+            out.append(c)
+    return " ".join(out)
+
+
+_PLACE = re.compile(r"^([a-z_]+?):?(\d+)?(?::(\d+))?$")
+
+
+def place(code) -> str:
+    """Where a card came from or went: "shoe", "player1" (the player's first card), "seat:3:2"."""
+    m = _PLACE.match(str(code or ""))
+    if not m:
+        return str(code or "")
+    word, n, hand = m.groups()
+    if word == "seat" and n:
+        return gettext("seat {seat} hand {hand}").format(seat=n, hand=hand) if hand else \
+            gettext("seat {seat}").format(seat=n)
+    return term(word) + (f" {n}" if n else "")
+
+
 def _value(key: str, v) -> str:
     if isinstance(v, Msg):
         return say(v)
+    base = key.rstrip("0123456789")
+    if base in CARD_KEYS and isinstance(v, (str, list, tuple)) and not isinstance(v, Msg):
+        return card_text(" ".join(v) if isinstance(v, (list, tuple)) else v)
+    if base in PLACE_KEYS and isinstance(v, str):
+        return place(v)
     if isinstance(v, FloorError):
         return say(v.msg)
     if isinstance(v, Money):
@@ -220,6 +276,65 @@ def say(msg: Msg | str, **params) -> str:
         return translated.format(**values)
     except (KeyError, IndexError, ValueError):   # a broken translation: the English template still works
         return msg.template.format(**values)
+
+
+@functools.lru_cache(maxsize=1)
+def _templates() -> tuple[dict, list]:
+    """The catalog's sentences: those without values by text, the others as patterns (the one with
+    the most fixed text first, so the most particular wins)."""
+    from flask_babel import force_locale
+    with force_locale("de"):
+        ids = [m for m in get_translations()._catalog if isinstance(m, str) and m and "\x04" not in m]
+    plain, patterns = {}, []
+    for mid in ids:
+        if "{" not in mid:
+            plain[mid] = mid
+            continue
+        parts = re.split(r"\{(\w+)(?:![rsa])?(?::[^}]*)?\}", mid)
+        if any("{" in p or "}" in p for p in parts[::2]):
+            continue
+        seen, rx = set(), ""
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                rx += re.escape(part)
+            elif part in seen:
+                rx += f"(?P={part})"
+            else:
+                seen.add(part)
+                rx += f"(?P<{part}>.+?)"
+        fixed = "".join(parts[::2])
+        if fixed.strip():
+            patterns.append((len(fixed), parts[0], re.compile(rx + r"\Z", re.S), mid))
+    patterns.sort(key=lambda p: -p[0])
+    return plain, patterns
+
+
+_MONEY_TEXT = re.compile(r"^-?\d+\.\d\d$")
+
+
+def said(text, depth: int = 0):
+    """A sentence kept as English text (a row stored before sentences were kept as their template and
+    values, a device frame's summary, a held round's reason): the catalog's sentence it is, with its
+    values, so it is said in the reader's language; text the catalog does not know stays as it is."""
+    if isinstance(text, Msg) or not isinstance(text, str) or not text or depth > 2 or not has_request_context():
+        return text
+    plain, patterns = _templates()
+    if text in plain:
+        return Msg(text)
+    for _fixed, head, rx, mid in patterns:
+        if not text.startswith(head):
+            continue
+        m = rx.match(text)
+        if m is None:
+            continue
+        values = {}
+        for k, v in m.groupdict().items():
+            if _MONEY_TEXT.match(v) and k in ("amount", "stake", "staked", "total", "balance", "value"):
+                values[k] = Money(round(float(v) * 100))
+            else:
+                values[k] = said(v, depth + 1)
+        return Msg(mid, **values)
+    return text
 
 
 def error_message(exc: FloorError) -> str:
@@ -286,6 +401,13 @@ def amount(cents, lang: str | None = None) -> str:
     digits = get_currency_precision(_house().currency)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(int(cents) / 100, format=pattern, locale=format_locale(lang))
+
+
+def hold(basis_points, lang: str | None = None) -> str:
+    """A hold in hundredths of a percent (1234) as the language writes it: 12.34 %, 12,34 %."""
+    if basis_points is None:
+        return "–"
+    return format_decimal(Decimal(int(basis_points)) / 100, format="#,##0.00", locale=format_locale(lang)) + "\u00a0%"
 
 
 def number(value, lang: str | None = None) -> str:

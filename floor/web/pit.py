@@ -98,18 +98,34 @@ def shift_csv():
 @allow(*VIEW)
 def ratings_page():
     """The gaming day's rated players, the highest theoretical win first, and every visit."""
-    day = _day()
-    h = house()
-    return render_template("pit_ratings.html", pit_page="ratings", day=day,
-                           top=ratings.players_of_day(db.session, day, h),
-                           visits=RatedVisit(many=True).dump(ratings.rated(db.session, ratings.day_visits(db.session, day, h))))
+    day, h = _day(), house()
+    vs = ratings.day_visits_once(db.session, day, h)        # once for the players and their visits
+    top = ratings.players_of_day(db.session, day, h, vs=vs)
+    pages = max(1, -(-len(top["players"]) // RATINGS_PAGE))
+    page = _page(pages)
+    shown = top["players"][(page - 1) * RATINGS_PAGE:page * RATINGS_PAGE]
+    ids = {r["player_id"] for r in shown}
+    return render_template("pit_ratings.html", pit_page="ratings", day=day, top={**top, "players": shown},
+                           page=page, pages=pages, first=(page - 1) * RATINGS_PAGE + 1,
+                           visits=RatedVisit(many=True).dump(ratings.rated(
+                               db.session, [v for v in vs if v.player_id in ids])))
+
+
+RATINGS_PAGE = 50    # players a page of the ratings shows, with their visits (every one is in the CSV)
+
+
+def _page(pages: int) -> int:
+    raw = (request.args.get("page") or "1").strip()
+    if not raw.isdigit() or not 1 <= int(raw) <= pages:
+        raise BadInput("the page is a number from 1 to {pages}", field="page", pages=pages)
+    return int(raw)
 
 
 @bp.route("/ratings.csv")
 @allow(*VIEW)
 def ratings_csv():
     day = _day()
-    rows = ratings.rated(db.session, ratings.day_visits(db.session, day, house()))
+    rows = ratings.rated(db.session, ratings.day_visits_once(db.session, day, house()))
     return Response(ratings.to_csv(rows), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="ratings-{day.isoformat()}.csv"'})
 

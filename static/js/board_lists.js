@@ -27,7 +27,7 @@ function listCard(lst) {
 }
 
 function tableTile(t) {
-  const free = t.seat_count - t.occupied;
+  const free = t.free;   // seats held for a call or for must-move players are not free
   return el("div", { class: `board-table ${free ? "has-free" : "full"}`, "data-table": t.number },
     el("span", { class: "num" }, t.number),
     el("span", { class: "tname", title: t.game }, t.game),

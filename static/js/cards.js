@@ -8,7 +8,7 @@ export function cardEl(code) {
   if (!code || code === "??") return el("span", { class: "pcard back" }, "");
   const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
   const suit = code.slice(-1);
-  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : "black"}`, title: code }, rank, SUITS[suit] || suit);
+  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : "black"}` }, rank, SUITS[suit] || suit);
 }
 
 export function numberColour(n) {

@@ -183,6 +183,11 @@ function tableCard(t) {
     mm ? el("span", { class: `badge role ${mm.role}` }, mm.role === "main" ? _("MAIN") : `${mm.role.toUpperCase()} → ${mm.feeds}`) : null,
     el("span", { class: `status ${t.status}` }, term(t.status)));
   const actions = [];
+  if (t.tournament) {   // the table's one occupant is a tournament: no cash seats, no open or close here
+    return el("article", { class: `fl-table tournament ${t.kind}`, "data-table": t.number, "data-use": t.use },
+      head, el("p", { class: "game" }, _("Tournament: {name}", { name: t.tournament.name })),
+      el("p", { class: "hint" }, _("{occupied}/{seats} players", { occupied: t.occupied, seats: t.seat_count })));
+  }
   if (t.status === "closed") actions.push(btn(_("Open"), "small", () => openTable(t), { "data-action": "open-table" }));
   else if (t.occupied === 0) actions.push(btn(_("Close"), "small", confirmed(_("Close table {table}?", { table: t.number }),
     _("Calls to it are cancelled and it leaves the board."), _("Close the table"),
@@ -197,11 +202,23 @@ function tableCard(t) {
 function openTable(t) {
   const others = state.tables.filter(x => x.game.id === t.game.id && x.status === "open" && x.number !== t.number);
   if (t.kind !== "poker" || others.length === 0) return act("POST", `/api/floor/tables/${t.number}/open`, {}, _("Table {table} open", { table: t.number }));
+  // a must-move table feeds a table no must-move table feeds yet (a chain's last table, or one alone)
+  const fed = new Set(state.tables.filter(x => x.mustmove && x.mustmove.feeds).map(x => x.mustmove.feeds));
+  const feedable = others.filter(o => !fed.has(o.number));
+  const open = (body, done) => async () => {
+    try { await act("POST", `/api/floor/tables/${t.number}/open`, body, done); closeSheet(); } catch (e) { /* shown */ }
+  };
+  const mm = feedable.length > 1
+    ? feedable.map(o => btn(_("As a must-move table for table {table}", { table: o.number }), "primary big",
+        open({ must_move: true, feeds_table: o.number }, _("Table {table} open (must-move)", { table: t.number })),
+        { "data-action": "open-mm", "data-feeds": o.number }))
+    : [btn(_("As a must-move table"), "primary big",
+        open({ must_move: true }, _("Table {table} open (must-move)", { table: t.number })), { "data-action": "open-mm" })];
   sheet(_("Open table {table}", { table: t.number }),
     el("p", { class: "hint" }, _("{game} is already played at table {tables}.", { game: t.game.name, tables: others.map(o => o.number).join(", ") })),
-    el("div", { class: "sheet-actions" },
-      btn(_("As a must-move table"), "primary big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: true }, _("Table {table} open (must-move)", { table: t.number })); closeSheet(); } catch (e) { /* shown */ } }),
-      btn(_("As an independent table"), "big", async () => { try { await act("POST", `/api/floor/tables/${t.number}/open`, { must_move: false }, _("Table {table} open", { table: t.number })); closeSheet(); } catch (e) { /* shown */ } })));
+    el("div", { class: "sheet-actions" }, ...mm,
+      btn(_("As an independent table"), "big", open({ must_move: false }, _("Table {table} open", { table: t.number })),
+        { "data-action": "open-independent" })));
 }
 
 function seatSheet(t, s) {
@@ -394,7 +411,7 @@ function renderAlerts() {
   if (!state.alerts.length) { $("#alerts").replaceChildren(el("li", { class: "empty hint" }, _("No alerts."))); return; }
   $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
     el("span", {}, a.message),
-    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
+    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`, {})))));
 }
 
 function render() {

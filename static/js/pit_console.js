@@ -54,7 +54,7 @@ async function loadRounds() {
   for (const k of ["table_number", "status", "number"]) if (filter[k].value.trim()) q.set(k, filter[k].value.trim());
   try {
     await roundsAnswered(api("GET", `/api/pit/rounds?${q}`), rows => tbody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-round": r.id, class: `st-${r.status}` },
-      el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, term(r.kind))),
+      el("td", {}, `${r.table_number} · `, el("span", { class: "muted" }, r.table_name || term(r.kind))),
       el("td", {}, `#${r.number}`, r.coup ? el("span", { class: "muted" }, " " + _("coup {n}", { n: r.coup })) : ""),
       el("td", {}, el("span", { class: `round-status ${r.status}` }, term(r.status)), r.rulings ? el("span", { class: "tag" }, ngettext("{n} ruling", "{n} rulings", r.rulings)) : ""),
       el("td", {}, r.kind === "roulette" && r.result !== "" ? ball(Number(r.result))
@@ -81,7 +81,7 @@ async function loadGlance() {
     glance.replaceChildren(...[
       item(_("Gaming day"), day(f.day)),
       item(_("Rounds played"), String(t.played)), item(_("Voided"), String(t.voided)), item(_("Held"), String(t.held)),
-      item(_("Drop"), amount(t.drop)), item(_("Payouts"), amount(t.payouts)),
+      item(_("Handle"), amount(t.handle)), item(_("Payouts"), amount(t.payouts)),
       item(_("Win/loss"), amount(t.win_loss), t.win_loss < 0 ? "neg" : "pos"),
       item(_("Device faults"), String(t.device_faults), t.device_faults ? "neg" : ""),
     ].flat());
@@ -110,7 +110,7 @@ async function loadPace() {
   try {
     const rows = await api("GET", "/api/pit/pace");
     paceBody.replaceChildren(...(rows.length ? rows.map(r => el("tr", { "data-table": r.table, class: `pace-${r.status}` },
-      el("td", {}, `${r.table} · `, el("span", { class: "muted" }, term(r.game))),
+      el("td", {}, `${r.table} · `, el("span", { class: "muted" }, r.name || term(r.game))),
       el("td", { class: "num" }, r.status === "idle" ? term("idle") : String(r.rate),
         r.below_since ? el("span", { class: "tag warn" }, _("below since {time}", { time: clock(r.below_since) })) : ""),
       el("td", { class: "num" }, `${r.target_min}–${r.target_max}`)))

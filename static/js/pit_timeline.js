@@ -195,11 +195,19 @@ function renderBets() {
     el("th", { class: "num" }, amount(t.staked)), el("th", { colspan: 4 }), el("th", { class: "num" }, t.returned === null ? "–" : amount(t.returned))));
 }
 
+// Where a card came from or went: "shoe", "player1" (the player's first card), "seat:3:2".
+function place(code) {
+  const m = /^([a-z_]+?):?(\d+)?(?::(\d+))?$/.exec(code || "");
+  if (!m) return code || "";
+  if (m[1] === "seat" && m[2]) return m[3] ? _("seat {seat} hand {hand}", { seat: m[2], hand: m[3] }) : _("seat {seat}", { seat: m[2] });
+  return term(m[1]) + (m[2] ? ` ${m[2]}` : "");
+}
+
 function details(e) {
   switch (e.type) {
     case "frame": return [el("span", { class: "muted" }, `${e.device} `), el("code", { class: "raw" }, e.raw || _("(no bytes)")),
       " → ", el("span", { class: "decoded" }, e.decoded)];
-    case "card": return [cardEl(e.card), ` ${e.source}`, e.target ? ` → ${e.target}` : "", e.step ? el("span", { class: "muted" }, ` #${e.step}`) : "",
+    case "card": return [cardEl(e.card), ` ${place(e.source)}`, e.target ? ` → ${place(e.target)}` : "", e.step ? el("span", { class: "muted" }, ` #${e.step}`) : "",
       e.accepted ? "" : el("span", { class: "reason" }, " " + _("refused: {reason}", { reason: e.reason }))];
     case "event": {
       const d = e.data || {};

@@ -61,3 +61,41 @@ def test_bench_ratings_50k(db_url):
     print(f"ratings_50k_bets_cpu_s_{backend}: {ratings_cpu:.3f}")   # this process alone (the machine is shared)
     print(f"ratings_plain_sql_aggregate_s_{backend}: {plain_s:.3f}")
     print(f"ratings_50k_vs_plain_sql_ratio_{backend}: {ratings_s / plain_s:.1f}")
+
+
+def test_bench_ratings_page_and_api_50k(app, db_url, client, login):
+    """The pit reading that day through HTTP: ``/api/pit/ratings`` and ``/pit/ratings`` (a page of
+    players and their visits), each timed with the day's visits still to compute (``_ms``: the
+    first read after a change on the floor) and again unchanged (``_unchanged_ms``: computed once,
+    read again). The edges are computed before (the process's first computation is measured above)."""
+    backend = "sqlite" if db_url.startswith("sqlite") else "postgres"
+    engine = make_engine(db_url)
+    with Session(engine) as s:
+        assert make_day(s) == 50_000
+    if backend == "postgres":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+            c.execute(text("ANALYZE"))
+    engine.dispose()
+    day = pit.today(HOUSE, DAY_START).isoformat()
+    login("pitboss")
+    assert client.get(f"/api/pit/ratings?day={day}&limit=1").status_code == 200   # edges, caches warm
+    out = {}
+    for name, url in (("api", f"/api/pit/ratings?day={day}"), ("page", f"/pit/ratings?day={day}")):
+        ratings._DAY_CACHE.clear()                         # as after a new bet: the day is computed again
+        start, cpu = time.perf_counter(), time.process_time()
+        r = client.get(url)
+        out[f"ratings_{name}_50k_ms"] = (time.perf_counter() - start) * 1000
+        out[f"ratings_{name}_50k_cpu_ms"] = (time.process_time() - cpu) * 1000
+        assert r.status_code == 200
+        start = time.perf_counter()
+        again = client.get(url)
+        out[f"ratings_{name}_50k_unchanged_ms"] = (time.perf_counter() - start) * 1000
+        assert again.status_code == 200
+        if name == "api":
+            assert len(r.get_json()["players"]) == 300 and again.get_json() == r.get_json()
+        else:
+            out["ratings_page_50k_kb"] = len(r.get_data()) / 1024
+            assert r.get_data(as_text=True).count('<tr data-player=') == 50
+    print()
+    for key, value in out.items():
+        print(f"{key}_{backend}: {value:.0f}")

@@ -37,6 +37,11 @@ READY = {
     "/pit/players/1": "#player-ratings",
     "/dealer/12": "#seat-players #seated li",
     "/dealer/1/login": "form.login-card",
+    "/admin/floor": "#la-tables li[data-table]",
+    "/dealer/12/money": "#tm-figures dd",
+    "/pit/tables/12/money": "#tm-slips li[data-serial]",
+    "/cage": "#cage-queue li[data-serial]",
+    "/slips/1/print": ".slip .slip-chips tbody tr",
 }
 # (user, path, device): each page on the device it is used on.
 PAGES = [
@@ -51,6 +56,9 @@ PAGES = [
     (None, "/login", IPAD), (None, "/dealer/1/login", DEALER),
     ("pitboss", "/pit/ratings", IPAD), ("pitboss", "/pit/wheels", IPAD),
     ("pitboss", "/pit/rotation", IPAD), ("pitboss", "/dealer/12", DEALER), ("pitboss", "/pit/players/1", IPAD),
+    ("pitboss", "/dealer/12/money", DEALER), ("pitboss", "/pit/tables/12/money", IPAD),
+    ("cashier", "/cage", IPAD), ("cashier", "/slips/1/print", IPAD),
+    ("admin", "/admin/floor", IPAD), ("admin", "/admin/floor", IPAD_PORTRAIT),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];
@@ -98,6 +106,11 @@ def server(sqlite_template, tmp_path_factory):
     ph = {"X-CSRFToken": browser_login(p, srv.url, "pitboss")}
     for step in ("shoe", "round/open"):
         assert p.post(f"{srv.url}/api/tables/10/{step}", json={}, headers=ph).status_code in (200, 201)
+    # table 12's chips: an opening count waiting for a second person, a fill waiting for the cage
+    assert p.post(f"{srv.url}/api/tables/12/counts", json={"kind": "opening", "chips": {"10000": 100}},
+                  headers=ph).status_code == 201
+    assert p.post(f"{srv.url}/api/tables/12/slips", json={"kind": "fill", "chips": {"10000": 5, "2500": 4}},
+                  headers=ph).status_code == 201
     yield srv
     srv.stop(wait=False)
 

@@ -196,7 +196,7 @@ def test_voiding_a_settled_round_returns_every_stake_through_new_transfers(sessi
     assert ledger.balance(session, acc.tray) == 0 and ledger.balance(session, acc.commission) == 0
     books_balance(session)
     figs = pit.figures(session, pit.today(HOUSE, T0), HOUSE, table_number=10)["tables"][0]
-    assert (figs["voided"], figs["played"], figs["drop"], figs["win_loss"], figs["corrections"]) == (1, 0, 3_000, 0, -900)
+    assert (figs["voided"], figs["played"], figs["handle"], figs["win_loss"], figs["corrections"]) == (1, 0, 3_000, 0, -900)
 
 
 def test_confirming_a_held_coup_settles_it_from_the_recorded_cards(session):
@@ -287,9 +287,9 @@ def test_shift_figures_per_table(session):
     event(session, rounds.wheel_status, table, 5, 60, (), at(9.1), winning=17, house=HOUSE)
     fig = pit.figures(session, pit.today(HOUSE, T0), HOUSE)
     by = {row["table"]: row for row in fig["tables"]}
-    assert (by[10]["played"], by[10]["drop"], by[10]["payouts"], by[10]["commission"], by[10]["win_loss"]) == \
+    assert (by[10]["played"], by[10]["handle"], by[10]["payouts"], by[10]["commission"], by[10]["win_loss"]) == \
         (1, 3_000, 2_000, 100, -900)
-    assert (by[12]["played"], by[12]["drop"], by[12]["payouts"], by[12]["win_loss"]) == (1, 500, 17_500, -17_500)
+    assert (by[12]["played"], by[12]["handle"], by[12]["payouts"], by[12]["win_loss"]) == (1, 500, 17_500, -17_500)
     assert fig["totals"]["win_loss"] == -18_400
     csv_text = pit.to_csv(fig)
     lines = csv_text.strip().splitlines()

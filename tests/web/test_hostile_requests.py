@@ -23,7 +23,11 @@ def _bodies() -> list:
     bodies: list = [{"unknown_field": 1}, [], "text", 0, None]
     for value in HUGE + texts:
         bodies.append({k: value for k in ("amount", "player_id", "seat", "number", "table_number", "reason",
-                                          "name", "card_number", "spot", "card", "kind", "memo", "cards")})
+                                          "name", "card_number", "spot", "card", "kind", "memo", "cards",
+                                          "chips", "total", "day", "method")})
+    for value in HUGE + texts:     # a count or a slip's chips: hostile keys and counts by denomination
+        bodies.append({"kind": "fill", "chips": {"10000": value}})
+        bodies.append({"kind": "opening", "chips": {str(value)[:40]: 1}})
     return bodies
 
 

@@ -110,3 +110,97 @@ def test_the_device_process_feeds_clients_of_a_web_process_through_the_queue(red
         finally:
             web.stop()
             end.close()
+
+
+class PrivateRedis:
+    """A redis-server of the test's own on a port of its own, so the test can stop and start it."""
+
+    def __init__(self, tmp_path) -> None:
+        import shutil
+
+        from tests.servers import free_port
+        self.exe = shutil.which("redis-server")
+        if self.exe is None:
+            pytest.skip("redis-server is not installed")
+        self.port, self.dir, self.proc = free_port(), tmp_path, None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "PrivateRedis":
+        self.proc = subprocess.Popen([self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(self.dir)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        wait_for(lambda: _answers(client), "the private Redis to answer")
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+
+
+def _answers(client) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+
+
+def wait_for(pred, what: str, timeout: float = 60.0):
+    import time
+    deadline = time.monotonic() + timeout   # a hang guard only
+    while not (value := pred()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+    return value
+
+
+def test_the_live_feed_resumes_within_a_second_of_redis_coming_back(app, db_url, tmp_path):
+    """Redis away for 8 s: /healthz says so while it is away, and once Redis answers again the web
+    process is listening again within a second, so the next update reaches a real Socket.IO client."""
+    import time
+
+    from socketio import RedisManager
+    token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
+    queue = PrivateRedis(tmp_path).start()
+    channel = f"floorman-test-{uuid.uuid4().hex}"
+    web = Server(db_url, tmp_path / "web", FLOOR_APP_MESSAGE_QUEUE=queue.url, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
+    client = socketio.Client()
+    received: list[dict] = []
+    try:
+        web.wait()
+        assert requests.get(web.url + "/healthz", timeout=30).json()["message_queue"] == {"ok": True}
+        client.on("alert.acknowledged", lambda data: received.append(data), namespace="/live")
+        client.connect(web.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=60)
+
+        def delivered(n: int) -> bool:
+            # what another process (the device process, an API process) does: publish on the queue
+            try:
+                RedisManager(queue.url, channel=channel, write_only=True).emit(
+                    "alert.acknowledged", {"id": n}, namespace="/live", room="floor")
+            except Exception:
+                pass
+            time.sleep(0.05)
+            return {"id": n} in received
+
+        wait_for(lambda: delivered(1), "the first update through the queue")
+        queue.stop()
+        health = wait_for(lambda: (b := requests.get(web.url + "/healthz", timeout=30).json())
+                          ["message_queue"]["ok"] is False and b, "/healthz to see Redis gone")
+        assert health["status"] == "degraded" and health["message_queue"]["error"]
+        time.sleep(8)   # the outage itself (the listener's back-off grew through it before)
+        queue.start()
+        back = time.monotonic()
+        listening = redis.Redis.from_url(queue.url)
+        wait_for(lambda: listening.pubsub_numsub(channel)[0][1] >= 1, "the web process to listen again")
+        resumed = time.monotonic() - back
+        print(f"live_feed_resumed_after_redis_s: {resumed:.3f}")
+        assert resumed < 1.0, f"the web process listened again {resumed:.1f} s after Redis was back"
+        wait_for(lambda: delivered(2), "an update after Redis came back")
+        assert requests.get(web.url + "/healthz", timeout=30).json()["message_queue"] == {"ok": True}
+    finally:
+        if client.connected:
+            client.disconnect()
+        web.stop()
+        queue.stop()

@@ -146,7 +146,7 @@ def test_shift_figures_and_csv(app, client, login):
     login.post(f"/api/pit/rounds/{rid}/rulings", json={"kind": "void", "reason": "wheel fault"})
     fig = client.get("/api/pit/shift").get_json()
     row = next(r for r in fig["tables"] if r["table"] == 12)
-    assert (row["voided"], row["held"], row["drop"], row["refunded"], row["rulings"]) == (1, 1, 2_000, 2_000, 1)
+    assert (row["voided"], row["held"], row["handle"], row["refunded"], row["rulings"]) == (1, 1, 2_000, 2_000, 1)
     assert "from" in fig and fig["currency"] == "CHF"
     csv = client.get(f"/pit/shift.csv?day={fig['day']}")
     assert csv.status_code == 200 and csv.mimetype == "text/csv"
@@ -154,7 +154,7 @@ def test_shift_figures_and_csv(app, client, login):
     lines = csv.get_data(as_text=True).strip().splitlines()
     assert lines[0].split(",")[:4] == ["Gaming day", "Table", "Name", "Game"]
     t12 = next(line.split(",") for line in lines if line.split(",")[1] == "12")
-    assert t12[5] == "1" and t12[9] == "20.00"           # voided, drop
+    assert t12[5] == "1" and t12[9] == "20.00"           # voided, handle
     page = client.get("/pit/shift").get_data(as_text=True)
     assert 'id="shift-table"' in page and "20.00" in page
     assert client.get("/pit/shift?day=nonsense").status_code == 400

@@ -39,3 +39,15 @@ def test_search_by_part_of_a_name_or_card_in_any_order(client, manager):
     assert [p["name"] for p in client.get("/api/players?q=mart%20ali").get_json()] == ["Alice Martin"]
     assert "Alice Martin" in [p["name"] for p in client.get("/api/players?q=000000").get_json()]
     assert client.get("/api/players?q=%25").get_json() == []
+
+
+def test_search_ignores_accents_and_case_both_ways(client, manager):
+    """Typed on a tablet without accents: "chloe", "muller", "zoe" find Chloé Favre, Iris Müller and
+    Zoë; typed with them, too; a new player is found at once (bulk or one by one)."""
+    assert manager.post("/api/players", json={"name": "Zoë Brändli", "card_number": "99000003"}).status_code == 201
+    found = {q: [p["name"] for p in client.get(f"/api/players?q={q}").get_json()]
+             for q in ("chloe", "muller", "zoe", "MÜLLER", "Chloé fav", "brandli", "iris%20mu")}
+    assert found == {"chloe": ["Chloé Favre"], "muller": ["Iris Müller"], "zoe": ["Zoë Brändli"],
+                     "MÜLLER": ["Iris Müller"], "Chloé fav": ["Chloé Favre"], "brandli": ["Zoë Brändli"],
+                     "iris%20mu": ["Iris Müller"]}
+    assert client.get("/api/players?q=_").get_json() == []          # a LIKE wildcard is a character

@@ -147,3 +147,47 @@ def test_openapi_documents_the_poker_room(client):
               "/api/mustmove/tables/{table_number}/refuse", "/api/seating/table-changes", "/api/board",
               "/api/floor/tables/{table_number}/open", "/api/seating/tables/{table_number}/seats/{seat_number}/bust"):
         assert p in paths, p
+
+
+def test_a_must_move_table_opened_for_the_list_is_not_proposed_for_a_break_and_its_prompt_has_its_figures(
+        app, client, login):
+    """Main full, two players waiting: table 2 opens as main's must-move table. While they wait it is
+    not proposed for a break; once nobody waits, the prompt carries every figure its sentence says
+    (Table 2 (1) fits into table 1 (9/10)), and the board keeps main's free seat for the mover."""
+    with app_session(app) as session:
+        main = session.query(Table).filter_by(number=1).one()
+        fill(session, main, range(1, 11), T0)
+    login("manager")
+    entries = [login.post("/api/waitlists/1/entries", json={"player_id": p}).get_json()["id"] for p in (11, 12)]
+    assert login.post("/api/floor/tables/2/open", json={"must_move": True}).get_json()["feeds_table"] == 1
+    state = client.get("/api/floor/state").get_json()
+    assert [c["break"] for c in state["mustmove"]] == [[]]          # opened for the two waiting
+    assert login.post(f"/api/waitlists/entries/{entries[0]}/call", json={"table_number": 2}).status_code == 201
+    assert login.post(f"/api/waitlists/entries/{entries[1]}/remove", json={}).status_code == 200
+    assert [c["break"] for c in client.get("/api/floor/state").get_json()["mustmove"]] == [[]]   # one called to it
+    assert login.post(f"/api/waitlists/entries/{entries[0]}/seat", json={"buy_in": 30_000}).status_code == 201
+    with app_session(app) as session:
+        seating.leave(session, Actor.system("test"), HouseSettings(), queries.open_assignment(
+            session, session.query(Table).filter_by(number=1).one().id, 3), "left", 0, T0)
+        session.commit()
+    (prompt,) = client.get("/api/floor/state").get_json()["mustmove"][0]["break"]
+    assert {k: prompt[k] for k in ("table", "players", "into_table", "into_players", "into_seats")} == {
+        "table": 2, "players": 1, "into_table": 1, "into_players": 9, "into_seats": 10}
+    login("display")
+    tables = {t["number"]: t for t in client.get("/api/board").get_json()["tables"]}
+    # main's seat 3 is the must-move player's, not the public's; table 2 has nine seats for anyone
+    assert (tables[1]["occupied"], tables[1]["free"]) == (9, 0)
+    assert (tables[2]["occupied"], tables[2]["free"]) == (1, 9)
+
+
+def test_a_must_move_table_says_which_table_it_feeds_when_several_are_open(app, client, login):
+    """Tables 1 and 4 of the game are open: opening table 2 as a must-move table names the one it feeds."""
+    with app_session(app) as session:
+        from tests.floor.poker_helpers import add_table
+        add_table(session, 4, status="open")
+        session.commit()
+    login("manager")
+    vague = login.post("/api/floor/tables/2/open", json={"must_move": True})
+    assert vague.status_code == 400 and vague.get_json()["field"] == "feeds_table"
+    r = login.post("/api/floor/tables/2/open", json={"must_move": True, "feeds_table": 4})
+    assert r.status_code == 200 and r.get_json() == {"table": 2, "status": "open", "feeds_table": 4}

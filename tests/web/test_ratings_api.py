@@ -79,3 +79,23 @@ def test_seats_at_the_dealers_own_table_only_and_bad_input(app, client, login):
     cashier = Login(app.test_client())
     cashier("cashier")
     assert cashier.post("/api/tables/12/seats/1/player", json={"player_id": 1}).status_code == 403
+
+
+def test_the_days_ratings_follow_every_new_bet_and_the_page_is_paged(app, client, login):
+    """The day is computed once and read again while nothing changes; a bet settled after a read is
+    in the next one. A page number out of range is a clear 400."""
+    table = _play(app, login)
+    pit = Login(app.test_client())
+    pit("pitboss")
+    first = pit.client.get("/api/pit/ratings").get_json()
+    assert pit.client.get("/api/pit/ratings").get_json() == first
+    with app_session(app) as session:
+        spin(session, table, 63, 2, datetime.now(timezone.utc) + timedelta(seconds=60),
+             [dict(spot="red", amount=500, player_id=1)])
+    by = {p["player"]: p for p in pit.client.get("/api/pit/ratings").get_json()["players"]}
+    assert by["Alice Martin"]["staked"] == 2_500 and by["Alice Martin"]["rounds"] == 3
+    page = pit.client.get("/pit/ratings?page=1")
+    assert page.status_code == 200 and "Bruno Keller" in page.get_data(as_text=True)
+    for bad in ("2", "0", "x"):
+        r = pit.client.get(f"/pit/ratings?page={bad}")
+        assert r.status_code == 400, bad

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Flask
 
 from floor.web.api import (
+        accounting,
         alerts,
         bets,
         board,
@@ -13,6 +14,7 @@ from floor.web.api import (
         devices,
         disputes,
         floor,
+        layout,
         mustmove,
         pit,
         pit_numbers,
@@ -33,5 +35,5 @@ def register(app: Flask) -> None:
     api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers, rotation):
+                   pit_numbers, rotation, layout, accounting):
         api.register_blueprint(module.blp)

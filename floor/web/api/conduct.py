@@ -12,7 +12,7 @@ from floor.gaming_day import end_of_gaming_day
 from floor.poker import conduct
 from floor.poker import table as poker_table
 from floor.web.api.poker_schemas import TicketSchema
-from floor.web.api.schemas import Query, Strict
+from floor.web.api.schemas import Query, Said, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -44,7 +44,7 @@ class BanSchema(Schema):
     player_id = fields.Integer()
     player = fields.String()
     scope = fields.String()
-    reason = fields.String()
+    reason = Said()
     decided_by = fields.Integer(allow_none=True)
     decided_by_name = fields.String(allow_none=True)
     starts_at = fields.String()

@@ -15,7 +15,7 @@ from floor.poker import conduct
 from floor.web.api.conduct import BanSchema, WarningSchema
 from floor.web.api.disputes import PokerRulingOut
 from floor.web.api.pit_schemas import ConductSchema, RulingOut, ShiftSchema, TimelineSchema
-from floor.web.api.schemas import Cents, Iso, Query, Strict
+from floor.web.api.schemas import Cents, Iso, Query, Said, Strict
 from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
@@ -49,7 +49,7 @@ class RoundRow(Schema):
     opened_at = fields.String(allow_none=True)
     ended_at = fields.String(allow_none=True)
     result = fields.String(metadata={"description": "the result in a few words"})
-    held_reason = fields.String(allow_none=True)
+    held_reason = Said(allow_none=True)
     staked = fields.Integer()
     bets = fields.Integer()
     rulings = fields.Integer()

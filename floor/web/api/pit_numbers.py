@@ -72,7 +72,7 @@ class PaceDealer(PaceFigures):
     dealer_id = fields.Integer(allow_none=True, metadata={"description": "null: rounds with no dealer recorded"})
     dealer = fields.String(allow_none=True)
     game = fields.String()
-    drop = Cents()
+    handle = Cents(metadata={"description": "every stake placed in his rounds"})
     win_loss = Cents(metadata={"description": "the house's result"})
 
 

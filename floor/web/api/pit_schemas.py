@@ -8,7 +8,8 @@ from marshmallow import Schema, fields
 from floor.models import RoundStatus, SettlementOutcome, TableKind
 from floor.web.api.conduct import BanSchema, WarningSchema
 from floor.web.api.round_schemas import CARD, RoundTableSchema, SettlementSchema
-from floor.web.api.schemas import Cents, Choice, Iso
+from floor.web.api.schemas import Cents, Choice, Iso, Said
+from floor.web import i18n
 
 class Rows(fields.List):
     """A long list of the plain maps ``floor.pit.timeline`` builds JSON-ready (a big spin has tens of
@@ -39,7 +40,13 @@ class Entries(Rows):
     def _row(self, item, keys):
         kind, thing = item
         if isinstance(thing, dict):
-            return {"type": kind, **super()._row(thing, keys)}
+            row = {"type": kind, **super()._row(thing, keys)}
+            for k in ("reason", "decoded"):       # sentences kept as text, said in the reader's language
+                if isinstance(row.get(k), str):
+                    row[k] = i18n.said(row[k])
+            if isinstance(row.get("data"), dict) and isinstance(row["data"].get("reason"), str):
+                row["data"] = {**row["data"], "reason": i18n.said(row["data"]["reason"])}
+            return row
         return {"type": kind, **RulingOut().dump(thing)}
 
 
@@ -134,7 +141,7 @@ class TimelineRoundSchema(Schema):
     ended_at = Iso(allow_none=True)
     # The game's own record of the round (see RoundSchema.result).
     result = fields.Dict(allow_none=True, metadata={"description": RESULT})
-    held_reason = fields.String(allow_none=True)
+    held_reason = Said(allow_none=True)
     settlement = fields.Nested(SettlementSchema, allow_none=True)
     table = fields.Nested(RoundTableSchema)
     # What the device kept of the round, in the device's own terms.
@@ -153,7 +160,7 @@ class TimelineCardSchema(Schema):
     target = fields.String(allow_none=True, metadata={
         "description": "dealer | board | seat:N[:hand] | player | banker; null when refused"})
     accepted = fields.Boolean()
-    reason = fields.String(allow_none=True, metadata={"description": "why it was refused"})
+    reason = Said(allow_none=True, metadata={"description": "why it was refused"})
     corrected = fields.Boolean(metadata={"description": "a corrected layout: a ruling changed this card"})
     was = fields.String(allow_none=True, metadata={"description": "a corrected layout: the card as read"})
 
@@ -200,7 +207,7 @@ class FrameSchema(Schema):
     raw = fields.String(metadata={"description": "the bytes, readable: ASCII as is, control bytes by name (<STX>)"})
     hex = fields.String(metadata={"description": "the bytes in hex"})
     bytes = fields.Integer(metadata={"description": "how many bytes"})
-    decoded = fields.String(metadata={"description": "what the decoder read in it"})
+    decoded = Said(metadata={"description": "what the decoder read in it"})
 
 
 class EventSchema(Schema):
@@ -341,7 +348,7 @@ class ShiftTotalsSchema(Schema):
     still_held = fields.Integer()
     open = fields.Integer(metadata={"description": "rounds still running or held"})
     bets = fields.Integer()
-    drop = Cents(metadata={"description": "every stake placed"})
+    handle = Cents(metadata={"description": "every stake placed (what the shift report called drop before)"})
     refunded = Cents(metadata={"description": "stakes returned by voids before settlement"})
     payouts = Cents(metadata={"description": "paid beyond the stakes, net of what corrections took back"})
     commission = Cents()
@@ -351,10 +358,23 @@ class ShiftTotalsSchema(Schema):
     device_faults = fields.Integer()
     faults_by_kind = fields.Dict(keys=fields.String(metadata={"description": "the alert's kind"}),
                                  values=fields.Integer(), metadata={"description": "device alerts per kind"})
+    drop = Cents(allow_none=True, metadata={"description": "the cash and markers exchanged for chips: the count "
+                                                           "room's verified count, else the buy-ins recorded"})
+    drop_counted = fields.Boolean(metadata={"description": "the drop is the count room's verified count"})
+    fills = Cents(allow_none=True, metadata={"description": "chips received from the cage"})
+    credits = Cents(allow_none=True, metadata={"description": "chips sent back to the cage"})
+    win = Cents(allow_none=True, metadata={"description": "drop + (closing - opening) + credits - fills over the "
+                                                          "shifts closed in the day; null: none closed"})
+    hold = fields.Integer(allow_none=True, metadata={"description": "win / drop in hundredths of a percent "
+                                                                    "(1234 = 12.34 %); null: no drop or no win"})
+    rounds_win = Cents(allow_none=True, metadata={"description": "the house's result of the rounds in chips"})
+    difference = Cents(allow_none=True, metadata={"description": "win - rounds' win (0: reconciled)"})
 
 
 class ShiftTableSchema(ShiftTotalsSchema):
     table_id = fields.Integer()
+    recorded_drop = Cents(metadata={"description": "the buy-ins the dealers recorded"})
+    drop_difference = Cents(allow_none=True, metadata={"description": "counted drop - recorded buy-ins"})
     table = fields.Integer(metadata={"description": "the table's number"})
     name = fields.String()
     game = Choice(TableKind)

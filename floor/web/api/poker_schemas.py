@@ -126,7 +126,8 @@ class BreakPromptSchema(Schema):
     table = fields.Integer()
     into_table = fields.Integer()
     players = fields.Integer()
-    message = fields.String()
+    into_players = fields.Integer()
+    into_seats = fields.Integer()
 
 
 class ChainSchema(Schema):
@@ -267,6 +268,8 @@ class BoardTableSchema(Schema):
     game = fields.String(attribute="table.game.name")
     seat_count = fields.Integer(attribute="table.seat_count")
     occupied = fields.Integer()
+    free = fields.Integer(metadata={"description": "seats a newcomer may take (not held by a call, not kept "
+                                                   "for players moving in from a must-move table)"})
 
 
 class BoardSchema(Schema):

@@ -190,7 +190,8 @@ def pick(args, table_number: int):
 @blp.response(200, DayPlayers)
 def day_players(args):
     """The gaming day's rated players, the highest theoretical win first (CSV: /pit/ratings.csv)."""
-    return ratings.players_of_day(db.session, gaming_day(args["day"]), house(), args["limit"])
+    day, h = gaming_day(args["day"]), house()
+    return ratings.players_of_day(db.session, day, h, args["limit"], vs=ratings.day_visits_once(db.session, day, h))
 
 
 @blp.route("/pit/ratings/visits")
@@ -199,7 +200,7 @@ def day_players(args):
 @blp.response(200, RatedVisit(many=True))
 def day_visits(args):
     """Every rated visit of the gaming day."""
-    return ratings.rated(db.session, ratings.day_visits(db.session, gaming_day(args["day"]), house()))
+    return ratings.rated(db.session, ratings.day_visits_once(db.session, gaming_day(args["day"]), house()))
 
 
 @blp.route("/pit/players/<int:player_id>/ratings")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from floor.models import CardSource, RoundStatus, SettlementOutcome, ShoeStatus, TableKind, TableStatus
-from floor.web.api.schemas import Cents, Choice, Iso, Out
+from floor.web.api.schemas import Cents, Choice, Iso, Out, Said
 
 CARD = "rank then suit (AS, TD, 9H); \"??\" while a player may not see it"
 
@@ -30,7 +30,7 @@ class RoundCardSchema(Schema):
         "description": "where the deal put it: dealer | board | seat:N | player | banker; null when refused"})
     source = Choice(CardSource, metadata={"description": "who read it (dealer: typed by hand)"})
     accepted = fields.Boolean(metadata={"description": "false: refused (the reason says why), not part of the deal"})
-    reason = fields.String(allow_none=True)
+    reason = Said(allow_none=True)
     at = Iso()
 
 
@@ -58,7 +58,7 @@ class SettlementSchema(Schema):
     commission = Cents()
     at = Iso()
     actor = fields.String()
-    reason = fields.String(allow_none=True, metadata={"description": "why it was voided"})
+    reason = Said(allow_none=True, metadata={"description": "why it was voided"})
 
 
 class FlowHandSchema(Schema):
@@ -101,7 +101,7 @@ class RoundSchema(Out):
     # Casino Hold'em {seats: {seat: ...}, dealer, board}. Stored as the round's JSON column; its keys
     # are the game's, so it is kept a free-form map here.
     result = fields.Dict(allow_none=True, metadata={"description": "how the round ended, in the game's own terms"})
-    held_reason = fields.String(attribute="round.held_reason", allow_none=True)
+    held_reason = Said(attribute="round.held_reason", allow_none=True)
     closes_at = Iso(attribute="round.closes_at", allow_none=True, metadata={"description": "the betting timer"})
     cards = fields.List(fields.Nested(RoundCardSchema))
     bets = fields.List(fields.Nested(BetLineSchema))

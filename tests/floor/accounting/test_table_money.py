@@ -305,3 +305,29 @@ def test_a_difference_within_the_house_threshold_raises_no_alert(session):
     [shift] = accounting.shifts(session, table, day())
     assert shift.reconciliation.difference == 1_000
     assert session.execute(select(func.count(Alert.id)).where(Alert.kind == "table_reconciliation")).scalar_one() == 0
+
+
+def test_a_slip_is_approved_by_a_second_person_never_the_one_who_asked(session):
+    people, table = People(session), tid(session, 12)
+    slip = accounting.request_slip(session, people.pit, table, "fill", {"100000": 20}, house=HOUSE)
+    with pytest.raises(NotAllowed) as own:
+        accounting.approve_slip(session, people.pit, slip.serial)
+    assert own.value.code == "own_request"
+    with pytest.raises(NotAllowed):
+        accounting.approve_slip(session, people.dealer, slip.serial)          # a dealer is no second person
+    with pytest.raises(NotAllowed):
+        accounting.approve_slip(session, people.cashier, slip.serial)
+    accounting.approve_slip(session, people.pit2, slip.serial)
+    session.commit()
+    assert slip.approved_by_name == "Petra Pitboss"
+    with pytest.raises(InvalidState) as twice:
+        accounting.approve_slip(session, people.manager, slip.serial)
+    assert twice.value.code == "already_approved"
+    session.rollback()
+    accounting.issue_slip(session, people.cashier, slip.serial)
+    accounting.receive_slip(session, people.dealer, slip.serial, house=HOUSE)
+    session.commit()
+    done = fill(session, people, table, {"100": 1})
+    with pytest.raises(InvalidState) as late:               # received: nothing left to approve
+        accounting.approve_slip(session, people.manager, done.serial)
+    assert late.value.code == "slip_received"

@@ -128,7 +128,7 @@ def test_each_dealers_results_are_his_rounds(session):
     spin(session, wheel, 92, 0, T0 + 4 * M, stakes)       # zero: both lose, 1,500
     fig = game_pace.day(session, pit.today(HOUSE, T0), HOUSE, T0 + 10 * M)
     by = {d["dealer"]: d for d in fig["dealers"] if d["game"] == "roulette"}
-    assert (by["Dan Dealer"]["rounds"], by["Dan Dealer"]["drop"], by["Dan Dealer"]["win_loss"]) == (2, 3_000, -17_000)
-    assert (by["Dora Dealer"]["rounds"], by["Dora Dealer"]["drop"], by["Dora Dealer"]["win_loss"]) == (1, 1_500, 1_500)
+    assert (by["Dan Dealer"]["rounds"], by["Dan Dealer"]["handle"], by["Dan Dealer"]["win_loss"]) == (2, 3_000, -17_000)
+    assert (by["Dora Dealer"]["rounds"], by["Dora Dealer"]["handle"], by["Dora Dealer"]["win_loss"]) == (1, 1_500, 1_500)
     table = next(t for t in pit.figures(session, pit.today(HOUSE, T0), HOUSE)["tables"] if t["table"] == 12)
     assert table["win_loss"] == -17_000 + 1_500

@@ -165,3 +165,42 @@ def test_identifying_a_player_at_a_seat(session):
         visits.identify(session, DEALER, tid(session, 1), 1, player_id=4)
     assert getattr(poker.value, "code", "") == "wrong_game"
     assert session.execute(select(func.count(PlayerVisit.id))).scalar_one() == 3
+
+
+def test_a_seated_player_betting_from_his_balance_too_has_one_visit(session):
+    """Bruno, identified at seat 3, stakes the seat's chips and his balance on every spin: ten spins
+    are one visit, from his card to his last result, at 20.00 a round."""
+    wheel = tid(session, 12)
+    fund(session, 2, 100_000)
+    visits.identify(session, DEALER, wheel, 3, card_number="70000002", at=at(0))
+    session.commit()
+    both = [dict(spot="black", amount=1_000, seat=3, source="dealer"), dict(spot="red", amount=1_000, player_id=2)]
+    for i in range(10):
+        _spin(session, wheel, 70 + i, 17, 10 + i * 110, both)
+    vs = ratings.visits(session, T0 - timedelta(hours=1), T0 + timedelta(hours=1), HOUSE)
+    assert [(v.player_id, v.seat, v.round_count, v.bets, v.staked) for v in vs] == [(2, 3, 10, 20, 20_000)]
+    (v,) = vs
+    assert (v.started_at, v.ended_at) == (at(0), at(10 + 9 * 110 + 14.2))
+    assert v.minutes == 16.9 and v.average_stake == 2_000
+    day = ratings.players_of_day(session, pit.today(HOUSE, T0), HOUSE)["players"]
+    assert [(r["player_id"], r["visits"], r["minutes"], r["average_stake"]) for r in day] == [(2, 1, 16.9, 2_000)]
+
+
+def test_the_average_stake_is_rounded_half_up_not_truncated():
+    assert [ratings.average(s, r) for s, r in ((1_000, 3), (2_000, 3), (1_001, 2), (999, 2), (0, 0))] == \
+        [333, 667, 501, 500, 0]
+
+
+def test_the_day_list_and_the_players_page_agree_on_minutes(session):
+    """Three visits of 13.2 s each: 0.7 minutes in all (39.6 s), on the day's list and on her page
+    alike (the sum of the three visits as shown, 0.2 each, would read 0.6)."""
+    wheel = tid(session, 12)
+    fund(session, 1, 100_000)
+    for i in range(3):                               # a spin every 40 minutes: three visits (gap 30)
+        _spin(session, wheel, 90 + i, 1, i * 2_400, [dict(spot="red", amount=1_000 + min(i, 1), player_id=1)])
+    vs = ratings.visits(session, T0 - timedelta(hours=1), T0 + timedelta(hours=4), HOUSE)
+    assert [v.minutes for v in vs] == [0.2, 0.2, 0.2]      # 13.2 s each: 0.22 minutes
+    day = ratings.players_of_day(session, pit.today(HOUSE, T0), HOUSE)["players"]
+    mine = ratings.player_history(session, 1, T0 - timedelta(hours=1), T0 + timedelta(hours=4), HOUSE)
+    assert day[0]["minutes"] == mine["totals"]["minutes"] == 0.7
+    assert day[0]["average_stake"] == 1_001            # 30.02 over three rounds: 10.0067, not 10.00

@@ -86,6 +86,25 @@ def test_a_biased_wheel_raises_possible_bias_with_its_figures(session):
     assert wheel_watch.check(session, HOUSE, T0 + 503 * S) == []
 
 
+def test_every_completed_window_is_tested_not_only_the_last(session):
+    """Two windows complete between two checks, the first on a biased wheel, the second after the
+    wheel was changed: the first is tested and alerted; each window is tested once, alarm or not."""
+    wheel = tid(session, 12)
+    _play(session, wheel, WheelSimulator(None, seed=8, bias={p: 1.6 for p in HOT_ARC}), 500)
+    _play(session, wheel, WheelSimulator(None, seed=5), 500, first=501)
+    raised = wheel_watch.check(session, HOUSE, T0 + 1_001 * S)
+    session.commit()
+    assert [(a.kind, a.data["window"]) for a in raised] == [("possible_bias", 1)]
+    assert "spins 1 to 500" in raised[0].message
+    tested = session.execute(select(AuditRecord.after).where(AuditRecord.action == "wheel.window_tested")
+                             .order_by(AuditRecord.id)).scalars().all()
+    assert ['"window":1' in t and '"possible_bias":true' in t for t in tested] == [True, False]
+    assert '"window":2' in tested[1]
+    assert wheel_watch.check(session, HOUSE, T0 + 1_002 * S) == []     # both tested: not again
+    session.commit()
+    assert len(session.execute(select(AuditRecord.id).where(AuditRecord.action == "wheel.window_tested")).all()) == 2
+
+
 def test_a_wheel_that_does_not_alternate_raises_once(session):
     wheel = tid(session, 12)
     stuck = WheelSimulator(None, seed=2, alternate=False)
