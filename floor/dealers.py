@@ -67,8 +67,9 @@ def _open(session: Session, actor: Actor, shift: DealerShift, table_id: int | No
 
 def _changed(session: Session, *table_ids) -> None:
     rooms = [notify.table_room(t) for t in table_ids if t is not None]
+    # every dealer terminal: who relieves whom may change with any clock-in (the payload is table ids)
     notify.publish(session, "rotation.changed", {"tables": [t for t in table_ids if t is not None]},
-                   "floor", "role:pit_boss", "role:floor_manager", *rooms)
+                   "floor", "role:pit_boss", "role:floor_manager", "role:dealer", *rooms)
 
 
 def clock_in(session: Session, actor: Actor, staff_id: int, at: datetime) -> DealerShift:
