@@ -1,7 +1,7 @@
 """the ledger's one check: money moves counted per player and gaming day, approvals of guarantees and deals
 
 Revision ID: c8d9e0f1a2b3
-Revises: d2e3f4a5b6c7
+Revises: c7d8e9f0a1b2
 Create Date: 2026-12-02 20:40:00
 
 """
@@ -11,7 +11,7 @@ import floor.models.base
 
 
 revision = 'c8d9e0f1a2b3'
-down_revision = 'd2e3f4a5b6c7'
+down_revision = 'c7d8e9f0a1b2'
 branch_labels = None
 depends_on = None
 
