@@ -72,6 +72,9 @@ def server(sqlite_template, tmp_path_factory):
     for seat, player in ((4, 5), (7, 6)):
         assert s.post(f"{srv.url}/api/seating/tables/1/seats/{seat}/sit", json={"player_id": player, "buy_in": 20_000},
                       headers=h).status_code in (200, 201)
+    # the button on seat 4: the poker terminal shows its blind badges (SB, BB) for the next hand
+    resp = s.post(f"{srv.url}/api/poker/tables/1/button", json={"seat": 4, "new_game": True}, headers=h)
+    assert resp.status_code == 200, resp.text
     for player in (3, 8):
         assert s.post(f"{srv.url}/api/waitlists/1/entries", json={"player_id": player}, headers=h).status_code == 201
     for _ in range(3):         # three warnings: a ban, and its alert
