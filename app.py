@@ -20,6 +20,7 @@ from floor.web import (
     admin,
     auth,
     errors,
+    headers,
     health,
     i18n,
     limits,
@@ -67,6 +68,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app.url_rule_class = SharedBuilderRule
     os.makedirs(app.instance_path, exist_ok=True)
     limits.init_app(app)   # before any route: the bounded <int:> converter
+    headers.init_app(app)
     logging.basicConfig(level=cfg["app"].get("log_level", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sec = cfg["security"]

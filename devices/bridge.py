@@ -4,19 +4,28 @@ It is the readers' Sink, and it never keeps a reader waiting on the database. On
 thread it only sends the live feed (wheel states, numbers, cards) to the table's room; everything
 that touches the database goes to the table's worker (``devices.worker``), which runs it in the
 order it arrived: the raw bytes stored as received, then each game event in its own transaction
-through the rounds service (with the settlement and the device command that follow it). Device
+through the rounds service (with the settlement and the device command that follow it).
+
+Betting is judged by the line's time (``floor.rounds.line``): when a line closes betting, the lock
+is written with its arrival time on the line's lane, a worker of its own that never waits behind a
+table's work; and a watch pauses betting at a table whose work falls behind its line by more than
+the house's ``line_lag_ms``, until it has caught up. Device
 health (with alerts on loss and faults) has a worker of its own. Only names and ids cross threads;
 each job opens its own session.
 """
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+import threading
+import time
+from datetime import datetime, timezone
 from typing import Callable, Protocol
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from devices.events import FrameError, Refused
+from devices.protocols import line_locks
 from devices.scanner import CardRead
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, ShoeError, ShoeResult
 from devices.sink import DeviceHealth
@@ -24,6 +33,7 @@ from devices.worker import Workers
 from devices.wheel import WheelStatus, WinningNumber
 from floor import device_health, notify
 from floor.models import DeviceChunk
+from floor.rounds import line
 
 log = logging.getLogger(__name__)
 Emit = Callable[[str, dict, str], None]
@@ -59,8 +69,13 @@ def live_payload(event) -> tuple[str, dict] | None:
 
 
 class FloorBridge:
+    """``lag_limit_s``: how far behind its line a table's work may fall before betting there pauses
+    (the house's ``line_lag_ms``). ``delay_s`` slows every table job down on purpose: a device
+    process held behind its line, for tests only."""
+
     def __init__(self, session_factory: Callable[[], Session], tables: dict[str, int | None],
-                 kinds: dict[str, str], emit: Emit | None = None, dispatch: GameDispatch | None = None) -> None:
+                 kinds: dict[str, str], emit: Emit | None = None, dispatch: GameDispatch | None = None, *,
+                 lag_limit_s: float = 0.5, delay_s: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
         """``tables`` maps device name → table id, ``kinds`` device name → wheel/shoe/scanner."""
         self.session_factory = session_factory
         self.tables = dict(tables)
@@ -68,27 +83,98 @@ class FloorBridge:
         self.emit = emit
         self.dispatch = dispatch
         self.workers = Workers()
+        # The line's lane: the locks the lines give and the pauses, written at once, never behind a
+        # table's work (a worker of its own), so a bet is judged by the line's time.
+        self.lane = Workers("line")
+        self.lag_limit_s = lag_limit_s
+        self.delay_s = delay_s
+        self.clock = clock
+        self._locked: dict[str, bool] = {}            # per device: the line has closed betting
+        self._paused: dict[int, bool | None] = {}     # per table: paused as far as this process knows
+        self._stop = threading.Event()
+        self._watch: threading.Thread | None = None
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until the work handed over so far is done (tests, an orderly stop)."""
-        return self.workers.drain(timeout)
+        return self.lane.drain(timeout) and self.workers.drain(timeout) and self.lane.drain(timeout)
 
     def close(self, timeout: float = 10.0) -> None:
         """After the readers stopped: finish the queued work, then stop the workers."""
         self.workers.drain(timeout)
+        self._stop.set()
+        self.lane.drain(timeout)
         self.workers.stop(timeout)
+        self.lane.stop(timeout)
 
     @property
     def failures(self) -> int:
-        return self.workers.failures
+        return self.workers.failures + self.lane.failures
 
-    def _work(self, device: str, job) -> None:
-        self.workers.submit(self.tables.get(device) or f"device {device}", job)
+    def _work(self, device: str, job, stamp: float | None = None) -> None:
+        if self.delay_s:
+            job = (lambda j=job: (time.sleep(self.delay_s), j()))
+        self.workers.submit(self.tables.get(device) or f"device {device}", job, stamp)
+
+    # --- the line's lane ------------------------------------------------------------------
+
+    def _lock(self, device: str, table_id: int, events: list, arrived_at: datetime) -> None:
+        locks, self._locked[device] = line_locks(events, self._locked.get(device, False))
+        for what in locks:
+            self.lane.submit("locks", lambda what=what: self._store_lock(device, table_id, arrived_at, what))
+
+    def _store_lock(self, device: str, table_id: int, arrived_at: datetime, what: str) -> None:
+        with self.session_factory() as s:
+            line.record_lock(s, table_id, device, arrived_at, what)
+            s.commit()
+
+    def _start_watch(self) -> None:
+        if self._watch is None and self.lag_limit_s > 0:
+            self._watch = threading.Thread(target=self._watching, name="device-line-lag", daemon=True)
+            self._watch.start()
+
+    def _watching(self) -> None:
+        """How far each table's work is behind its line: past the limit betting there pauses, and
+        resumes once the work has caught up (a pause left by an earlier process is lifted too)."""
+        while not self._stop.wait(min(0.1, self.lag_limit_s / 2)):
+            now = self.clock()
+            for device, table_id in list(self.tables.items()):
+                if table_id is None:
+                    continue
+                oldest = self.workers.oldest(table_id)
+                behind = 0.0 if oldest is None else now - oldest
+                paused = self._paused.get(table_id)
+                if behind > self.lag_limit_s and paused is not True:
+                    self._paused[table_id] = True
+                    self.lane.submit("pauses", lambda t=table_id, d=device, b=behind: self._pause(t, d, b))
+                elif behind <= self.lag_limit_s and paused is not False and self._owner(table_id) == device:
+                    self._paused[table_id] = False
+                    self.lane.submit("pauses", lambda t=table_id, d=device: self._resume(t, d))
+
+    def _owner(self, table_id: int) -> str:
+        """The first device of a table speaks for its pauses."""
+        return next(d for d, t in self.tables.items() if t == table_id)
+
+    def _pause(self, table_id: int, device: str, behind: float) -> None:
+        with self.session_factory() as s:
+            line.pause(s, table_id, device, round(behind * 1000), datetime.now(timezone.utc))
+            s.commit()
+
+    def _resume(self, table_id: int, device: str) -> None:
+        with self.session_factory() as s:
+            line.resume(s, table_id, device, datetime.now(timezone.utc))
+            s.commit()
 
     # --- Sink -----------------------------------------------------------------------------
 
     def raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
-        self._work(device, lambda: self._store_raw(device, bytes(data), arrived_at))
+        self._start_watch()
+        self._work(device, lambda: self._store_raw(device, bytes(data), arrived_at), self.clock())
+
+    def stored_until(self, device: str) -> datetime | None:
+        """When the last chunk of ``device`` the floor has stored arrived (a reader's journal hands on
+        what came after it)."""
+        with self.session_factory() as s:
+            return s.execute(select(func.max(DeviceChunk.arrived_at)).where(DeviceChunk.device == device)).scalar()
 
     def _store_raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
         if self.dispatch is not None and hasattr(self.dispatch, "chunk"):
@@ -106,12 +192,14 @@ class FloorBridge:
                 if live is not None:
                     name, payload = live
                     self.emit(name, {"table_id": table_id, "device": device, **payload}, notify.table_room(table_id))
+        if table_id is not None:
+            self._lock(device, table_id, events, arrived_at)
         if self.dispatch is None or table_id is None:
             return
         game = [e for e in events
                 if not isinstance(e, Reply) and (not isinstance(e, FrameError) or isinstance(e, Refused))]
         if game:
-            self._work(device, lambda: self._events(device, game, arrived_at))
+            self._work(device, lambda: self._events(device, game, arrived_at), self.clock())
 
     def _events(self, device: str, events: list, arrived_at: datetime) -> None:
         failed: Exception | None = None

@@ -18,8 +18,10 @@ from sqlalchemy.orm import Session
 from devices.scanner import CardRead, PlayerCardRead
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, ShoeError, ShoeResult
 from devices.wheel import WheelStatus, WinningNumber
-from devices.events import Refused, Silence
-from floor import rounds
+from devices.events import ClockStep, Refused, Silence
+from floor import alerts, rounds
+from floor.actors import Actor
+from floor.models import AlertKind, AlertSeverity, Table
 from floor.pit import visits
 from floor.errors import Msg
 from floor.settings import HouseSettings
@@ -73,13 +75,22 @@ class RoundsDispatch:
         elif isinstance(event, ShoeResult):
             out = rounds.shoe_result(session, table_id, event.winner, event.player_pair, event.banker_pair, at, **common)
         elif isinstance(event, CoupStart):
-            out = rounds.coup_start(session, table_id, at, **common)
+            out = rounds.coup_start(session, table_id, at, house=self.house, **common)
         elif isinstance(event, CutCard):
             out = rounds.cut_card(session, table_id, at, **common)
         elif isinstance(event, LockStatus):
             out = rounds.shoe_lock(session, table_id, event.locked, at, **common)
         elif isinstance(event, Refused):
             out = rounds.refused_frame(session, table_id, event.reason, at, raw=event.raw, device=device)
+        elif isinstance(event, ClockStep):
+            table = session.get(Table, table_id)
+            alerts.raise_alert(session, Actor.device(device, table_id), AlertKind.CLOCK_STEP,
+                               Msg("The clock of the host reading {device} (table {table}) jumped {seconds} s: "
+                                   "the line's times and deadlines keep to its steady clock",
+                                   device=device, table=table.number if table else table_id, seconds=event.seconds),
+                               severity=AlertSeverity.WARNING, table_id=table_id,
+                               data={"device": device, "seconds": event.seconds}, at=at)
+            return None
         elif isinstance(event, Silence):
             if kind != "wheel":
                 return None   # a silent shoe or scanner is the device's health, not the round's

@@ -32,3 +32,11 @@ class Silence:
     reports it once, when the device goes lost)."""
 
     seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClockStep:
+    """Not from the line but about the host: the wall clock jumped ``seconds`` against the steady
+    clock. The line's times do not follow it (deadlines are counted from them); the floor is told."""
+
+    seconds: float

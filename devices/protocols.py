@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from devices.config import DeviceConfig
 from devices.events import FrameError
-from devices.scanner import ScannerDecoder
-from devices.shoe import Reply, ShoeDecoder, ShoeError, ShoeErrorCleared
-from devices.wheel import FLAG_FAULT, SelfTest, WheelDecoder, WheelStatus
+from devices.scanner import CardRead, ScannerDecoder
+from devices.shoe import CardDealt, CoupStart, Reply, ShoeDecoder, ShoeError, ShoeErrorCleared, ShoeResult, Standby
+from devices.wheel import FLAG_FAULT, SelfTest, WheelDecoder, WheelStatus, WinningNumber
 
 # the wheel's own states while a spin is under way (place bets, spinning, no more bets, no ball):
 # its silence then means a lost line mid-round; idle between rounds it may be quiet
@@ -40,3 +40,40 @@ def scan(kind: str, events: list) -> tuple[str | None, bool, bool | None]:
         elif kind != "wheel" and not isinstance(e, (FrameError, Reply)):
             beat = True
     return fault, beat, watch
+
+
+# the wheel's states that say betting is over for the spin: no more bets, the number, no ball
+WHEEL_LOCKED = {4: "no_more_bets", 5: "result", 7: "no_more_bets"}
+WHEEL_OPEN = (1, 2)   # before game, place bets: the next lock is a new one
+
+
+def line_locks(events: list, locked: bool) -> tuple[list[str], bool]:
+    """What closed betting in these events: the lock of the chunk, when the line closes betting in it
+    after it had opened again (``locked``: whether it was closed before these events; the second
+    value says whether it is closed after them). A lock the same chunk opens again is left out: the
+    chunk's one arrival time would date the next round's lock too. A scanner knows no round, so each of its cards is a lock (one a
+    chunk is enough). Line concerns only: a lock is what the device said, whatever the round has
+    heard so far."""
+    out: list[str] = []
+    for e in events:
+        what = None
+        if isinstance(e, WheelStatus):
+            if e.state in WHEEL_OPEN:
+                locked, out = False, []
+            what = WHEEL_LOCKED.get(e.state)
+        elif isinstance(e, WinningNumber):
+            what = "result"
+        elif isinstance(e, (ShoeResult, Standby)):
+            locked, out = False, []
+        elif isinstance(e, CoupStart):
+            what = "coup_start"
+        elif isinstance(e, CardDealt):
+            what = "card"
+        elif isinstance(e, CardRead):
+            if "card" not in out:
+                out.append("card")
+            continue
+        if what is not None and not locked:
+            out.append(what)
+            locked = True
+    return out, locked

@@ -14,13 +14,16 @@ import logging
 import threading
 import time
 from dataclasses import replace
-from datetime import datetime, timezone
+from pathlib import Path
+from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 import serial
 
+from devices import journal
 from devices.config import DeviceConfig
-from devices.events import FrameError, Silence
+from devices.journal import Journal
+from devices.events import ClockStep, FrameError, Silence
 from devices.priority import line_first
 from devices.protocols import new_decoder, scan
 from devices.replay import feed as feed_decoder
@@ -29,6 +32,7 @@ from devices.sink import DeviceHealth, Sink
 from devices.wheel import encode_command
 
 log = logging.getLogger(__name__)
+CLOCK_STEP_S = 1.0   # the wall clock moving this much against the steady one is a step, not drift
 
 
 def _utcnow() -> datetime:
@@ -40,8 +44,12 @@ class DeviceReader:
                  backoff_initial: float = 0.1, backoff_max: float = 5.0,
                  error_report_interval: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
-                 wallclock: Callable[[], datetime] = _utcnow, realtime_priority: int = 0) -> None:
+                 wallclock: Callable[[], datetime] = _utcnow, realtime_priority: int = 0,
+                 journal_dir: str | None = None) -> None:
+        """``journal_dir``: where the line's journal of each device is kept (``devices.journal``);
+        None: no journal (tests and tools that keep the bytes themselves)."""
         self.config = config
+        self.journal = Journal(Path(journal_dir) / f"{config.name}.journal") if journal_dir else None
         self.realtime_priority = realtime_priority
         self.realtime = False   # whether the reader thread got it (devices.priority)
         self.name = config.name
@@ -61,6 +69,10 @@ class DeviceReader:
         self._published_at = 0.0
         self._opened_once = False
         self._last_beat: float | None = None  # last status line (wheel) or frame (others)
+        # The line's times: the wall clock read once, then moved by the steady clock, so a step of
+        # the wall clock (a +1 h jump) never moves a deadline counted from a line's time.
+        self._base = (self.wallclock(), self.clock())
+        self._offset = 0.0   # the wall clock's lead over the line's times when last looked at
         self._watch = config.kind != "wheel"  # whether silence is a lost line (a wheel: mid-spin only)
 
     # --- control (any thread) --------------------------------------------------------------
@@ -74,6 +86,9 @@ class DeviceReader:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        if self.journal is not None and not self.alive:
+            self.journal.close()
+            self.journal = None
         self._update(state="stopped", connected=False)
         self._publish(force=True)
 
@@ -92,10 +107,28 @@ class DeviceReader:
         data = command if isinstance(command, bytes) else encode_command(command)
         return self._write(data)
 
+    def stamp(self) -> datetime:
+        """Now, on the line's clock (see ``__init__``); a step of the wall clock is reported once to
+        the sink as a ``ClockStep``."""
+        wall0, mono0 = self._base
+        now = wall0 + timedelta(seconds=self.clock() - mono0)
+        offset = (self.wallclock() - now).total_seconds()
+        if abs(offset - self._offset) > CLOCK_STEP_S:
+            step, self._offset = offset - self._offset, offset
+            log.warning("device %s: the wall clock stepped %+.1f s; the line's times keep to the steady clock",
+                        self.name, step)
+            self._sink("events", self.name, [ClockStep(round(step, 1))], now)
+        return now
+
     # --- the thread -------------------------------------------------------------------------
 
     def _run(self) -> None:
         self.realtime = line_first(self.realtime_priority, self.name)
+        if self.journal is not None:
+            try:
+                self._replay_journal()
+            except Exception:   # the line matters more: read it, and say what could not be replayed
+                log.exception("device %s: the journal could not be replayed", self.name)
         backoff = self.backoff_initial
         while not self._stop.is_set():
             try:
@@ -129,7 +162,8 @@ class DeviceReader:
         kw = dict(baudrate=self.config.baudrate, timeout=self.read_timeout, write_timeout=1.0)
         if not self.config.port.startswith(("socket://", "rfc2217://", "loop://")):
             kw["exclusive"] = True  # posix flock: a second reader on the same port fails loudly
-        return serial.serial_for_url(self.config.port, **kw)
+        port = serial.serial_for_url(self.config.port, do_not_open=True, **kw)
+        return _open_keeping_input(port)
 
     def _connected(self, port) -> None:
         with self._wlock:
@@ -142,7 +176,9 @@ class DeviceReader:
             h = self._health
             self._health = replace(h, state="connected", connected=True, connected_since=self.wallclock(),
                                    reconnects=h.reconnects + int(reconnect))
-        self._sink("raw", self.name, b"", self.wallclock())  # a break marker for replays
+        at = self.stamp()
+        self._journal(at, b"")
+        self._sink("raw", self.name, b"", at)  # a break marker for replays
         self._publish(force=True)
         log.info("device %s connected on %s", self.name, self.config.port)
 
@@ -170,15 +206,43 @@ class DeviceReader:
 
     # --- data -------------------------------------------------------------------------------
 
+    def _journal(self, at: datetime, data: bytes) -> None:
+        if self.journal is not None:
+            self.journal.append(at, data)   # on the disk before anything is done with it
+
+    def _replay_journal(self) -> None:
+        """The bytes this device sent that the floor has not stored (the process before this one was
+        killed with them in hand) go on as if read now, with their own arrival times; the records
+        before them are fed to the decoder first, so a frame split across the two is whole."""
+        records = journal.read(self.journal.path)
+        stored_until = getattr(self.sink, "stored_until", None)
+        if records and stored_until is not None:
+            last = stored_until(self.name)
+            start = 0 if last is None else next((i for i, (at, _) in enumerate(records) if at > last), len(records))
+            before = records[max(0, start - journal.KEEP):start]
+            marks = [i for i, (_, data) in enumerate(before) if not data]
+            for at, data in before[marks[-1] if marks else 0:]:
+                feed_decoder(self.decoder, data, at)   # state only: these were handled before
+            if start < len(records):
+                log.warning("device %s: %d chunks from the journal the floor had not stored", self.name,
+                            len(records) - start)
+            for at, data in records[start:]:
+                self._process(data, at, self.clock(), live=False)
+        self.journal.compact(records[-journal.KEEP:])
+
     def _chunk(self, data: bytes) -> None:
-        at, now = self.wallclock(), self.clock()
+        at, now = self.stamp(), self.clock()
+        self._journal(at, data)
+        self._process(data, at, now)
+
+    def _process(self, data: bytes, at: datetime, now: float, live: bool = True) -> None:
         try:
             events = feed_decoder(self.decoder, data, at)
         except Exception as exc:  # a decoder must never raise; if one does, keep the line alive
             log.exception("decoder of %s raised", self.name)
             events = [FrameError(f"decoder bug: {exc!r}", bytes(data[:64]))]
         replies = b"".join(e.data for e in events if isinstance(e, Reply))
-        if replies:
+        if replies and live:   # a journal's frames were answered (or will be sent again) back then
             self._write(replies)
         fault, beat, watch = scan(self.config.kind, events)
         if beat:
@@ -213,7 +277,7 @@ class DeviceReader:
             watching = self._watch if self.config.kind == "wheel" else self.health().connected
             if watching and not self.health().lost:
                 silent = now - self._last_beat
-                at = self.wallclock()
+                at = self.stamp()
                 self._update(lost=True, last_error=f"no heartbeat for {silent:.1f} s", last_error_at=at)
                 log.warning("device %s lost: no heartbeat", self.name)
                 self._sink("events", self.name, [Silence(round(silent, 1))], at)
@@ -274,6 +338,21 @@ class DeviceReader:
         if force or prev is None or key(prev) != key(h) or (counters(prev) != counters(h) and due):
             self._published, self._published_at = h, now
             self._sink("health", self.name, h)
+
+
+def _open_keeping_input(port):
+    """Open a port without discarding what is waiting in it. pyserial flushes a port's input when it
+    opens it; what a device sent while its port was closed (the device process restarting, a
+    reconnect) is the rest of a round, and is read like anything else."""
+    if hasattr(port, "_reset_input_buffer"):
+        port._reset_input_buffer = lambda: None   # this instance only, for the open
+        try:
+            port.open()
+        finally:
+            del port._reset_input_buffer
+    else:
+        port.open()
+    return port
 
 
 class DeviceManager:

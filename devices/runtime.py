@@ -57,6 +57,7 @@ class DeviceRuntime:
     dealer: object | None = None   # the demo floor's dealers (devices.demo.DemoDealer), with simulators
     sink: object | None = None
     realtime_priority: int = 0   # SCHED_FIFO priority of the reader threads, 0: normal (devices.priority)
+    journal_dir: str | None = None   # the line's journal of each device (devices.journal)
     _stop: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
@@ -67,7 +68,8 @@ class DeviceRuntime:
         self.sink = sink
         for sim in self.simulators:
             sim.start()
-        self.manager = DeviceManager(self.configs, sink, realtime_priority=self.realtime_priority).start()
+        self.manager = DeviceManager(self.configs, sink, realtime_priority=self.realtime_priority,
+                                     journal_dir=self.journal_dir).start()
         log.info("devices: %s", ", ".join(f"{c.name} ({c.kind}) on {c.port}" for c in self.configs) or "none")
         threading.Thread(target=self._beat, args=(sink,), name="device-health-beat", daemon=True).start()
         return self

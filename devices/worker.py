@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import deque
 from typing import Callable, Hashable
 
 from devices import priority
@@ -23,13 +24,22 @@ class Worker:
         self._jobs: queue.Queue[Job | None] = queue.Queue()
         self._idle = threading.Condition()
         self._pending = 0
+        self._stamps: deque[float | None] = deque()   # each job's line arrival (monotonic), in order
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
-    def submit(self, job: Job) -> None:
+    def submit(self, job: Job, stamp: float | None = None) -> None:
+        """``stamp``: when the bytes the job is about arrived (monotonic), so ``behind`` can tell how
+        far the work is behind the line."""
         with self._idle:
             self._pending += 1
+            self._stamps.append(stamp)
         self._jobs.put(job)
+
+    def oldest(self) -> float | None:
+        """The arrival of the oldest bytes whose work is not done yet (None: nothing waiting)."""
+        with self._idle:
+            return next((s for s in self._stamps if s is not None), None)
 
     def _run(self) -> None:
         priority.normal()   # started by a reader, maybe real-time: the database work runs at normal
@@ -42,6 +52,7 @@ class Worker:
             finally:
                 with self._idle:
                     self._pending -= 1
+                    self._stamps.popleft()
                     self._idle.notify_all()
 
     def drain(self, timeout: float | None = None) -> bool:
@@ -62,12 +73,17 @@ class Workers:
         self._workers: dict[Hashable, Worker] = {}
         self._lock = threading.Lock()
 
-    def submit(self, key: Hashable, job: Job) -> None:
+    def submit(self, key: Hashable, job: Job, stamp: float | None = None) -> None:
         with self._lock:
             worker = self._workers.get(key)
             if worker is None:
                 worker = self._workers[key] = Worker(f"{self.prefix}-{key}")
-        worker.submit(job)
+        worker.submit(job, stamp)
+
+    def oldest(self, key: Hashable) -> float | None:
+        with self._lock:
+            worker = self._workers.get(key)
+        return None if worker is None else worker.oldest()
 
     @property
     def failures(self) -> int:

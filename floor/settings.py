@@ -65,6 +65,8 @@ class HouseSettings:
     baccarat_decks: int = 8
     blackjack_decks: int = 6
     dispute_two_person_cents: int = 100_000   # corrections/voids above this need a second pit boss
+    line_lag_ms: int = 500                    # device process behind its line by more: betting pauses
+    device_wait_seconds: int = 30             # no card from the device mid-deal this long: the round is held
 
     # Money at the boundary: any amount a person types (credit, debit, bet...) is a whole number of
     # cents from 1 to this; a cashier's credit or debit above cashier_two_person_cents waits for a

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta, timezone
 
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from floor import audit
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, NotAllowed, NotAuthenticated, NotFound
-from floor.models import ROLES, ApiToken, Staff, Table
+from floor.errors import BadInput, Conflict, NotAllowed, NotAuthenticated, NotFound, RateLimited
+from floor.models import ROLES, ApiToken, LoginFailure, Staff, Table
 
 # argon2id with the library's default (RFC 9106 low-memory) cost. "minimal" is for test suites and a
 # throwaway demo only: a standard verify costs about half a second of CPU, which a suite pays per login.
@@ -79,56 +79,86 @@ def _wrong(how: str) -> NotAuthenticated:
     return NotAuthenticated("wrong username or password", code="bad_credentials")
 
 
-def _check(session: Session, staff: Staff | None, ok: bool, now: datetime, failures_to_lock: int,
-           lock_minutes: int, terminal: str, how: str) -> Staff:
-    if staff is None:
-        raise _wrong(how)
-    if staff.locked_until and staff.locked_until > now:
-        raise NotAllowed("account locked until {until} after repeated failures", code="account_locked",
-                         until=staff.locked_until.replace(tzinfo=timezone.utc))
-    who = Actor(staff.name, staff.role, terminal, staff.id)
+def _throttle(session: Session, username: str, client: str, now: datetime, failures_to_lock: int,
+              lock_minutes: int) -> None:
+    """Refuse a client that failed too often for this name lately. Counted per (name typed, client),
+    whether or not an account has that name: the answer is the same for a name that exists and one
+    that does not, and one client's guesses never lock the account for the others (its owner's tablet
+    logs in as before)."""
+    since = now - timedelta(minutes=lock_minutes)
+    failures = session.scalar(select(func.count()).select_from(LoginFailure).where(
+        LoginFailure.username == username[:60], LoginFailure.client == client[:64], LoginFailure.at > since))
+    if failures >= failures_to_lock:
+        raise RateLimited("too many failed logins for this name from this terminal; try again in {minutes} minutes",
+                          code="login_throttled", minutes=lock_minutes)
+
+
+def _check(session: Session, username: str, staff: Staff | None, ok: bool, now: datetime, terminal: str,
+           client: str, how: str) -> Staff:
     if not ok:
-        staff.failed_logins += 1
-        after = {"failed_logins": staff.failed_logins}
-        if staff.failed_logins >= failures_to_lock:
-            staff.locked_until = now + timedelta(minutes=lock_minutes)
-            staff.failed_logins = 0
-            after["locked_until"] = staff.locked_until
-        audit.record(session, who, f"login.{how}.failed", f"staff:{staff.id}", after=after)
+        session.add(LoginFailure(username=username[:60], client=client[:64], at=now))
+        if staff is not None:
+            staff.failed_logins += 1
+            audit.record(session, Actor(staff.name, staff.role, terminal, staff.id), f"login.{how}.failed",
+                         f"staff:{staff.id}", after={"failed_logins": staff.failed_logins, "client": client[:64]})
         raise _wrong(how)
+    # Past this point the caller knows the secret: saying the account is locked or disabled tells a
+    # guesser nothing.
+    if is_locked(staff, now):
+        raise NotAllowed("account locked until {until}", code="account_locked",
+                         until=staff.locked_until.replace(tzinfo=timezone.utc))
     if not staff.active:
         raise NotAllowed("this account is disabled", code="account_disabled")
     staff.failed_logins = 0
-    staff.locked_until = None
-    audit.record(session, who, f"login.{how}", f"staff:{staff.id}")
+    audit.record(session, Actor(staff.name, staff.role, terminal, staff.id), f"login.{how}", f"staff:{staff.id}")
     return staff
 
 
-def authenticate(session: Session, username: str, password: str, *, terminal: str,
+def authenticate(session: Session, username: str, password: str, *, terminal: str, client: str = "",
                  failures_to_lock: int = 5, lock_minutes: int = 15, now: datetime | None = None) -> Staff:
     """Check a password. Failures are counted (the caller must commit even on failure)."""
     now = now or datetime.now(timezone.utc)
+    _throttle(session, username, client, now, failures_to_lock, lock_minutes)
     staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
     if staff is None:
         _matches(_dummy_hash(), password)
-        return _check(session, None, False, now, failures_to_lock, lock_minutes, terminal, "password")
+        return _check(session, username, None, False, now, terminal, client, "password")
     ok = _matches(staff.password_hash, password)
-    return _check(session, staff, ok, now, failures_to_lock, lock_minutes, terminal, "password")
+    return _check(session, username, staff, ok, now, terminal, client, "password")
 
 
-def authenticate_dealer(session: Session, username: str, pin: str, *, terminal: str,
+def authenticate_dealer(session: Session, username: str, pin: str, *, terminal: str, client: str = "",
                         failures_to_lock: int = 5, lock_minutes: int = 15,
                         now: datetime | None = None) -> Staff:
-    """A dealer's PIN login at a table terminal."""
+    """A dealer's PIN login at a table terminal. Any name that is not a dealer's with a PIN gets the
+    answer an unknown name gets: the terminal never tells which staff usernames exist."""
     now = now or datetime.now(timezone.utc)
+    _throttle(session, username, client, now, failures_to_lock, lock_minutes)
     staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
     if staff is None or staff.role != "dealer" or not staff.pin_hash:
         _matches(_dummy_hash(), pin)
-        if staff is not None and staff.role != "dealer":
-            raise NotAllowed("PIN login is for dealers", code="not_a_dealer")
-        return _check(session, None, False, now, failures_to_lock, lock_minutes, terminal, "pin")
+        return _check(session, username, None, False, now, terminal, client, "pin")
     ok = _matches(staff.pin_hash, pin)
-    return _check(session, staff, ok, now, failures_to_lock, lock_minutes, terminal, "pin")
+    return _check(session, username, staff, ok, now, terminal, client, "pin")
+
+
+def lock(session: Session, actor: Actor, username: str, until: datetime | None) -> Staff:
+    """An admin locks an account until a time (a stolen password, a leaver), or unlocks it (None):
+    while locked, no login, no session and no token of it is accepted."""
+    staff = session.execute(select(Staff).where(Staff.username == username)).scalar_one_or_none()
+    if staff is None:
+        raise NotFound("no staff account {username!r}", username=username)
+    before = staff.locked_until
+    staff.locked_until = until
+    audit.record(session, actor, "staff.lock" if until else "staff.unlock", f"staff:{staff.id}",
+                 before={"locked_until": before.isoformat() if before else None},
+                 after={"locked_until": until.isoformat() if until else None})
+    return staff
+
+
+def is_locked(staff: Staff, now: datetime | None = None) -> bool:
+    now = now or datetime.now(timezone.utc)
+    return staff.locked_until is not None and staff.locked_until.replace(tzinfo=timezone.utc) > now
 
 
 def _token_hash(token: str) -> str:
@@ -182,7 +212,7 @@ def holder_of_token(session: Session, token: str, now: datetime | None = None) -
     if found is None:
         return None
     expires_at, staff, table_number = found
-    if (expires_at is not None and expires_at <= now) or not staff.active:
+    if (expires_at is not None and expires_at <= now) or not staff.active or is_locked(staff, now):
         return None
     if staff.role == "dealer" and table_number is None:
         return None

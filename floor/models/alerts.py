@@ -29,6 +29,9 @@ class AlertKind(StrEnum):
     DEVICE_LOST = "device_lost"
     DEVICE_DISCONNECTED = "device_disconnected"
     DEVICE_FRAME_REFUSED = "device_frame_refused"
+    BETTING_PAUSED = "betting_paused"     # the device process behind its line
+    LATE_BETS = "late_bets"               # bets placed after the line closed betting, refunded
+    CLOCK_STEP = "clock_step"             # the host's wall clock jumped
     # the poker room
     PLAYER_BANNED = "player_banned"
     CHIP_PICKUP = "chip_pickup"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from floor.models.base import Base, utcnow
@@ -50,6 +50,8 @@ class Staff(Base):
     pin_hash: Mapped[str | None] = mapped_column(String(200))
     active: Mapped[bool] = mapped_column(default=True)
     failed_logins: Mapped[int] = mapped_column(default=0)
+    # Set by an admin (`flask floor user lock`): no login, no session, no token until then. Failed
+    # logins never set it (anyone could lock anyone out); they throttle one client (LoginFailure).
     locked_until: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     language: Mapped[str | None] = mapped_column(String(5))   # en | fr | de; None: the terminal's or the house's
@@ -69,3 +71,16 @@ class ApiToken(Base):
     # A dealer's token acts at one table only, like his PIN session; any token may run out.
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
     expires_at: Mapped[datetime | None]
+
+
+class LoginFailure(Base):
+    """A failed login, by the name typed (whether or not an account has it) and the client it came
+    from: enough of them from one client for one name refuse that client for that name for a while."""
+
+    __tablename__ = "login_failures"
+    __table_args__ = (Index("ix_login_failures_who", "username", "client", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(60))
+    client: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

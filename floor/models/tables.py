@@ -62,6 +62,11 @@ class Table(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     seat_count: Mapped[int]
     status: Mapped[str] = mapped_column(String(20), default="closed")
+    # What the table is doing is this row: a closed table does nothing; an open poker table plays its
+    # cash game, unless a tournament holds it (this column, set when the tournament starts playing
+    # there and cleared when it breaks or ends); another kind plays its table game. Only one at a time:
+    # everything that reads or changes the table's use goes through floor/tables.py ``occupancy``.
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id", use_alter=True))
     # Optimistic lock: two tablets changing the same table at once, one gets a conflict.
     version: Mapped[int] = mapped_column(default=1)
 

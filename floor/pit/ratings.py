@@ -19,7 +19,6 @@ house expected to win from him, from the settled bets and the ledger alone.
 """
 from __future__ import annotations
 
-import csv
 import io
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from sqlalchemy import and_, case, func, or_, select, tuple_, type_coerce
 from sqlalchemy.types import NullType
 from sqlalchemy.orm import Session
 
+from floor import spreadsheet
 from floor.gaming_day import gaming_day_bounds
 from floor.games.edges import house_edge, theo_cents
 from floor.models import Bet, Player, PlayerVisit, Round, Shoe, Table, Transfer
@@ -402,7 +402,7 @@ def _value(r: RatedVisit, key: str):
 def to_csv(rows: list[RatedVisit]) -> str:
     """One row per visit; money in the house currency with two decimals."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = spreadsheet.writer(buf)
     w.writerow([label for _, label in COLUMNS])
     for r in rows:
         w.writerow([_cell(k, _value(r, k)) for k, _ in COLUMNS])

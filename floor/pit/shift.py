@@ -20,7 +20,6 @@ guarantee. The prize pool and the bounties are the players' money, never the hou
 """
 from __future__ import annotations
 
-import csv
 import io
 from collections import defaultdict
 from datetime import date, datetime
@@ -29,6 +28,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
+from floor import spreadsheet
 from floor import accounting
 from floor.games.table_win import hold_basis_points
 from floor.gaming_day import gaming_day, gaming_day_bounds
@@ -194,7 +194,7 @@ def to_csv(fig: dict) -> str:
     only fees less the overlay count as the house's result). Money in the house currency with two
     decimals."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = spreadsheet.writer(buf)
     w.writerow(["Gaming day"] + [label for _, label in COLUMNS])
     for row in fig["tables"]:
         w.writerow([fig["day"]] + [_cell(k, row[k]) for k, _ in COLUMNS])

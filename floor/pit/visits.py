@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from floor import audit, notify
+from floor import audit, notify, standing
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
 from floor.models import Player, PlayerVisit, Table
@@ -93,6 +93,7 @@ def identify(session: Session, actor: Actor, table_id: int, seat: int, *, player
         player, how = session.get(Player, player_id), "dealer"
         if player is None:
             raise NotFound("no player {player_id}", player_id=player_id)
+    standing.refuse_if_barred(session, player.id, "live_games", at)
     here = session.execute(select(PlayerVisit).where(PlayerVisit.table_id == table.id, PlayerVisit.seat == seat,
                                                      PlayerVisit.ended_at.is_(None))).scalar_one_or_none()
     if here is not None and here.player_id == player.id:

@@ -23,6 +23,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from floor import audit, notify
+from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Term
 from floor.gaming_day import end_of_gaming_day
@@ -265,6 +266,7 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
     must-move table chained behind the game's last table (main <- MM1 <- MM2)."""
     now = _now(now)
     table = _lock_table(session, table.id)
+    tables_svc.refuse_if_tournament(session, table)
     if table.status == "open":
         raise Conflict("table {table} is already open", code="already_open", table=table.number)
     before = table.status
@@ -283,6 +285,7 @@ def open_table(session: Session, actor: Actor, settings: HouseSettings, table: T
                     feeds = others[0]
                 else:
                     raise BadInput("say which table the must-move table feeds", field="feeds_table")
+            tables_svc.refuse_if_tournament(session, feeds)
             if feeds.id == table.id or feeds.game_id != table.game_id or feeds.status != "open":
                 raise BadInput("table {feeds} is not an open table of the same game", field="feeds_table", feeds=feeds.number)
             chain = chain_of(session, feeds.id)
@@ -308,6 +311,7 @@ def close_table(session: Session, actor: Actor, settings: HouseSettings, table: 
     round running is refused: its bets are on the layout and its dealer is dealing."""
     now = _now(now)
     table = _lock_table(session, table.id)
+    tables_svc.refuse_if_tournament(session, table)   # its players are the tournament's, not the floor's
     if table.status == "closed":
         raise Conflict("table {table} is already closed", code="already_closed", table=table.number)
     running = session.execute(select(Round).where(Round.table_id == table.id, Round.status.in_(ROUND_ACTIVE))).scalar()

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from floor import standing
 from floor.errors import NotFound
 from floor.models import (
     Ban,
@@ -97,12 +98,8 @@ def occupied(session: Session, table_id: int) -> int:
 
 
 def active_ban(session: Session, player_id: int, at: datetime | None = None, scope: str = "poker_room") -> Ban | None:
-    at = at or datetime.now(timezone.utc)
-    return session.execute(
-        select(Ban).where(Ban.player_id == player_id, Ban.scope == scope, Ban.lifted_at.is_(None),
-                          Ban.starts_at <= at, or_(Ban.expires_at.is_(None), Ban.expires_at > at))
-        .order_by(Ban.id.desc()).limit(1)
-    ).scalar_one_or_none()
+    """The ban that bars him from the poker area (or, with another scope, that area): floor.standing."""
+    return standing.ban_in_force(session, player_id, "live_games" if scope == "live_games" else "poker", at)
 
 
 def open_assignment(session: Session, table_id: int, seat_number: int, lock: bool = False) -> SeatAssignment | None:
@@ -159,7 +156,8 @@ def list_tables(session: Session, game_id: int | None = None) -> list[Table]:
     fed = set()
     for chain in chains(session):
         fed.update(chain.tables[:-1])
-    q = select(Table).where(Table.kind == "poker", Table.status == "open").order_by(Table.number)
+    q = select(Table).where(Table.kind == "poker", Table.status == "open", Table.tournament_id.is_(None)
+                            ).order_by(Table.number)
     if game_id is not None:
         q = q.where(Table.game_id == game_id)
     return [t for t in session.execute(q).scalars() if t.id not in fed]

@@ -210,6 +210,8 @@ def check_buy_in(limits: BuyInLimits, amount: int) -> None:
 def refusal(session: Session, settings: HouseSettings, table: Table, player_id: int, now: datetime,
             arrival: str = "new", moving_from: SeatAssignment | None = None) -> tuple[str, Msg] | None:
     """Why this player may not sit at this table now, as (code, sentence); None if he may."""
+    if table.tournament_id is not None:   # the table's one occupant is a tournament (floor/tables.py)
+        return "tournament_table", Msg("table {table} is playing a tournament", table=table.number)
     b = queries.active_ban(session, player_id, now)
     if b is not None:
         if b.expires_at:

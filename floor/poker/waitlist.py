@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from floor import audit, notify, timers
+from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
 from floor.games import waits
@@ -319,6 +320,7 @@ def call(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
                        table=session.get(Table, c.table_id).number, seat=c.seat_number)
     if table.game_id != e.game_id:
         raise BadInput("table {table} does not play this list's game", field="table_number", table=table.number)
+    tables_svc.refuse_if_tournament(session, table)
     if table.status != "open":
         raise InvalidState("table {table} is {status}", table=table.number, status=table.status)
     other = session.execute(select(ListCall).join(WaitlistEntry, WaitlistEntry.id == ListCall.entry_id).where(
@@ -493,6 +495,7 @@ def walk_up(session: Session, actor: Actor, settings: HouseSettings, table: Tabl
     now = _now(now)
     if table.kind != "poker":
         raise InvalidState("table {table} is not a poker table", table=table.number)
+    tables_svc.refuse_if_tournament(session, table)
     lock_list(session, table.game_id)
     if table.id not in {t.id for t in list_tables(session, table.game_id)}:
         raise Conflict("seats at table {table} are filled in must-move order, not from the floor",
@@ -643,9 +646,11 @@ def board(session: Session, settings: HouseSettings, now: datetime | None = None
         for lst in lists(session, settings, now)]
     tables = []
     takers = {t.id for t in list_tables(session)}
-    for t in session.execute(select(Table).where(Table.status == "open").order_by(Table.number)).scalars():
-        seated = session.execute(select(func.count(SeatAssignment.id)).where(
-            SeatAssignment.table_id == t.id, SeatAssignment.left_at.is_(None))).scalar()
+    open_tables = list(session.execute(select(Table).where(Table.status == "open", Table.tournament_id.is_(None))
+                                       .order_by(Table.number)).scalars())
+    occ = tables_svc.occupancy(session, open_tables)   # the one count: seated, identified or betting
+    for t in open_tables:
+        seated = occ[t.id].players
         if t.kind != "poker":
             free = max(t.seat_count - seated, 0)
         else:   # a table a must-move table fills keeps its open seats for the players moving in

@@ -2,7 +2,10 @@
 the dealer enters for the chips on the table. Each stake is a ledger transfer into the table's
 "in play" account, in the same transaction as the bet row.
 
-Refusals (docs/rules.md): after "no more bets" (409 ``betting_closed`` / ``late``), a closed table
+Refusals (docs/rules.md): after "no more bets" (409 ``betting_closed`` / ``late``; ``late`` too once
+the table's device line closed betting, whether or not the round has heard of it yet, see
+``floor.rounds.line``), while betting is paused because the device process is behind its line (409
+``betting_paused``), a closed table
 (409 ``table_closed``), outside the table's minimum or maximum per spot (409 ``below_minimum`` /
 ``over_maximum``; Casino Hold'em cuts a bet over the maximum down to it, as its rules say), more than the
 player's balance (409 ``insufficient_balance``). An idempotency key makes a retried bet count once.
@@ -22,6 +25,7 @@ from floor.games import baccarat, roulette
 from floor.games.base import GameInputError
 from floor.models import Bet, Player, Round, Table
 from floor.models import RoundStatus, TableKind
+from floor.rounds import line
 from floor.rounds.core import active_round, get_table
 from floor.settings import HouseSettings
 
@@ -104,6 +108,15 @@ def place(session: Session, actor: Actor, table_id: int, *, spot: str, amount: i
     if r.closes_at is not None and at > r.closes_at:
         raise Conflict("no more bets at table {table}: betting closed at {closed_at}", code="late", table=table.number,
                        closed_at=r.closes_at)
+    # the line's own time: its lock counts from when its bytes arrived, not when the round heard of it
+    paused = line.pause_of(session, table_id)
+    if paused is not None:
+        raise Conflict("Betting paused at table {table}: the device process is {ms} ms behind the line of {device}",
+                       code="betting_paused", table=table.number, ms=paused.behind_ms, device=paused.device)
+    lock = line.first_lock(session, table_id, r.opened_at)
+    if lock is not None:
+        raise Conflict("no more bets at table {table}: the {device} closed betting at {closed_at}", code="late",
+                       table=table.number, device=lock.device, closed_at=lock.arrived_at)
     requested = amount
     game = table.game
     same_spot = select(func.coalesce(func.sum(Bet.amount), 0)).where(

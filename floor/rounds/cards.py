@@ -77,10 +77,13 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     c = _parse(card)
     actor = actor or Actor.device(device or source, table_id)
     table = get_table(session, table_id)
+    device_back(session, table_id, at, actor)
     r = active_round(session, table_id)
     summary = f"card {c} from {source}" + (f" to {target}{index or ''}" if target else "")
     if table.kind == TableKind.BACCARAT:
         out = _baccarat_card(session, actor, table, r, c, source, target, at, index)
+        if r is not None and r.status == RoundStatus.DEALING and source != "dealer":
+            wait_for_device(session, r, at, house, True)
     elif table.kind in ("blackjack", "casino_holdem"):
         out = _flow_card(session, actor, table, r, c, source, at, house)
     elif source == "dealer":   # typed at a terminal: the person is told, no device alert
@@ -93,6 +96,51 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
         out = Outcome(None, None)
     core.frame(session, device, table_id, raw, summary, at, out.round_id)
     return out
+
+
+# --- a device that goes away mid-deal --------------------------------------------------------------
+
+def wait_for_device(session: Session, r: Round, at: datetime, house: HouseSettings | None,
+                    from_device: bool | None = None) -> None:
+    """The deal waits for the device's next card: if nothing comes within the house's
+    ``device_wait_seconds`` the round is held (``rounds.device_silent``). Only a deal a device
+    takes part in (``from_device``; None: whether a device read one of its cards) waits so: a
+    dealer typing the cards at his terminal is no device going away."""
+    wait = (house or HouseSettings()).device_wait_seconds
+    if from_device is None:
+        from_device = any(x.source != "dealer" for x in accepted(session, r.id))
+    if wait <= 0 or not from_device:
+        return
+    r.device = {**(r.device or {}), "device_step": r.steps}
+    timers.set_timer(session, f"round:{r.id}:device", "rounds.device_silent", at + timedelta(seconds=wait),
+                     r.id, r.steps)
+
+
+def device_silent(session: Session, round_id: int, step: int, at: datetime, house: HouseSettings) -> bool:
+    """The device said nothing for ``device_wait_seconds`` mid-deal (unplugged, its process killed):
+    the round is held for the pit boss, with an alert. True when it was."""
+    r = core.get_round(session, round_id, lock=True)
+    if r.status != RoundStatus.DEALING or r.steps != step or (r.device or {}).get("device_step") != step:
+        return False   # a card came meanwhile, or the round moved on
+    r.device = {**(r.device or {}), "away": True}
+    hold(session, Actor.system("device wait"), r,
+         Msg("no card from the table's device for {seconds} s mid-deal; the deal goes on if the rest arrives",
+             seconds=house.device_wait_seconds), at, {"device_away": True, "step": step})
+    return True
+
+
+def device_back(session: Session, table_id: int, at: datetime, actor: Actor) -> Round | None:
+    """The device of a round held because it went away speaks again: the round goes on where it
+    stopped, once (a round the pit boss settled or voided meanwhile stays as he left it)."""
+    r = session.execute(select(Round).where(Round.table_id == table_id, Round.status == RoundStatus.HELD)
+                        .order_by(Round.id.desc()).limit(1).with_for_update()
+                        .execution_options(populate_existing=True)).scalar_one_or_none()
+    if r is None or not (r.device or {}).get("away") or active_round(session, table_id, lock=False) is not None:
+        return None
+    r.device = {**r.device, "away": False}
+    r.held_reason = None
+    core.set_status(session, r, RoundStatus.DEALING, at, actor, kind="device_back")
+    return r
 
 
 # --- baccarat ------------------------------------------------------------------------------------
@@ -161,6 +209,7 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
     at = at or core.now_utc()
     actor = Actor.device(device or "shoe", table_id)
     table = get_table(session, table_id)
+    device_back(session, table_id, at, actor)
     r = active_round(session, table_id)
     repeat = r is not None and r.status == RoundStatus.RESULT
     _, outcomes = coup_engine.step(_coup_state(session, table_id, r),
@@ -283,7 +332,12 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
 def _after_flow(session: Session, actor: Actor, r: Round, flow, at: datetime, house: HouseSettings) -> Outcome:
     exp = flow.expecting()
     if exp[0] == "done":
+        timers.cancel_timer(session, f"round:{r.id}:device")
         return core.record_result(session, actor, r, flow.result(), at)
+    if exp[0] == "card" and r.status == RoundStatus.DEALING:
+        wait_for_device(session, r, at, house)
+    elif exp[0] in ("decision", "insurance"):
+        timers.cancel_timer(session, f"round:{r.id}:device")   # the player's turn: his timer runs
     if exp[0] in ("decision", "insurance"):
         run_at = at + timedelta(seconds=house.decision_seconds)
         dev = dict(r.device or {})

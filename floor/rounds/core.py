@@ -18,10 +18,11 @@ from sqlalchemy.orm import Session
 
 from floor import alerts, audit, dealers, ledger, notify, timers
 from floor.actors import Actor
-from floor.errors import Conflict, InvalidState, Msg, NotFound
+from floor.errors import Conflict, InvalidState, Money, Msg, NotFound
 from floor.models import Bet, DeviceFrame, Round, RoundEvent, Settlement, Shoe, Table, Transfer
 from floor.models.rounds import ACTIVE
 from floor.models import AlertKind, AlertSeverity, RoundStatus, TableKind
+from floor.rounds import line
 from floor.rounds.payouts import payouts
 from floor.settings import HouseSettings
 
@@ -297,9 +298,15 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
     acc = ledger.table_accounts(session, r.table_id)
     bets = _bets(session, r.id)
     results = payouts(r.kind, r.result, bets, house)
+    late = _late(session, r, bets)
     rows, staked, returned, commission = [], 0, 0, 0
     for b, (back, comm) in zip(bets, results):
         stake, fund, bid = b["amount"], b["account_id"], b["id"]
+        if bid in late:   # placed after the line closed betting: never paid, the stake comes back
+            staked += stake
+            returned += stake
+            rows.append(ledger.row(acc.in_play, fund, stake, "refund", at=at, round_id=r.id, bet_id=bid))
+            continue
         gross = back + comm
         staked += stake
         returned += back
@@ -317,11 +324,48 @@ def settle(session: Session, round_id: int, at: datetime | None = None, actor: A
             rows.append(ledger.row(acc.in_play, acc.tray, stake - gross, "lose", at=at, round_id=r.id, bet_id=bid))
     ledger.post(session, rows, guard_players=False)   # settling only credits players (net)
     s.bets, s.staked, s.returned, s.commission = len(bets), staked, returned, commission
+    if late:
+        _report_late(session, actor, r, [b for b in bets if b["id"] in late], late, at)
     set_status(session, r, RoundStatus.SETTLED, at, actor, data={"bets": len(bets), "staked": staked,
-                                                        "returned": returned, "commission": commission})
+                                                        "returned": returned, "commission": commission,
+                                                        **({"late_bets": len(late)} if late else {})})
     _after_end(session, r, at)
     publish(session, r, "round.settled")
     return s
+
+
+def _late(session: Session, r: Round, bets: list[dict]) -> dict[int, datetime]:
+    """The bets placed after the round's first line lock (``floor.rounds.line``), by id, with when
+    each was placed. A seat game's decision bets go with the seat's main bet: a seat whose main bet
+    came late is refunded whole."""
+    lock = line.first_lock(session, r.table_id, r.opened_at)
+    if lock is None or not bets:
+        return {}
+    placed = dict(session.execute(select(Bet.id, Bet.placed_at).where(Bet.round_id == r.id, Bet.source != "decision")
+                                  ).all())
+    late = {bid: when for bid, when in placed.items() if when is not None and when > lock.arrived_at}
+    late_seats = {b["seat"] for b in bets if b["id"] in late and b["seat"] is not None}
+    if late_seats and r.kind in ("blackjack", "casino_holdem"):
+        for b in bets:
+            if b["seat"] in late_seats and b["id"] not in late:
+                late[b["id"]] = lock.arrived_at
+    return late
+
+
+def _report_late(session: Session, actor: Actor, r: Round, bets: list[dict], late: dict[int, datetime],
+                 at: datetime) -> None:
+    lock = line.first_lock(session, r.table_id, r.opened_at)
+    table = session.get(Table, r.table_id)
+    total = sum(b["amount"] for b in bets)
+    data = {"round_id": r.id, "bets": [b["id"] for b in bets], "refunded": total,
+            "locked_at": lock.arrived_at.isoformat(), "device": lock.device}
+    event(session, r, r.table_id, "late_bets", at, actor, data)
+    audit.record(session, actor, "round.late_bets", f"round:{r.id}", after=data, at=at)
+    alerts.raise_alert(session, actor, AlertKind.LATE_BETS,
+                       Msg("Table {table} round {round}: {count} bets placed after the {device} closed betting "
+                           "were refunded, not paid ({amount})", table=table.number, round=r.number, count=len(bets),
+                           device=lock.device, amount=Money(total)),
+                       severity=AlertSeverity.CRITICAL, table_id=r.table_id, data=data, at=at)
 
 
 def void(session: Session, actor: Actor, round_id: int, reason: str, at: datetime | None = None) -> Settlement | None:

@@ -42,3 +42,10 @@ def settle_job(session: Session, settings: HouseSettings, round_id: int, now: da
         core.settle(session, round_id, at=now, house=settings)
     except InvalidState:
         pass
+
+
+@job("rounds.device_silent")
+def device_silent_job(session: Session, settings: HouseSettings, round_id: int, step: int,
+                      now: datetime | None = None) -> None:
+    """The table's device said nothing mid-deal for the house's wait: the round is held."""
+    cards.device_silent(session, round_id, step, now or datetime.now(timezone.utc), settings)

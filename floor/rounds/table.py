@@ -17,7 +17,7 @@ from floor.models import Bet, Round, RoundCard, Settlement, Shoe, Table
 from floor.models import AlertKind, AlertSeverity, RoundStatus, TableKind
 from floor.rounds import core, history, twoperson
 from floor.rounds.engines import baccarat as coup_engine
-from floor.rounds.cards import accepted, build_flow, shown_flow
+from floor.rounds.cards import accepted, build_flow, shown_flow, wait_for_device
 from floor.rounds.core import Outcome, active_round, current_shoe, get_table, hold
 from floor.settings import HouseSettings
 
@@ -56,12 +56,14 @@ def close_betting(session: Session, actor: Actor, table_id: int, at: datetime | 
 
 
 def coup_start(session: Session, table_id: int, at: datetime | None = None, *, raw: bytes | None = None,
-               device: str | None = None) -> Outcome:
+               device: str | None = None, house: HouseSettings | None = None) -> Outcome:
     """The shoe's ``S``: the dealer started the coup, so betting is closed if it was still open."""
     at = at or core.now_utc()
     r = active_round(session, table_id)
     if r is not None and r.status == RoundStatus.BETTING:
         close_betting(session, Actor.device(device or "shoe", table_id), table_id, at)
+    if r is not None and r.status == RoundStatus.DEALING:
+        wait_for_device(session, r, at, house, True)
     core.frame(session, device, table_id, raw, "coup start", at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import threading
 from pathlib import Path
 
@@ -87,9 +88,13 @@ def start_devices(app: Flask):
     priority = floor_cfg["app"]["device_realtime_priority"]
     if isinstance(priority, bool) or not isinstance(priority, int) or not 0 <= priority <= MAX_PRIORITY:
         raise ConfigError(f"app.device_realtime_priority must be 0 (off) or 1 to {MAX_PRIORITY}, not {priority!r}")
-    runtime = DeviceRuntime(configs, sims, realtime_priority=priority)
+    runtime = DeviceRuntime(configs, sims, realtime_priority=priority,
+                            journal_dir=str(Path(app.instance_path) / "journal"))
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
-    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch)
+    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch,
+                         lag_limit_s=app.config["HOUSE"].line_lag_ms / 1000,
+                         # a device process held behind its line on purpose: tests of the line's time only
+                         delay_s=float(os.environ.get("FLOORMAN_TEST_DEVICE_DELAY_S") or 0))
     dealer = None
     if sims:
         # simulated devices need someone at the table: the demo dealers play through the real path,

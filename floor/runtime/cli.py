@@ -293,6 +293,33 @@ def user_create(username, role, name, pin, password):
     click.echo(f"created {role} {username}")
 
 
+@user_group.command("lock")
+@click.argument("username")
+@click.option("--hours", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="how long; without it, until unlocked")
+def user_lock(username, hours):
+    """Lock an account (a stolen password, a leaver): its logins, sessions and tokens are refused."""
+    until = datetime.now(timezone.utc) + (timedelta(hours=hours) if hours else timedelta(days=36500))
+    _lock(username, until)
+
+
+@user_group.command("unlock")
+@click.argument("username")
+def user_unlock(username):
+    """Unlock an account locked by `user lock`."""
+    _lock(username, None)
+
+
+def _lock(username, until):
+    try:
+        staff_svc.lock(db.session, CLI_ACTOR, username, until)
+    except FloorError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        sys.exit(1)
+    db.session.commit()
+    click.echo(f"{'locked' if until else 'unlocked'} {username}")
+
+
 @bp.cli.command("devices")
 def devices_process():
     """Run the device process: own the serial ports, emit through the message queue, run the commands

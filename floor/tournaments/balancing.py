@@ -35,6 +35,7 @@ def _apply(session: Session, t: Tournament, plan: rules.TablePlan, draw_row: Tou
         out.append(mv)
     for number in plan.broken:
         in_play[number].broken_at = now
+        core.release_table(in_play[number])
     if plan.final_table is not None:
         in_play[plan.final_table.table].button_seat = plan.final_table.button_seat
     session.flush()
@@ -55,6 +56,7 @@ def rebalance(session: Session, t: Tournament, now: datetime) -> list[Tournament
     empty = [tt for tt in core.tables(session, t, in_play=True) if tt.table.number not in layout]
     for tt in empty:            # a table every player left (all out) is broken without a move
         tt.broken_at = now
+        core.release_table(tt)
     if not plan.changed:
         return []
     row = core.record_draw(session, t, "tables", draw, {

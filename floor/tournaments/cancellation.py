@@ -155,6 +155,7 @@ def cancel(session: Session, actor: Actor, settings: HouseSettings, tournament_i
                                                      left, "cancellation_kept", at=now, memo=f"tournament:{t.id}")])
                     kept += left
     t.status, t.finished_at = "cancelled", now
+    core.release_tables(session, t)
     timers.cancel_timer(session, clock.timer_key(t))
     session.flush()
     result = {"rule": settlement.rule if settlement else "refund", "refunded": refunded, "shares": shares,

@@ -10,10 +10,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from floor import audit, timers
+from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.errors import BadInput, InvalidState
 from floor.games import tournament as rules
-from floor.models import SeatAssignment, Tournament, TournamentPause
+from floor.models import Tournament, TournamentPause
 from floor.tournaments import core
 
 JOB = "tournaments.clock"
@@ -75,12 +76,9 @@ def start(session: Session, actor: Actor, tournament_id: int, now: datetime | No
         raise InvalidState("{count} players need {tables} tables", code="too_few_tables",
                            count=len(players), tables=needed)
     used = given[len(given) - needed:]   # the tables that break last
-    for tt in used:
-        cash = session.execute(select(SeatAssignment.id).where(SeatAssignment.table_id == tt.table_id,
-                                                               SeatAssignment.left_at.is_(None)).limit(1)).first()
-        if cash is not None:
-            raise InvalidState("table {number} still has cash-game players", code="table_in_use",
-                               number=tt.table.number)
+    for tt in used:   # the table's one occupant becomes this tournament (floor/tables.py)
+        tables_svc.refuse_unless_free_for_tournament(session, tt.table, t.id)
+        tt.table.tournament_id = t.id
     draw = core.new_draw(t, "seat-draw")
     seats = rules.draw_seats(draw, [e.id for e in players],
                              {tt.table.number: range(1, t.seats_per_table + 1) for tt in used})

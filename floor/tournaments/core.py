@@ -207,6 +207,18 @@ def record_draw(session: Session, t: Tournament, kind: str, draw: rules.Draw, re
     return d
 
 
+def release_table(tt: TournamentTable) -> None:
+    """The tournament leaves this table (broken, or the tournament over): it is free for the floor
+    again (its one occupant, floor/tables.py)."""
+    if tt.table.tournament_id == tt.tournament_id:
+        tt.table.tournament_id = None
+
+
+def release_tables(session: Session, t: Tournament) -> None:
+    for tt in tables(session, t):
+        release_table(tt)
+
+
 # --- live updates --------------------------------------------------------------------------------
 
 def publish(session: Session, t: Tournament, event: str, payload: dict | None = None) -> None:

@@ -124,5 +124,6 @@ def _pay(session: Session, settings: HouseSettings, t: Tournament, d: Tournament
             e.bounties_won += e.bounty
             e.bounty = 0
     t.status, t.finished_at = "finished", now
+    core.release_tables(session, t)
     timers.cancel_timer(session, clock.timer_key(t))
 

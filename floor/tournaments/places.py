@@ -42,6 +42,7 @@ def finish(session: Session, settings: HouseSettings, t: Tournament, winner: Tou
         winner.bounties_won += winner.bounty
         winner.bounty = 0
     t.status, t.finished_at = "finished", now
+    core.release_tables(session, t)
     timers.cancel_timer(session, clock.timer_key(t))
 
 

@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from floor import audit, ledger
+from floor import audit, ledger, standing
+from floor import tables as tables_svc
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotFound
 from floor.games import tournament as rules
@@ -36,10 +37,13 @@ def _seat_late(session: Session, t: Tournament, e: TournamentEntry, now: datetim
     table given to the tournament opens; False when there is none."""
     layout = core.layout(session, t)
     if not layout or all(len(row) >= t.seats_per_table for row in layout.values()):
-        spare = [tt for tt in core.tables(session, t) if tt.opened_at is None]
+        # the one that breaks last of those not yet used and not in use by anything else
+        spare = [tt for tt in core.tables(session, t) if tt.opened_at is None
+                 and tables_svc.free_for_tournament(session, tt.table, t.id)]
         if not spare:
             return False
-        spare[-1].opened_at = now       # the one that breaks last of those not yet used
+        spare[-1].opened_at = now
+        spare[-1].table.tournament_id = t.id
         session.flush()
         layout = core.layout(session, t)
     draw = core.new_draw(t, f"late-seat:{e.id}")
@@ -90,6 +94,7 @@ def register(session: Session, actor: Actor, settings: HouseSettings, tournament
     player = session.get(Player, player_id) if isinstance(player_id, int) else None
     if player is None:
         raise NotFound("no player {player_id}", field="player_id", player_id=player_id)
+    standing.refuse_if_barred(session, player_id, "poker", now)   # a tournament is in the poker area
     if not late_registration_open(session, t, now):
         raise InvalidState("registration for {name} is closed", code="registration_closed", name=t.name)
     mine = session.execute(select(TournamentEntry).where(

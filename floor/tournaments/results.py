@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import csv
 import io
 from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from floor import spreadsheet
 from floor import ledger
 from floor.models import (Table, Tournament, TournamentDeal, TournamentDraw, TournamentEntry, TournamentMove,
                           TournamentTable)
@@ -175,7 +175,7 @@ CSV_COLUMNS = ("place", "player", "entry", "prize_cents", "bounties_cents", "sta
 
 def results_csv(session: Session, t: Tournament) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = spreadsheet.writer(out)
     w.writerow(CSV_COLUMNS)
     for s in standings(session, t):
         e = s.entry

@@ -38,6 +38,11 @@ def _terminal() -> str:
     return named or f"web:{request.remote_addr}"
 
 
+def _client() -> str:
+    # Failed logins are counted per client address, never per name a form gives itself.
+    return request.remote_addr or "unknown"
+
+
 def _start_session(staff, terminal: str, table_number: int | None = None) -> None:
     session.clear()
     session.permanent = True
@@ -73,7 +78,8 @@ def login():
         username = (request.form.get("username") or "").strip()
         password = request.form.get("password") or ""
         try:
-            staff = staff_svc.authenticate(db.session, username, password, terminal=_terminal(), **_lock_settings())
+            staff = staff_svc.authenticate(db.session, username, password, terminal=_terminal(),
+                                           client=_client(), **_lock_settings())
         except FloorError as exc:
             db.session.commit()   # keep the failure count and its audit record
             error, status = i18n.error_message(exc), exc.status
@@ -105,7 +111,8 @@ def dealer_login(table_number: int):
         pin = request.form.get("pin") or ""
         terminal = f"table-{table.number}-terminal"
         try:
-            staff = staff_svc.authenticate_dealer(db.session, username, pin, terminal=terminal, **_lock_settings())
+            staff = staff_svc.authenticate_dealer(db.session, username, pin, terminal=terminal, client=_client(),
+                                                  **_lock_settings())
         except FloorError as exc:
             db.session.commit()
             error, status = i18n.error_message(exc), exc.status

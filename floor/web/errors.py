@@ -128,6 +128,12 @@ def register(app: Flask) -> None:
                 return _json(400, "bad_input", f"{field}: {msg}" if field else msg, field,
                              {"details": messages})
             return _json(400, "bad_input", exc.description or "bad request")
+        if exc.code == 413:
+            # The body was not read: the connection cannot carry another request, so say it closes
+            # (announcing keep-alive and then dropping it breaks the client's next request).
+            resp, status = _json(413, code, _("the body is larger than this server accepts"))
+            resp.headers["Connection"] = "close"
+            return resp, status
         if exc.code == 429:
             return _json(429, "rate_limited", _("too many attempts; wait a minute and try again"))
         if wants_json():

@@ -12,6 +12,7 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 
 from floor.models import Base
+from floor.web.body import JsonBodyParser
 from floor.web.error_schema import ErrorSchema
 from floor.settings import HouseSettings
 
@@ -82,7 +83,9 @@ class FloorApi(Api):
         return self._documents[key]
 
 
-# A body or query that fails its schema is answered 400 (floor/web/errors.py), and documented so.
+# Every body is read by one parser (floor/web/body.py); one that fails its schema is answered 400
+# (floor/web/errors.py), and documented so.
+Blueprint.ARGUMENTS_PARSER = JsonBodyParser()
 Blueprint.ARGUMENTS_PARSER.DEFAULT_VALIDATION_STATUS = 400
 api = FloorApi()
 socketio = SocketIO()

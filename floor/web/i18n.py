@@ -119,7 +119,11 @@ MARSHMALLOW = [_l("Missing data for required field."), _l("Field may not be null
                _l("Not a valid string."), _l("Not a valid number."), _l("Not a valid boolean."), _l("Invalid value."),
                _l("Unknown field."), _l("Not a valid list."), _l("Invalid input type."), _l("Not a valid datetime."),
                _l("Not a valid date."), _l("Shorter than minimum length {min}."), _l("Longer than maximum length {max}."),
-               _l("Control characters are not allowed.")]
+               _l("Control characters are not allowed."),
+               _l("Invisible or direction-changing characters are not allowed."),
+               _l("String does not match expected pattern."), _l("Not a structure template's name."),
+               _l("A template's name or a structure object."),
+               _l("a step is an object with one key, level or break")]
 
 # Message values under these names are vocabulary codes.
 TERM_KEYS = {"status", "status2", "kind", "role", "outcome", "decision", "spot", "structure", "action", "what"}

@@ -11,7 +11,11 @@ MAX_BODY_BYTES = 64 * 1024
 
 
 class BoundedInt(IntegerConverter):
-    """``<int:x>`` that only matches 0 .. 2^31-1 digits: a larger number is a 404, never a database error."""
+    """``<int:x>`` that only matches 0 .. 2^31-1 in ASCII digits: a larger number is a 404, never a
+    database error, and another script's digits (a fullwidth ５) are not a number of ours (Python's
+    ``\\d`` and ``int()`` would read them as 5)."""
+
+    regex = r"[0-9]+"
 
     def __init__(self, map, *args, **kwargs):
         kwargs.setdefault("max", INT_MAX)

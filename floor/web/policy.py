@@ -97,7 +97,8 @@ def current_identity() -> Identity | None:
         ident = Identity(StaffSeen.of(holder.staff), f"api:{request.remote_addr}", holder.table_number, "token")
     elif session.get("staff_id"):
         staff = db.session.get(Staff, session["staff_id"])
-        if staff is not None and staff.active and staff.role == session.get("role"):
+        if (staff is not None and staff.active and not staff_svc.is_locked(staff)
+                and staff.role == session.get("role")):
             ident = Identity(StaffSeen.of(staff), session.get("terminal") or f"web:{request.remote_addr}",
                              session.get("table_number"), "session")
         else:

@@ -1,4 +1,14 @@
-"""The /live Socket.IO namespace: rooms per table and per role; every event declares its roles."""
+"""The /live Socket.IO namespace: rooms per table and per role; every event declares its roles.
+
+A client joins only the rooms its role may read, as REST would answer it:
+- ``floor``: what the floor's staff read (players by name at any table, visits, lists, conduct):
+  floor managers, pit bosses, admins, and the cage (it reads the day's rated visits);
+- ``board``: what the public TV board shows (results, tables' and lists' changes, tournament
+  clocks), so every client may hear it;
+- ``table:<id>``: one table's terminal: a dealer's own table only (joined at connect, and
+  ``join_table`` refuses another), any table for the floor's staff;
+- ``role:<role>``: what is for one role (cash requests, alerts, device health).
+An event is published to the rooms whose readers may read all of it (floor/notify.py)."""
 from __future__ import annotations
 
 from flask import request
@@ -23,13 +33,21 @@ def connect(auth=None):
     except FloorError as exc:
         db.session.rollback()
         raise ConnectionRefusedError(error_body(exc))
-    join_room(f"role:{ident.role}")
-    join_room("floor" if ident.role != "display" else "board")
+    for room in rooms_of(ident.role):
+        join_room(room)
     if ident.role == "dealer" and ident.table_number is not None:
         table = tables_svc.table_by_number(db.session, ident.table_number)
         join_room(f"table:{table.id}")
     db.session.remove()
     return True
+
+
+FLOOR_READERS = frozenset({"floor_manager", "pit_boss", "admin", "cashier"})
+
+
+def rooms_of(role: str) -> list[str]:
+    """The rooms a client of this role joins when it connects (a dealer adds his table's)."""
+    return [f"role:{role}", "board"] + (["floor"] if role in FLOOR_READERS else [])
 
 
 

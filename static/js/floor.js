@@ -183,6 +183,11 @@ function tableCard(t) {
     mm ? el("span", { class: `badge role ${mm.role}` }, mm.role === "main" ? _("MAIN") : `${mm.role.toUpperCase()} → ${mm.feeds}`) : null,
     el("span", { class: `status ${t.status}` }, term(t.status)));
   const actions = [];
+  if (t.tournament) {   // the table's one occupant is a tournament: no cash seats, no open or close here
+    return el("article", { class: `fl-table tournament ${t.kind}`, "data-table": t.number, "data-use": t.use },
+      head, el("p", { class: "game" }, _("Tournament: {name}", { name: t.tournament.name })),
+      el("p", { class: "hint" }, _("{occupied}/{seats} players", { occupied: t.occupied, seats: t.seat_count })));
+  }
   if (t.status === "closed") actions.push(btn(_("Open"), "small", () => openTable(t), { "data-action": "open-table" }));
   else if (t.occupied === 0) actions.push(btn(_("Close"), "small", confirmed(_("Close table {table}?", { table: t.number }),
     _("Calls to it are cancelled and it leaves the board."), _("Close the table"),
@@ -406,7 +411,7 @@ function renderAlerts() {
   if (!state.alerts.length) { $("#alerts").replaceChildren(el("li", { class: "empty hint" }, _("No alerts."))); return; }
   $("#alerts").replaceChildren(...state.alerts.map(a => el("li", { class: `alert ${a.severity}`, "data-alert": a.id },
     el("span", {}, a.message),
-    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`)))));
+    btn(_("OK"), "small", () => act("POST", `/api/alerts/${a.id}/acknowledge`, {})))));
 }
 
 function render() {

@@ -37,7 +37,7 @@ class PtyLine:
     without one the test writes the bytes to ``end``. Use as a context manager or call ``close``."""
 
     def __init__(self, factory, tmp_path: Path, kind: str, table_number: int, dispatch, *, name: str | None = None,
-                 emit=None, **config):
+                 emit=None, bridge_kw: dict | None = None, reader_kw: dict | None = None, **config):
         from devices.bridge import FloorBridge
         from devices.config import DeviceConfig
         from devices.reader import DeviceReader
@@ -46,10 +46,12 @@ class PtyLine:
         with factory() as s:
             self.table_id = table_by_number(s, table_number).id
         self.end = PtyEnd(link=str(Path(tmp_path) / self.name))
-        self.bridge = FloorBridge(factory, {self.name: self.table_id}, {self.name: kind}, emit=emit, dispatch=dispatch)
+        # the lag pause off unless a test asks for it: a busy CI host falls behind now and then
+        self.bridge = FloorBridge(factory, {self.name: self.table_id}, {self.name: kind}, emit=emit, dispatch=dispatch,
+                                  **{"lag_limit_s": 30.0, **(bridge_kw or {})})
         self.reader = DeviceReader(DeviceConfig(name=self.name, table=str(table_number), kind=kind, port=self.end.path,
                                                 **config),
-                                   self.bridge, backoff_initial=0.02, backoff_max=0.2).start()
+                                   self.bridge, backoff_initial=0.02, backoff_max=0.2, **(reader_kw or {})).start()
         self.sim = None
         wait_until(lambda: self.reader.health().connected, 10, f"{self.name} connected")
 

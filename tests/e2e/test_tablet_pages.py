@@ -37,6 +37,7 @@ READY = {
     "/pit/players/1": "#player-ratings",
     "/dealer/12": "#seat-players #seated li",
     "/dealer/1/login": "form.login-card",
+    "/admin/floor": "#la-tables li[data-table]",
     "/dealer/12/money": "#tm-figures dd",
     "/pit/tables/12/money": "#tm-slips li[data-serial]",
     "/cage": "#cage-queue li[data-serial]",
@@ -57,6 +58,7 @@ PAGES = [
     ("pitboss", "/pit/rotation", IPAD), ("pitboss", "/dealer/12", DEALER), ("pitboss", "/pit/players/1", IPAD),
     ("pitboss", "/dealer/12/money", DEALER), ("pitboss", "/pit/tables/12/money", IPAD),
     ("cashier", "/cage", IPAD), ("cashier", "/slips/1/print", IPAD),
+    ("admin", "/admin/floor", IPAD), ("admin", "/admin/floor", IPAD_PORTRAIT),
 ]
 SEEN_BY = """() => {
   const bits = [document.title, document.body.innerText];

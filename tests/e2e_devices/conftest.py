@@ -63,9 +63,9 @@ class Rig:
         with Session(self.engine) as s:
             return table_by_number(s, number).id
 
-    def _line(self, kind: str, table_number: int, **config) -> PtyLine:
+    def _line(self, kind: str, table_number: int, bridge_kw: dict | None = None, **config) -> PtyLine:
         line = PtyLine(self.factory, self.tmp, kind, table_number, self.dispatch,
-                       emit=lambda ev, payload, room: self.feed.append((ev, payload, room)), **config)
+                       emit=lambda ev, payload, room: self.feed.append((ev, payload, room)), bridge_kw=bridge_kw, **config)
         self.lines.append(line)
         self.readers.append(line.reader)
         self.bridges.append(line.bridge)
@@ -88,9 +88,10 @@ class Rig:
         with self.session() as s:
             return bool(device_health.at_table(s, table_number, kind))
 
-    def line(self, kind: str, table_number: int, **config):
-        """A bare pty read by the real reader and bridge for that table: the test writes the bytes."""
-        line = self._line(kind, table_number, **config)
+    def line(self, kind: str, table_number: int, bridge_kw: dict | None = None, **config):
+        """A bare pty read by the real reader and bridge for that table: the test writes the bytes
+        (``bridge_kw``: the bridge's options, e.g. a device process held behind its line)."""
+        line = self._line(kind, table_number, bridge_kw, **config)
         return line.end, line.reader
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from floor.models import AuditRecord, Staff
-from tests.conftest import csrf_token, make_config
+from tests.conftest import app_session, csrf_token, make_config
 
 
 def _post_login(client, username, password, token=None):
@@ -29,14 +29,54 @@ def test_wrong_password_is_refused_and_audited(client, session):
     assert "login.password.failed" in actions
 
 
-def test_account_locks_after_repeated_failures_even_with_the_right_password(client, session):
+def _from(app, address: str):
+    """A test client whose requests come from ``address`` (another tablet, another attacker)."""
+    c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = address
+    return c
+
+
+def test_repeated_failures_refuse_that_client_for_that_name_and_nobody_else(app):
+    attacker = _from(app, "10.9.9.9")
     for _ in range(5):
-        assert _post_login(client, "pitboss", "wrong-password").status_code == 401
-    locked = _post_login(client, "pitboss", "floorman-demo")
+        assert _post_login(attacker, "pitboss", "wrong-password").status_code == 401
+    refused = _post_login(attacker, "pitboss", "floorman-demo")
+    assert refused.status_code == 429 and "too many failed logins" in refused.get_data(as_text=True)
+    assert attacker.get("/pit").status_code == 302  # not logged in
+    # The pit boss at his own tablet is not locked out by someone else's guesses.
+    own = _from(app, "10.0.0.7")
+    assert _post_login(own, "pitboss", "floorman-demo").status_code == 302
+    assert own.get("/pit").status_code == 200
+    with app_session(app) as s:
+        assert s.execute(select(Staff.locked_until).where(Staff.username == "pitboss")).scalar_one() is None
+
+
+def test_a_name_that_does_not_exist_is_throttled_the_same_way(app):
+    """Five failures give the same answers for a real name and an unknown one: no guessing of names."""
+    def answers(name):
+        c = _from(app, f"10.1.1.{len(name)}")
+        return [(r.status_code, "too many" in r.get_data(as_text=True))
+                for r in (_post_login(c, name, "wrong-password") for _ in range(6))]
+    assert answers("manager") == answers("nobody-here") == [(401, False)] * 5 + [(429, True)]
+
+
+def test_a_locked_account_logs_in_nowhere_and_its_token_and_session_stop(app, client, login):
+    login("manager")
+    assert client.get("/api/tables").status_code == 200
+    runner = app.test_cli_runner()
+    token = runner.invoke(args=["floor", "token", "create", "manager"]).output.strip()
+    headers = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/tables", headers=headers).status_code == 200
+    assert runner.invoke(args=["floor", "user", "lock", "manager", "--hours", "2"]).exit_code == 0
+    assert client.get("/api/tables", headers=headers).status_code == 401
+    assert client.get("/api/tables").status_code == 401     # the open session too
+    other = app.test_client()
+    locked = _post_login(other, "manager", "floorman-demo")
     assert locked.status_code == 403 and "locked" in locked.get_data(as_text=True)
-    assert client.get("/pit").status_code == 302  # not logged in
-    staff = session.execute(select(Staff).where(Staff.username == "pitboss")).scalar_one()
-    assert staff.locked_until is not None
+    assert _post_login(other, "manager", "wrong-password").status_code == 401   # a guesser learns nothing
+    assert runner.invoke(args=["floor", "user", "unlock", "manager"]).exit_code == 0
+    assert client.get("/api/tables", headers=headers).status_code == 200
+    assert _post_login(app.test_client(), "manager", "floorman-demo").status_code == 302
 
 
 def test_login_attempts_are_rate_limited(db_url, tmp_path):
@@ -79,10 +119,15 @@ def test_dealers_use_pins_at_their_table_and_not_the_password_form(client):
     assert client.get("/dealer/10").status_code == 403
 
 
-def test_pin_login_is_for_dealers_only(client):
+def test_pin_login_is_for_dealers_only_and_does_not_tell_which_names_exist(client):
     token = csrf_token(client)
-    resp = client.post("/dealer/1/login", data={"username": "manager", "pin": "1234", "csrf_token": token})
-    assert resp.status_code == 403
+    answers = []
+    for name in ("manager", "pitboss", "admin", "no-such-person"):
+        resp = client.post("/dealer/1/login", data={"username": name, "pin": "1234", "csrf_token": token})
+        page = resp.get_data(as_text=True)
+        answers.append((resp.status_code, "wrong dealer name or PIN" in page, "for dealers" in page))
+        assert client.get("/dealer/1").status_code != 200
+    assert answers == [(401, True, False)] * 4
 
 
 def test_logout_ends_the_session(client, login):

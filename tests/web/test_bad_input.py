@@ -53,7 +53,7 @@ def test_duplicate_card_is_a_conflict(manager):
 def test_unknown_ids_are_404_json(client, manager):
     assert client.get("/api/tables/99").get_json() == {"error": "not_found", "message": "no table number 99"}
     assert client.get("/api/players/424242").status_code == 404
-    resp = manager.post("/api/alerts/777/acknowledge")
+    resp = manager.post("/api/alerts/777/acknowledge", json={})
     assert resp.status_code == 404 and resp.get_json()["error"] == "not_found"
 
 

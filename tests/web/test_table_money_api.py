@@ -183,3 +183,35 @@ def test_the_shift_report_says_handle_and_shows_drop_win_and_hold(app):
     assert line.endswith("200.00,300.00,0.00,50.00,25.00,0.00,50.00")
     alerts = boss.client.get("/api/alerts").get_json()
     assert any(a["kind"] == "table_reconciliation" and "50.00" in a["message"] for a in alerts)
+
+
+def test_slips_requested_at_once_get_consecutive_serials_and_a_count_is_verified_once(app):
+    tablets = [who(app, "dealer", 12), who(app, "pitboss"), who(app, "manager"), who(app, "pitboss2")]
+    barrier = threading.Barrier(len(tablets))
+    serials = []
+
+    def ask(t):
+        barrier.wait()
+        resp = t.post(f"{T}/slips", json={"kind": "fill", "chips": {"100": 1}})
+        assert resp.status_code == 201, resp.get_json()
+        serials.append(resp.get_json()["serial"])
+    threads = [threading.Thread(target=ask, args=(t,)) for t in tablets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(serials) == list(range(min(serials), min(serials) + 4))
+
+    cid = tablets[0].post(f"{T}/counts", json={"kind": "opening", "chips": {"100": 1}}).get_json()["id"]
+    answers = []
+    barrier2 = threading.Barrier(3)
+
+    def verify(t):
+        barrier2.wait()
+        answers.append(t.post(f"{T}/counts/{cid}/verify", json={}).status_code)
+    threads = [threading.Thread(target=verify, args=(t,)) for t in tablets[1:]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409, 409]

@@ -36,3 +36,19 @@ def test_a_slip_prints_with_its_table_chips_total_and_names(app):
     for text in (f"No. {serial}", "Table 12", "Dan Dealer", "Cleo Cashier", "350.00"):
         assert text in page, text
     assert cage.client.get("/slips/99999/print").status_code == 404
+
+
+@pytest.mark.parametrize("lang,words", [("fr", ("Gain et hold", "Demander un fill", "Comptage du drop")),
+                                        ("de", ("Gewinn und Hold", "Auffüllung anfordern", "Drop-Zählung"))])
+def test_the_pit_sheet_speaks_french_and_german(app, lang, words):
+    boss = who(app, "pitboss")
+    page = boss.client.get(f"/pit/tables/12/money?lang={lang}").get_data(as_text=True)
+    for word in words:
+        assert word in page, word
+    assert "Win and hold" not in page
+
+
+def test_the_printed_shift_report_shows_handle_and_the_win_and_hold_table(app):
+    boss = who(app, "pitboss")
+    page = boss.client.get("/pit/shift?table=12").get_data(as_text=True)
+    assert 'id="shift-chips"' in page and ">Handle<" in page and 'href="/pit/tables/12/money?day=' in page

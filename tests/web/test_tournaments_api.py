@@ -143,7 +143,7 @@ def test_the_pit_reads_but_does_not_register_or_start(app, client, login, floor_
 @pytest.mark.parametrize("body, field", [
     (BASE | {"buy_in": -1}, "buy_in"), (BASE | {"buy_in": "100"}, "buy_in"), (BASE | {"bounty_kind": "gold"}, "bounty_kind"),
     (BASE | {"seats_per_table": 40}, "seats_per_table"), (BASE | {"table_numbers": [99]}, "table_numbers"),
-    (BASE | {"structure": {"name": "x"}}, "steps"), (BASE | {"color": "red"}, "color"),
+    (BASE | {"structure": {"name": "x"}}, "structure"), (BASE | {"color": "red"}, "color"),
     (BASE | {"payout_table": [{"min_entries": 2, "percents": ["60", "30"]}]}, "payout_table"),
     (BASE | {"game_id": 3}, "game_id"),
 ])

@@ -14,11 +14,18 @@ INT_MAX = 2**31 - 1
 CENTS_MAX = 2**53 - 1   # the house's max_amount_cents is the real limit, checked in the domain
 TEXT_MAX = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Characters that change how a text is shown without being seen: right-to-left overrides and
+# isolates (a name that reads "Smith" on the board while its letters say "htimS"), zero-width spaces
+# and joiners (two names that look the same and are not), the byte-order mark. A name or a reason on
+# a casino floor has no use for them.
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]")
 
 
 def no_control_characters(value: str) -> None:
     if _CONTROL.search(value):
         raise ValidationError("Control characters are not allowed.")
+    if _INVISIBLE.search(value):
+        raise ValidationError("Invisible or direction-changing characters are not allowed.")
 
 
 def cents(*, minimum: int = 1, **kw) -> fields.Integer:
@@ -127,6 +134,11 @@ class SeatSchema(Schema):
     sat_at = fields.String(allow_none=True)
 
 
+class TableTournamentSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+
+
 class TableSchema(Schema):
     id = fields.Integer()
     number = fields.Integer()
@@ -134,7 +146,13 @@ class TableSchema(Schema):
     kind = fields.String()
     status = fields.String()
     seat_count = fields.Integer()
-    occupied = fields.Integer()
+    occupied = fields.Integer(metadata={"description": "people at the table: its cash-game players, its seated "
+                                                        "tournament entries, or its live-game seats with an "
+                                                        "identified player or a bet in the round running"})
+    use = fields.String(validate=validate.OneOf(["closed", "cash_game", "table_game", "tournament"]),
+                        metadata={"description": "what the table is doing: its one occupant"})
+    tournament = fields.Nested(TableTournamentSchema, allow_none=True,
+                               metadata={"description": "the tournament holding it, if one does"})
     game = fields.Nested(GameSchema)
     seats = fields.List(fields.Nested(SeatSchema))
 

@@ -27,4 +27,5 @@ def list_tables():
 def get_table(table_number: int):
     """One table by its number."""
     table = tables_svc.table_by_number(db.session, table_number)
-    return tables_svc.table_json(table, tables_svc.occupants(db.session, [table.id]))
+    return tables_svc.table_json(table, tables_svc.occupants(db.session, [table.id]),
+                                 tables_svc.table_occupancy(db.session, table))

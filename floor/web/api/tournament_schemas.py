@@ -1,7 +1,7 @@
 """Schemas of the tournament API, field by field (they also make the OpenAPI document)."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from floor.models import BOUNTY_KINDS
 from floor.web.api.schemas import Cents, Strict
@@ -11,10 +11,17 @@ Reason = lambda: fields.String(required=True, validate=validate.Length(min=1, ma
 
 # --- input ---------------------------------------------------------------------------------------
 
+# Chips and minutes of a structure given as data: far above any real tournament, far below what a
+# clock or a column overflows on.
+CHIPS_MAX = 10**9
+MINUTES_MAX = 24 * 60
+
+
 class PayoutRowIn(Strict):
-    min_entries = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
-    max_entries = fields.Integer(load_default=None, allow_none=True, strict=True)
-    percents = fields.List(fields.String(), required=True, metadata={"description": "per place, e.g. \"27.5\""})
+    min_entries = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=100_000))
+    max_entries = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=100_000))
+    percents = fields.List(fields.String(validate=validate.Regexp(r"^[0-9]{1,3}(\.[0-9]{1,4})?$")), required=True,
+                           validate=validate.Length(min=1, max=1000), metadata={"description": "per place, e.g. \"27.5\""})
 
 
 class RebuyIn(Strict):
@@ -33,6 +40,54 @@ class AddOnIn(Strict):
     after_level = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
 
 
+class LevelIn(Strict):
+    small_blind = fields.Integer(required=True, validate=validate.Range(min=0, max=CHIPS_MAX))
+    big_blind = fields.Integer(required=True, validate=validate.Range(min=1, max=CHIPS_MAX))
+    minutes = fields.Integer(required=True, validate=validate.Range(min=1, max=MINUTES_MAX))
+    ante = fields.Integer(load_default=0, validate=validate.Range(min=0, max=CHIPS_MAX))
+    big_blind_ante = fields.Boolean(load_default=False)
+
+
+class BreakIn(Strict):
+    minutes = fields.Integer(required=True, validate=validate.Range(min=1, max=MINUTES_MAX))
+    note = fields.String(load_default="", validate=validate.Length(max=200))
+
+
+class StepIn(Strict):
+    level = fields.Nested(LevelIn)
+    break_ = fields.Nested(BreakIn, data_key="break", attribute="break")
+
+    @validates_schema
+    def _one_kind(self, data, **kwargs):
+        if len(data) != 1:
+            raise ValidationError("a step is an object with one key, level or break")
+
+
+class StructureIn(Strict):
+    """A structure given as data: every number and text bounded like a top-level field."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    starting_stack = fields.Integer(required=True, validate=validate.Range(min=1, max=CHIPS_MAX))
+    late_registration_levels = fields.Integer(required=True, validate=validate.Range(min=0, max=100))
+    late_registration_through_break = fields.Boolean(load_default=False)
+    steps = fields.List(fields.Nested(StepIn), required=True, validate=validate.Length(min=1, max=200))
+    rebuy = fields.Nested(RebuyIn, load_default=None, allow_none=True)
+    add_on = fields.Nested(AddOnIn, load_default=None, allow_none=True)
+
+
+class StructureField(fields.Field):
+    """A template's name, or the structure as data (checked by ``StructureIn``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            if not 1 <= len(value) <= 120 or not value.isascii() or not value.replace("_", "").isalnum():
+                raise ValidationError("Not a structure template's name.")
+            return value
+        if isinstance(value, dict):
+            return StructureIn().load(value)
+        raise ValidationError("A template's name or a structure object.")
+
+
 class TournamentIn(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=120))
     game_id = fields.Integer(required=True, strict=True)
@@ -43,9 +98,9 @@ class TournamentIn(Strict):
     bounty = Cents(load_default=0, strict=True, validate=validate.Range(min=0, max=100_000_000))
     mystery_envelopes = fields.List(Cents(strict=True, validate=validate.Range(min=1, max=100_000_000)),
                                     load_default=list)
-    structure = fields.Raw(load_default="daily_turbo",
-                           metadata={"description": "a template name (daily_turbo, weekly_deep_stack) or the "
-                                                    "structure as data"})
+    structure = StructureField(load_default="daily_turbo",
+                               metadata={"description": "a template name (daily_turbo, weekly_deep_stack) or the "
+                                                        "structure as data"})
     max_reentries = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=20))
     max_entries = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=10_000))
     seats_per_table = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=2, max=12))
