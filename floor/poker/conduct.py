@@ -181,7 +181,11 @@ def free_poker_seats(session: Session, actor: Actor, house: HouseSettings, playe
 
 
 def _conduct_changed(session: Session, player_id: int, table_ids: list[int]) -> None:
-    rooms = ["floor"] + [notify.table_room(t) for t in sorted(set(table_ids))]
+    # the floor, and the terminals of the tables he sits at or left because of it (dealer terminals
+    # hear only their own table: floor/web/sockets.py)
+    sitting = session.execute(select(SeatAssignment.table_id).where(SeatAssignment.player_id == player_id,
+                                                                    SeatAssignment.left_at.is_(None))).scalars()
+    rooms = ["floor"] + [notify.table_room(t) for t in sorted(set(table_ids) | set(sitting))]
     notify.publish(session, "conduct.changed", {"player_id": player_id}, *rooms)
 
 
