@@ -179,6 +179,7 @@ class RotationRow:
     incoming_id: int | None = None
     incoming: str | None = None
     relief_at: datetime | None = None
+    over_max: bool = False   # his stint, to the relief planned (or to now), passes rotation_max_on_minutes
 
 
 @dataclass
@@ -198,6 +199,8 @@ class Rotation:
     breaks: list[BreakRow]
     next_break: list[RotationRow]   # the tables with a dealer, the one due first first
     dealers: list[RosterRow] = field(default_factory=list)
+    max_on_minutes: int = 0
+    over_max: list[int] = field(default_factory=list)   # tables whose stint passes the maximum
 
 
 def roster(session: Session) -> list[RosterRow]:
@@ -230,10 +233,41 @@ def rotation_tables(session: Session, house: HouseSettings) -> list[Table]:
     return sorted(tables, key=lambda t: (order.get(t.number, 0), t.number))
 
 
+TOGETHER = timedelta(minutes=5)   # dealers who sat down this close together started their tables at once
+
+
+def _staggered(rows: list[RotationRow], on: timedelta, off: timedelta, spares: int) -> None:
+    """Tables whose dealers all sat down at once (the floor opening) would all be due together and
+    relieved one wave of spare dealers at a time, the last waves long after ``on``. Their first breaks
+    are spread instead: with ``spares`` dealers resting, the tables go in waves of that many, the
+    last wave at ``on`` and each one before it a break earlier (never sooner than an even share of
+    ``on``), so a relieved dealer is rested in time for the next wave."""
+    if spares < 1:
+        return
+    groups: list[list[RotationRow]] = []
+    for row in sorted((r for r in rows if r.since is not None), key=lambda r: r.since):
+        if groups and row.since - groups[-1][0].since <= TOGETHER:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    for group in groups:
+        if len(group) <= spares:
+            continue
+        group.sort(key=lambda r: (r.since, r.table))   # who sat first breaks first
+        waves = -(-len(group) // spares)
+        start = group[0].since
+        for i, row in enumerate(group):
+            w = i // spares
+            row.due_at = start + max(on - (waves - 1 - w) * off, on * (w + 1) / waves)
+
+
 def board(session: Session, house: HouseSettings, now: datetime) -> Rotation:
     """The rotation as the pit and the floor see it: who deals where since when, when he is due for
-    his break and who relieves him; who is on a break and from when he is ready."""
+    his break and who relieves him; who is on a break and from when he is ready. Each relieved dealer
+    rests and relieves in turn, so every table of the plan has its next relief; a stint that would
+    pass ``rotation_max_on_minutes`` (or has already) is flagged."""
     on, off = timedelta(minutes=house.rotation_on_minutes), timedelta(minutes=house.rotation_off_minutes)
+    most = timedelta(minutes=house.rotation_max_on_minutes)
     stints = session.execute(select(DealerStint, Staff.name).join(Staff, Staff.id == DealerStint.staff_id)
                              .where(DealerStint.ended_at.is_(None))).all()
     at_table = {st.table_id: (st, name) for st, name in stints if st.table_id is not None}
@@ -244,20 +278,28 @@ def board(session: Session, house: HouseSettings, now: datetime) -> Rotation:
         tables.append(RotationRow(table_id=t.id, table=t.number, name=t.name, game=t.kind,
                                   dealer_id=st.staff_id if st else None, dealer=name,
                                   since=st.started_at if st else None, due_at=st.started_at + on if st else now))
-    # the tables due first get the dealers rested the longest
-    queue = list(resting)
+    _staggered(tables, on, off, len(resting))
+    # the tables due first get the dealers rested the longest; the dealer a relief frees is rested
+    # after his break and relieves the next table due
+    pool = [(max(st.started_at + off, now) if st.how == "break" else now, st.staff_id, name) for st, name in resting]
     for row in sorted(tables, key=lambda r: (r.dealer_id is not None, r.due_at)):
-        if not queue:
+        if not pool:
             break
-        st, name = queue.pop(0)
-        ready = max(st.started_at + off, now) if st.how == "break" else now
-        row.incoming_id, row.incoming, row.relief_at = st.staff_id, name, max(row.due_at, ready)
+        pool.sort(key=lambda x: x[0])
+        ready, staff_id, name = pool.pop(0)
+        row.incoming_id, row.incoming, row.relief_at = staff_id, name, max(row.due_at, ready)
+        if row.dealer_id is not None:
+            pool.append((row.relief_at + off, row.dealer_id, row.dealer))
+    for row in tables:
+        if row.since is not None:
+            row.over_max = (row.relief_at or now) - row.since > most or now - row.since > most
     breaks = [BreakRow(dealer_id=st.staff_id, dealer=name, since=st.started_at,
                        ready_at=st.started_at + off if st.how == "break" else st.started_at)
               for st, name in resting]
     next_break = sorted((r for r in tables if r.dealer_id is not None), key=lambda r: r.due_at)
     return Rotation(now=now, on_minutes=house.rotation_on_minutes, off_minutes=house.rotation_off_minutes,
-                    tables=tables, breaks=breaks, next_break=next_break)
+                    tables=tables, breaks=breaks, next_break=next_break, max_on_minutes=house.rotation_max_on_minutes,
+                    over_max=[r.table for r in tables if r.over_max])
 
 
 def table_dealer(session: Session, table_id: int, house: HouseSettings, now: datetime) -> RotationRow:

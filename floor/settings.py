@@ -117,6 +117,7 @@ class HouseSettings:
     # ("10,12,14"; empty: every open live-game table)
     rotation_on_minutes: int = 60
     rotation_off_minutes: int = 20
+    rotation_max_on_minutes: int = 80
     rotation_tables: str = ""
 
     @classmethod

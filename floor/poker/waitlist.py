@@ -561,8 +561,28 @@ def _waits(session: Session, settings: HouseSettings, game_id: int, waiting: int
         if closed is not None and closed.seats:
             table = waits.TableToOpen(len(closed.seats), settings.table_open_minutes)
     openings = seat_openings(session, game_id, since)
-    return openings, waits.estimate(waiting, free, max(seated, 0), openings,
-                                    seat_minutes(session, game_id, since, now), table=table)
+    minutes = seat_minutes(session, game_id, since, now)
+    # A quiet spell no longer than twice the floor's usual gap between departures is no news: the
+    # rate stays as measured at the game's last seat change, so a wait does not grow minute by minute
+    # while nothing moves (and places ahead shown "seat free" do not make it drift). A longer one is
+    # news and counts.
+    last = last_seat_change(session, game_id)
+    if last is not None and openings and seated > 0 and last > since:
+        then_openings = seat_openings(session, game_id, last - (now - since))
+        then_minutes = seat_minutes(session, game_id, last - (now - since), last)
+        gap = then_minutes / (then_openings + waits.PRIOR_SHAPE) / seated if then_openings else None
+        if gap is not None and (now - last).total_seconds() / 60 <= 2 * gap:
+            openings, minutes = then_openings, then_minutes
+    return openings, waits.estimate(waiting, free, max(seated, 0), openings, minutes, table=table)
+
+
+def last_seat_change(session: Session, game_id: int) -> datetime | None:
+    """When a player last sat down at or left one of the game's tables."""
+    sat, left = session.execute(select(func.max(SeatAssignment.sat_at), func.max(SeatAssignment.left_at))
+                                .join(Table, Table.id == SeatAssignment.table_id)
+                                .where(Table.game_id == game_id)).one()
+    times = [_aware(t) for t in (sat, left) if t is not None]
+    return max(times) if times else None
 
 
 def lists(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[GameList]:

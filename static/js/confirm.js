@@ -34,3 +34,29 @@ export async function sendConfirming(send, code, title, confirmLabel) {
     return send(true);
   }
 }
+
+// Asking for one value (a reason, a name, a count) in the app's own dialog, never the browser's
+// prompt: the answer, or null when the person said no (Cancel or Escape). An empty answer is no answer.
+export function askValue(title, label, { value = "", type = "text", confirmLabel = _("OK"), inputmode = null } = {}) {
+  return new Promise(resolve => {
+    const dlg = el("dialog", { class: "fl-sheet confirm-dialog ask-dialog", "aria-labelledby": "ask-title" });
+    const input = el("input", { id: "ask-value", class: "tn-input", type, value, inputmode, required: true });
+    let answered = false;
+    const done = answer => { answered = true; dlg.close(); resolve(answer); };
+    const form = el("form", { class: "fl-sheet-body", method: "dialog", onsubmit: ev => {
+      ev.preventDefault();
+      if (input.value.trim()) done(input.value.trim());
+    } },
+      el("h2", { id: "ask-title" }, title),
+      el("label", { class: "tn-field" }, el("span", {}, label), input),
+      el("div", { class: "sheet-actions" },
+        el("button", { type: "submit", class: "btn primary big", "data-action": "confirm" }, confirmLabel),
+        el("button", { type: "button", class: "btn big", "data-action": "cancel", onclick: () => done(null) }, _("Cancel"))));
+    dlg.append(form);
+    dlg.addEventListener("close", () => { if (!answered) resolve(null); dlg.remove(); });
+    document.body.append(dlg);
+    dlg.showModal();
+    input.focus();
+    input.select?.();
+  });
+}

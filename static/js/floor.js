@@ -306,8 +306,18 @@ function entryRow(lst, e) {
     el("span", { class: "who" }, el("span", { class: "name" }, e.player.name),
       el("small", {}, e.status === "called"
         ? el("span", {}, _("called · T{table} S{seat}", { table: e.call.table, seat: e.call.seat }) + " · ", el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""))
-        : `${e.estimated_wait_minutes != null ? waitText(e.estimated_wait_minutes, e.estimated_wait_range) + " · " : ""}${_("added {minutes} min ago by {by}", { minutes: since(e.added_at), by: e.added_by })}${e.note ? ` · ${e.note}` : ""}`)),
+        : waitingLine(e))),
     el("span", { class: "entry-actions" }, actions));
+}
+
+// The estimate whole (never cut mid-word), then who added him and when, cut with an ellipsis when
+// the row is narrow (the whole line in its title).
+function waitingLine(e) {
+  const added = _("added {minutes} min ago by {by}", { minutes: since(e.added_at), by: e.added_by }) + (e.note ? ` · ${e.note}` : "");
+  const eta = e.estimated_wait_minutes != null ? waitText(e.estimated_wait_minutes, e.estimated_wait_range) : null;
+  return el("span", { class: "waiting-line", title: eta ? `${eta} · ${added}` : added },
+    eta ? el("span", { class: "eta" }, eta) : "", eta ? el("span", { class: "sep" }, "·") : "",
+    el("span", { class: "added" }, added));
 }
 
 function addToList(lst, p) {

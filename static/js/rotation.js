@@ -22,7 +22,9 @@ export function startRotation(root, { canRun }) {
       el("td", {}, t.dealer || el("span", { class: "muted" }, _("no dealer"))),
       el("td", {}, t.since ? clock(t.since) : ""),
       el("td", { class: "countdown", "data-due": t.dealer ? t.due_at : "" }, t.dealer ? countdown(t.due_at) : ""),
-      el("td", {}, t.incoming ? [t.incoming, el("span", { class: "muted" }, " · " + clock(t.relief_at))] : ""))));
+      el("td", {}, t.incoming ? [t.incoming, el("span", { class: "muted" }, " · " + clock(t.relief_at))] : "",
+        t.over_max ? el("span", { class: "tag warn", "data-over-max": "" },
+          _("stint over {max} min", { max: board.max_on_minutes })) : ""))));
     root.querySelector("#rotation-breaks").replaceChildren(...(board.breaks.length ? board.breaks.map(b => el("li", { "data-dealer": b.dealer_id },
       el("strong", {}, b.dealer), " ", el("span", { class: "muted" }, _("on break since {time}, ready {ready}", { time: clock(b.since), ready: clock(b.ready_at) })),
       canRun ? el("button", { class: "btn small", onclick: () => act(`/api/rotation/dealers/${b.dealer_id}/clock-out`) }, _("Clock out")) : ""))

@@ -2,9 +2,10 @@
 // seat); start, pause and resume the clock; record players out on a hand with their chips at the start
 // of it and the pot's winner; make the moves the tables need; offer a deal and take each agreement;
 // cancel. Everything goes through /api/tournaments and is refreshed live, never reloaded.
-import { api, connect, el, newestOnly, placeKeeping, redrawKeeping, toast } from "./live.js";
+import { api, connect, el, newestOnly, placeKeeping, redrawKeeping, refill, toast } from "./live.js";
+import { playerPicker } from "./player_picker.js";
 import { _, money, number, onLanguage, pgettext, term } from "./i18n.js";
-import { confirmAction } from "./confirm.js";
+import { askValue, confirmAction } from "./confirm.js";
 
 const MANAGE = ["floor_manager", "admin"];
 const REGISTER = ["floor_manager", "cashier", "admin"];
@@ -15,10 +16,6 @@ function button(label, onclick, cls = "btn") {
 
 function field(label, input) {
   return el("label", { class: "tn-field" }, el("span", {}, label), input);
-}
-
-function playerSelect(players, id = "tn-player") {
-  return el("select", { id, class: "tn-input" }, players.map(p => el("option", { value: p.id }, `${p.name} · ${p.card}`)));
 }
 
 async function act(fn, okText) {
@@ -42,7 +39,7 @@ function clockCard(t, role, reload) {
   const manage = MANAGE.includes(role);
   const controls = [];
   if (manage && t.status === "registering") {
-    controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary"));
+    controls.push(button(_("Start: draw the seats"), () => act(() => api("POST", `/api/tournaments/${t.id}/start`), _("Seats drawn")).then(reload), "btn primary tn-start"));
   }
   if (manage && t.status === "running" && c.hand_for_hand) {
     if (!c.hand_in_play) {
@@ -62,8 +59,8 @@ function clockCard(t, role, reload) {
     }
     controls.push(c.paused
       ? button(_("Resume the clock"), () => act(() => api("POST", `/api/tournaments/${t.id}/resume`)).then(reload), "btn primary")
-      : button(_("Pause the clock"), () => {
-          const reason = window.prompt(_("Why is the clock paused?"));
+      : button(_("Pause the clock"), async () => {
+          const reason = await askValue(_("Pause the clock"), _("Why is the clock paused?"), { confirmLabel: _("Pause the clock") });
           if (reason) act(() => api("POST", `/api/tournaments/${t.id}/pause`, { reason })).then(reload);
         }));
   }
@@ -91,29 +88,42 @@ function receiptView(r) {
       _("Print the receipt"))];
 }
 
+// Registering: the player picker used everywhere (any part of a name or card number), then one tap on
+// the player. The card is made once per tournament and kept in place across live redraws, so the list
+// is never redrawn under a finger; only the receipt changes.
+let registerBox = null;      // { tid, node, receipt }
+
 function registerCard(t, data, reload) {
-  const sel = playerSelect(data.players);
-  const paid = el("select", { id: "tn-paid", class: "tn-input" },
-    el("option", { value: "cash" }, _("cash at the desk")), el("option", { value: "balance" }, _("from his balance")));
-  const receipt = el("div", { id: "tn-receipt", class: "tn-receipt", "aria-live": "polite" },
-    ...(lastReceipt && lastReceipt.tournament_id === t.id ? receiptView(lastReceipt) : []));
-  const go = async () => {
-    const r = await act(() => api("POST", `/api/tournaments/${t.id}/entries`, { player_id: Number(sel.value), paid_with: paid.value }));
-    if (!r) return;
-    lastReceipt = r;
-    reload();
-  };
-  return el("section", { class: "card tn-register" }, el("h3", {}, _("Register")),
-    el("div", { class: "tn-row" }, field(_("Player"), sel), field(_("Paid with"), paid),
-      button(_("Register"), go, "btn primary")), receipt);
+  if (!registerBox || registerBox.tid !== t.id) {
+    const paid = el("select", { id: "tn-paid", class: "tn-input" },
+      el("option", { value: "cash" }, _("cash at the desk")), el("option", { value: "balance" }, _("from his balance")));
+    const receipt = el("div", { id: "tn-receipt", class: "tn-receipt", "aria-live": "polite" });
+    const picker = playerPicker({ listAll: false, limit: 12, onPick: async p => {
+      const r = await act(() => api("POST", `/api/tournaments/${t.id}/entries`, { player_id: p.id, paid_with: paid.value }));
+      if (!r) return;
+      lastReceipt = r;
+      picker.clear();
+      picker.input.focus();
+      refill(receipt, receiptView(r));
+      reload();
+    } });
+    picker.input.id = "tn-player";
+    picker.input.classList.add("tn-input");
+    const node = el("section", { class: "card tn-register", "data-keep": `register-${t.id}` }, el("h3", {}, _("Register")),
+      el("div", { class: "tn-row" }, field(_("Player"), picker.input), field(_("Paid with"), paid)), picker.results, receipt);
+    registerBox = { tid: t.id, node, receipt };
+  }
+  refill(registerBox.receipt, lastReceipt && lastReceipt.tournament_id === t.id ? receiptView(lastReceipt) : []);
+  return registerBox.node;
 }
 
 // Rebuys and the add-on, while the structure offers them: the floor or the cage sells the chips.
 function buyButtons(t, role, e, reload) {
   if (!REGISTER.includes(role) || t.status !== "running" || e.status !== "seated") return [];
-  const buy = (kind, label) => button(label, () => {
+  const buy = (kind, label) => button(label, async () => {
     const input = document.querySelector(`.tn-chips[data-entry="${e.id}"]`);
-    const now = window.prompt(_("Chips {player} has now", { player: e.player_name }), input ? input.value : String(e.chips));
+    const now = await askValue(label, _("Chips {player} has now", { player: e.player_name }),
+      { value: input ? input.value : String(e.chips), type: "number", inputmode: "numeric", confirmLabel: label });
     if (now === null) return;
     act(() => api("POST", `/api/tournaments/${t.id}/entries/${e.id}/purchases`, { kind, chips_now: Number(now), paid_with: "cash" }),
       kind === "rebuy" ? _("Rebuy paid") : _("Add-on paid")).then(reload);
@@ -124,12 +134,57 @@ function buyButtons(t, role, e, reload) {
   return out;
 }
 
+// A bust in two taps: tick the player out (two on one hand: tick both), then tap the pot's winner
+// among the players at his table; his chips at the start of the hand are his last count. The last
+// winner at each table is kept and comes first (the same player again after a split pot).
+const lastWinner = new Map();    // table number -> entry id of the last pot winner there
+let redrawBust = () => {};
+
+// what is ticked is what the boxes on screen show (a live redraw keeps them: redrawKeeping)
+const ticked = () => new Set([...document.querySelectorAll(".tn-out:checked")].map(x => Number(x.value)));
+
+function bustPanel(t, playing, reload) {
+  const built = el("div", { class: "tn-bust", id: "tn-bust", "aria-live": "polite" });
+  // a live redraw may keep the panel already on screen (same markup): a tick fills that one
+  const fill = (panel = document.getElementById("tn-bust") || built) => {
+    const outTicked = ticked();
+    const out = playing.filter(e => outTicked.has(e.id));
+    if (!out.length) {
+      refill(panel, [el("p", { class: "hint" }, _("Tap a player out, then the winner of the pot"))]);
+      return;
+    }
+    const tables = new Set(out.map(e => e.table));
+    const last = [...tables].map(n => lastWinner.get(n));
+    const mates = playing.filter(e => tables.has(e.table) && !outTicked.has(e.id))
+      .sort((a, b) => (last.includes(b.id) - last.includes(a.id)) || a.table - b.table || a.seat - b.seat);
+    const send = async w => {
+      const chips = id => Number(document.querySelector(`.tn-chips[data-entry="${id}"]`)?.value || playing.find(e => e.id === id).chips);
+      const r = await act(() => api("POST", `/api/tournaments/${t.id}/busts`, {
+        busts: out.map(e => ({ entry_id: e.id, chips_at_start: chips(e.id) })), winners: [w.id] }));
+      if (!r) return;
+      lastWinner.set(w.table, w.id);
+      toast(r.eliminations.map(x => x.place ? _("place {place}", { place: x.place })
+        : _("out: placed when late registration closes")).join(", "), "ok");
+      reload();
+    };
+    // refill: the buttons stay the same nodes while unchanged, so a tap across a live redraw lands
+    refill(panel, [el("p", {}, el("strong", {}, _("{players} out: pot won by", { players: out.map(e => e.player_name).join(", ") }))),
+      el("div", { class: "tn-row" }, mates.map(w => el("button", { type: "button", "data-entry": w.id, onclick: () => send(w),
+        class: `btn tn-winner${last.includes(w.id) ? " primary" : ""}` }, `${w.player_name} · ${w.table}/${w.seat}`)))]);
+  };
+  redrawBust = () => fill();
+  fill(built);
+  return built;
+}
+
 function entriesCard(t, role, reload) {
   const playing = t.entries.filter(e => e.status === "seated");
   const canBust = MANAGE.includes(role) && t.status === "running";
   const rows = [...t.entries].sort((a, b) => (a.table ?? 99) - (b.table ?? 99) || (a.seat ?? 0) - (b.seat ?? 0) || (a.place ?? 0) - (b.place ?? 0))
     .filter(e => e.status !== "refunded").map(e => el("tr", { "data-entry": e.id, "data-status": e.status },
-      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id, "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
+      el("td", {}, canBust && e.status === "seated" ? el("input", { type: "checkbox", class: "tn-out", value: e.id,
+        onchange: () => redrawBust(),
+        "aria-label": _("{player} is out", { player: e.player_name }) }) : ""),
       el("td", {}, e.player_name, e.number > 1 ? ` (${e.number})` : "",
         e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("rebuys: {n}", { n: e.rebuys })) : null,
         e.add_ons ? el("span", { class: "tn-bought" }, " · ", _("add-on")) : null,
@@ -147,23 +202,7 @@ function entriesCard(t, role, reload) {
     el("tbody", {}, rows));
   const parts = [el("h3", {}, _("Players")), table];
   if (canBust) parts.push(countsRow(t, playing, reload));
-  if (canBust) {
-    const winner = el("select", { id: "tn-winner", class: "tn-input" }, playing.map(e => el("option", { value: e.id }, `${e.player_name} · ${e.table}/${e.seat}`)));
-    const go = async () => {
-      const out = [...document.querySelectorAll(".tn-out:checked")].map(x => Number(x.value));
-      if (!out.length) { toast(_("Tick the players out"), "error"); return; }
-      const chips = id => Number(document.querySelector(`.tn-chips[data-entry="${id}"]`).value);
-      const r = await act(() => api("POST", `/api/tournaments/${t.id}/busts`, {
-        busts: out.map(id => ({ entry_id: id, chips_at_start: chips(id) })), winners: [Number(winner.value)] }));
-      if (r) {
-        toast(r.eliminations.map(x => x.place ? _("place {place}", { place: x.place })
-          : _("out: placed when late registration closes")).join(", "), "ok");
-        reload();
-      }
-    };
-    parts.push(el("div", { class: "tn-row tn-bust" }, field(_("Pot won by"), winner),
-      button(_("Record the players out on this hand"), go, "btn danger")));
-  }
+  if (canBust) parts.push(bustPanel(t, playing, reload));
   return el("section", { class: "card tn-players", "data-keep": `players-${t.id}` }, ...parts);
 }
 
@@ -204,7 +243,7 @@ function dealCard(t, role, reload) {
     parts.push(el("table", { class: "tn-deal" }, el("tbody", {}, d.entry_ids.map((id, i) => el("tr", { "data-entry": id },
       el("td", {}, name(id)), el("td", { class: "num" }, number(d.stacks[i])), el("td", { class: "num tn-amount" }, money(d.amounts[i])),
       el("td", {}, d.agreed.includes(id) ? _("agreed")
-        : button(_("Agrees"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/agree`, { entry_id: id })).then(reload), "btn small")))))),
+        : button(_("Agrees"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/agree`, { entry_id: id })).then(reload), "btn small tn-agree")))))),
       d.save ? el("p", {}, _("{save} kept back for the winner", { save: money(d.save) })) : null,
       button(_("Withdraw the offer"), () => act(() => api("POST", `/api/tournaments/${t.id}/deals/${d.id}/withdraw`, { reason: "declined" })).then(reload), "btn ghost"));
   } else {
@@ -213,7 +252,7 @@ function dealCard(t, role, reload) {
     const go = () => act(() => api("POST", `/api/tournaments/${t.id}/deals`, { method: method.value, save: 0,
       stacks: seated.map(e => ({ entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`).value) })) })).then(reload);
     parts.push(el("p", {}, _("Everyone left is in the money: the chips entered above make the deal.")),
-      el("div", { class: "tn-row" }, field(_("Method"), method), button(_("Compute the deal"), go, "btn primary")));
+      el("div", { class: "tn-row" }, field(_("Method"), method), button(_("Compute the deal"), go, "btn primary tn-deal-compute")));
   }
   return el("section", { class: "card tn-deal-card" }, ...parts);
 }
@@ -230,10 +269,11 @@ function cancelCard(t, role, reload) {
     entry_id: e.id, chips: Number(document.querySelector(`.tn-chips[data-entry="${e.id}"]`)?.value || e.chips) }));
   const rule = el("select", { id: "tn-cancel-rule", class: "tn-input" },
     CANCEL_RULES.map(r => el("option", { value: r, selected: cancelPreview?.rule === r ? "selected" : null }, term(`cancel:${r}`))));
-  const pay = (chosen) => {
-    const reason = window.prompt(_("Why is the tournament cancelled?"));
+  const pay = async (chosen) => {
+    const reason = await askValue(_("Cancel the tournament"), _("Why is the tournament cancelled?"), { confirmLabel: _("Next") });
     if (!reason) return;
-    if (!window.confirm(_("Cancel {name} and pay these amounts? This cannot be undone.", { name: t.name }))) return;
+    if (!(await confirmAction(_("Cancel the tournament"), _("Cancel {name} and pay these amounts? This cannot be undone.", { name: t.name }),
+      _("Cancel and pay")))) return;
     act(() => api("POST", `/api/tournaments/${t.id}/cancel`, { reason, stacks: t.status === "running" ? stacks() : [], rule: chosen }),
       _("Cancelled and settled")).then(() => { cancelPreview = null; reload(); });
   };
@@ -299,7 +339,7 @@ function createCard(data, role, choose, reload) {
     if (t) choose(t.id);
   };
   const keep = async () => {
-    const label = window.prompt(_("Name of the template"), name.value);
+    const label = await askValue(_("Save as a template"), _("Name of the template"), { value: name.value, confirmLabel: _("Save") });
     if (label && await act(() => api("POST", "/api/tournaments/templates", { template_name: label, tournament: values() }),
                            _("Template saved"))) reload();
   };
@@ -312,7 +352,7 @@ function createCard(data, role, choose, reload) {
     el("div", { class: "tn-row" }, field(_("Rebuy price (0: none)"), rebuyPrice), field(_("Rebuy chips"), rebuyChips),
       field(_("Rebuys until level"), rebuyUntil), field(_("Add-on price (0: none)"), addOnPrice), field(_("Add-on chips"), addOnChips),
       field(_("Add-on after level"), addOnAfter)),
-    el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn")));
+    el("div", { class: "tn-row" }, button(_("Create"), create, "btn primary"), button(_("Save as a template"), keep, "btn tn-save-template")));
 }
 
 function templatesCard(data, role, choose) {
@@ -323,7 +363,7 @@ function templatesCard(data, role, choose) {
     button(_("New: {name}", { name: tpl.name }), async () => {
       const t = await act(() => api("POST", `/api/tournaments/templates/${tpl.id}/create`, {}));
       if (t) choose(t.id);
-    }, "btn"))); }).catch(() => {});
+    }, "btn tn-from-template"))); }).catch(() => {});
   return card;
 }
 
@@ -335,14 +375,15 @@ export function start(root) {
   const reload = () => answered(Promise.all([api("GET", "/api/tournaments"), current ? api("GET", `/api/tournaments/${current.id}`) : null]),
     ([list, detail]) => { data.tournaments = list; current = detail; draw(); });
   // A live update redraws the page: what someone is typing or ticking on this tablet is kept.
-  const draw = () => redrawKeeping(root, render);
+  const draw = () => { redrawKeeping(root, render); redrawBust(); };
   function render() {
     const tabs = el("nav", { class: "tn-tabs" }, data.tournaments.map(t =>
       button(`${t.name} · ${term(t.status)}`, () => choose(t.id), `btn${current && current.id === t.id ? " primary" : ""}`)));
-    const body = current ? [clockCard(current, data.role, reload),
+    // the moves to make come first and stay in view (sticky) while the floor scrolls the players
+    const body = current ? [movesCard(current, data.role, reload), clockCard(current, data.role, reload),
       REGISTER.includes(data.role) && (current.status === "registering" || current.clock.late_registration_open)
         ? registerCard(current, data, reload) : null,
-      movesCard(current, data.role, reload), entriesCard(current, data.role, reload),
+      entriesCard(current, data.role, reload),
       dealCard(current, data.role, reload), cancelCard(current, data.role, reload)]
       : [el("p", {}, _("No tournament yet."))];
     // the players and their moves stay in place while unchanged: "Done" or "Record the players out"

@@ -58,8 +58,10 @@ def _state(url, tid):
 
 
 def _register(page, player_id, name):
-    page.select_option("#tn-player", str(player_id))
-    page.get_by_role("button", name="Register", exact=True).click()
+    # the player picker: part of the name, then one tap on the player
+    page.fill("#tn-player", name)
+    page.wait_for_selector(f".tn-register .search-results[data-query='{name}'] button[data-player='{player_id}']")
+    page.click(f".tn-register button[data-player='{player_id}']")
     try:
         page.wait_for_selector(f"#tn-receipt:has-text('{name}')")
     except Exception:
@@ -72,8 +74,7 @@ def _bust(page, out: dict[int, int], winner: int):
     for entry_id, chips in out.items():
         page.check(f".tn-out[value='{entry_id}']")
         page.fill(f".tn-chips[data-entry='{entry_id}']", str(chips))
-    page.select_option("#tn-winner", str(winner))
-    page.get_by_role("button", name="Record the players out on this hand").click()
+    page.click(f".tn-winner[data-entry='{winner}']")
     for entry_id in out:
         page.wait_for_selector(f"tr[data-entry='{entry_id}'][data-status='out']")
 

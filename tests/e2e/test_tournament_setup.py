@@ -30,8 +30,10 @@ def test_a_new_tournament_a_template_and_next_weeks_in_two_taps(page_as, sqlite_
     page.fill("#tn-new-tables", "41, 42")
     page.get_by_role("button", name="Create", exact=True).click()
     page.wait_for_selector(".tn-clock h2:has-text('Friday Deep Stack')")
-    page.once("dialog", lambda d: d.accept("Friday"))
     page.get_by_role("button", name="Save as a template").click()
+    # the app's own dialog, not the browser's prompt
+    page.fill(".ask-dialog #ask-value", "Friday")
+    page.click(".ask-dialog [data-action=confirm]")
     page.wait_for_selector(".tn-templates:not([hidden]) button:has-text('Friday')")
     shot(page, "tournament-setup")
     page.get_by_role("button", name="New: Friday").click()

@@ -88,3 +88,46 @@ def test_clocking_refusals(session):
     with pytest.raises(BadInput):
         dealers.clock_in(session, PIT, _staff(session, "pitboss"), T0)
     assert session.execute(select(Round.id).where(Round.dealer_id == dan)).first() is None
+
+
+FOUR = HouseSettings(rotation_tables="10,12,14,15")
+
+
+def _open_together(session, spares: int):
+    """Four tables opened at once at T0, each by a dealer clocked in; ``spares`` more clocked in, resting."""
+    names = ["dealer", "dealer2", "dealer3", "dealer4", "dealer5"]
+    ids = [_staff(session, n) for n in names[:4 + spares]]
+    for d in ids:
+        dealers.clock_in(session, PIT, d, T0)
+    for d, number in zip(ids, (10, 12, 14, 15)):
+        dealers.take_table(session, PIT, d, tid(session, number), T0)
+    session.commit()
+    return ids
+
+
+def test_tables_opened_together_get_staggered_first_breaks_and_no_stint_passes_the_maximum(session):
+    """Four tables and one spare dealer at 60 on, 20 off: all due at 60 would relieve them at 60, 80,
+    100 and 120 minutes. Staggered, they are due at 15, 30, 45, 60 and relieved at 15, 35, 55, 75 as
+    each relieved dealer is rested in time: none past the house's maximum of 80."""
+    _open_together(session, spares=1)
+    b = dealers.board(session, FOUR, T0 + M)
+    rows = {r.table: r for r in b.tables}
+    assert [(rows[n].due_at - T0) // M for n in (10, 12, 14, 15)] == [15, 30, 45, 60]
+    assert [(rows[n].relief_at - T0) // M for n in (10, 12, 14, 15)] == [15, 35, 55, 75]
+    assert rows[10].incoming == "Dario Dealer" and rows[12].incoming == rows[10].dealer   # the relay
+    assert b.over_max == [] and not any(r.over_max for r in b.tables)
+    # two tables in the rotation, one spare: one break apart, the last at 60; one table: nothing to stagger
+    assert [(r.due_at - T0) // M for r in dealers.board(session, HouseSettings(rotation_tables="10,12"), T0 + M).tables] \
+        == [40, 60]
+    assert [(r.due_at - T0) // M for r in dealers.board(session, HouseSettings(rotation_tables="10"), T0 + M).tables] \
+        == [60]
+
+
+def test_a_stint_past_the_houses_maximum_is_flagged(session):
+    """No spare dealer: nobody can relieve anybody; at 81 minutes every table is past the maximum of
+    80 (and a stricter house of 45 flags them from 46 minutes)."""
+    _open_together(session, spares=0)
+    assert dealers.board(session, FOUR, T0 + 79 * M).over_max == []
+    assert dealers.board(session, FOUR, T0 + 81 * M).over_max == [10, 12, 14, 15]
+    strict = HouseSettings(rotation_tables="10,12,14,15", rotation_max_on_minutes=45)
+    assert dealers.board(session, strict, T0 + 46 * M).over_max == [10, 12, 14, 15]

@@ -195,10 +195,11 @@ def test_estimated_wait_counts_only_seats_opened_for_the_list_in_the_window(sess
     lst = next(x for x in waitlist.lists(session, HOUSE, now) if x.game.id == NLH)
     assert lst.seat_openings == 3
     # what the model makes of the same figures: 3 departures over the window's seat-minutes, the
-    # table full now (floor.games.waits has its own tests; this checks the floor measures its inputs)
+    # table full now (floor.games.waits has its own tests; this checks the floor measures its inputs),
+    # measured at the last seat change 30 minutes ago (a quiet spell shorter than twice the usual gap)
     seated = len(main.seats)
-    since = now - timedelta(hours=HOUSE.board_wait_window_hours)
-    minutes = waitlist.seat_minutes(session, NLH, since, now)
+    last = now - timedelta(minutes=30)
+    minutes = waitlist.seat_minutes(session, NLH, last - timedelta(hours=HOUSE.board_wait_window_hours), last)
     expected = waits.estimate(2, 0, seated, 3, minutes)
     assert [r.estimated_wait_minutes for r in lst.entries] == [w.minutes for w in expected]
     assert [r.estimated_wait_range for r in lst.entries] == [[w.low, w.high] for w in expected]
@@ -247,3 +248,28 @@ def test_board_view_has_no_full_names(session):
     nlh = board.lists[0]
     assert [(r.name, r.called, r.table) for r in nlh.entries] == [("Karin H.", True, 1), ("Luca B.", False, None)]
     assert "Huber" not in str(board) and "Alice Martin" not in str(board)
+
+
+def test_an_estimate_holds_still_while_nothing_moves(session):
+    """A young floor (players seated 20 minutes, three left): ten quiet minutes later the waits shown
+    are the same, not longer; a departure then moves them."""
+    m = manager(session)
+    main = _full_main(session)
+    start = T0 + timedelta(hours=2)
+    for seat, minutes in ((1, 25), (2, 22), (4, 20)):
+        at = start - timedelta(hours=2) + timedelta(minutes=100 + minutes - 20)
+        seating.leave(session, m, HOUSE, queries.open_assignment(session, main.id, seat), "left", 0, at)
+        seating.sit(session, m, HOUSE, main, seat, 20 + seat, 50_000, at)
+    for pid in (11, 12, 13):
+        waitlist.add(session, m, NLH, pid, start)
+
+    def shown(now):
+        lst = next(x for x in waitlist.lists(session, HOUSE, now) if x.game.id == NLH)
+        return [(r.estimated_wait_minutes, r.estimated_wait_range) for r in lst.entries]
+
+    first = shown(start)
+    assert all(w and w > 0 for w, _ in first)
+    assert [shown(start + timedelta(minutes=k)) for k in (4, 7, 10)] == [first] * 3
+    seating.leave(session, m, HOUSE, queries.open_assignment(session, main.id, 5), "left", 0,
+                  start + timedelta(minutes=11))
+    assert shown(start + timedelta(minutes=11))[0] == (0, [0, 0])     # a seat free for the first now

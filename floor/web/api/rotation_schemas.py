@@ -21,6 +21,8 @@ class RotationRowSchema(Out):
     incoming_id = fields.Integer(allow_none=True)
     incoming = fields.String(allow_none=True, metadata={"description": "who relieves him"})
     relief_at = Iso(metadata={"description": "when the relief comes; only with a relief planned"})
+    over_max = fields.Boolean(metadata={"description": "his stint, to the relief planned (or to now), passes "
+                                                      "the house's rotation_max_on_minutes"})
 
 
 class TableDealerOut(RotationRowSchema):
@@ -51,6 +53,8 @@ class BoardOut(Schema):
     now = Iso()
     on_minutes = fields.Integer()
     off_minutes = fields.Integer()
+    max_on_minutes = fields.Integer(metadata={"description": "rotation_max_on_minutes: the longest stint allowed"})
+    over_max = fields.List(fields.Integer(), metadata={"description": "tables whose stint passes it"})
     tables = fields.List(fields.Nested(RotationRowSchema), metadata={"description": "per table of the rotation"})
     breaks = fields.List(fields.Nested(BreakRowSchema), metadata={"description": "dealers on a break"})
     next_break = fields.List(fields.Nested(NextBreakSchema))
