@@ -65,7 +65,7 @@ def pause(session: Session, table_id: int, device: str, behind_ms: int, at: date
                  after={"device": device, "behind_ms": p.behind_ms}, at=at)
     alerts.raise_alert(session, actor, AlertKind.BETTING_PAUSED, reason, severity=AlertSeverity.WARNING,
                        table_id=table_id, data={"device": device, "behind_ms": p.behind_ms}, at=at)
-    _changed(session, table_id, True, reason)
+    _changed(session, table_id, True, reason, behind_ms=p.behind_ms, device=device)
     return p
 
 
@@ -77,11 +77,11 @@ def resume(session: Session, table_id: int, device: str, at: datetime) -> bool:
     session.execute(update(LinePause).where(LinePause.id == p.id, LinePause.ended_at.is_(None)).values(ended_at=at))
     audit.record(session, Actor.device(device, table_id), "table.betting_resumed", f"table:{table_id}",
                  before={"behind_ms": p.behind_ms}, at=at)
-    _changed(session, table_id, False, None)
+    _changed(session, table_id, False, None, device=device)
     return True
 
 
-def _changed(session: Session, table_id: int, paused: bool, reason: Msg | None) -> None:
+def _changed(session: Session, table_id: int, paused: bool, reason: Msg | None, **values) -> None:
     notify.publish(session, "table.betting_paused", {"table_id": table_id, "paused": paused,
-                                                     "reason": reason},
+                                                     "reason": reason, **values},
                    notify.table_room(table_id), "floor", "role:pit_boss", "role:floor_manager")

@@ -118,6 +118,10 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
         # hand-for-hand hand, once every table has played it (all its busts placed together)
         pending = late or in_hand
         e.status, e.place, e.out_at, e.seat = "out", None if pending else p.place, now, None
+        if won:     # his chips go to the pot's winners, so the counts on record still add up until the next count
+            share, odd = divmod(e.chips, len(won))
+            for k, w in enumerate(won):
+                w.chips += share + (odd if k == 0 else 0)
         session.flush()
         bounty = _bounties(session, settings, t, e, won, hand, left - len(out), now, actor)
         prize = 0 if pending else pay_place(session, settings, t, e, p.place, now, actor=actor)

@@ -323,6 +323,12 @@ def said(text, depth: int = 0):
     values, so it is said in the reader's language; text the catalog does not know stays as it is."""
     if isinstance(text, Msg) or not isinstance(text, str) or not text or depth > 2 or not has_request_context():
         return text
+    return _said(str.__str__(text), depth)
+
+
+@functools.lru_cache(maxsize=4096)
+def _said(text: str, depth: int):
+    """``said`` for a text (the same in every language: a list of alerts is read often)."""
     plain, patterns = _templates()
     if text in plain:
         return Msg(text)

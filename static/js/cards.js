@@ -8,7 +8,8 @@ export function cardEl(code) {
   if (!code || code === "??") return el("span", { class: "pcard back" }, "");
   const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
   const suit = code.slice(-1);
-  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : "black"}` }, rank, SUITS[suit] || suit);
+  // the code stays in data-card (for the page's own scripts and tests), never in what a person reads
+  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : "black"}`, "data-card": code }, rank, SUITS[suit] || suit);
 }
 
 export function numberColour(n) {

@@ -54,7 +54,12 @@ export function startConductPanel(root) {
   const picker = playerPicker({ name: "player", listAll: false, limit: 6,
     onPick: p => { chosen = p; picker.input.value = playerLabel(p); picker.results.replaceChildren(); } });
   picker.input.addEventListener("input", () => { chosen = null; });
-  root.querySelector("#conduct-player").replaceChildren(picker.input, picker.results);
+  // The results go below the "Give warning" button (when the page has the place for them): a search
+  // answering as the manager taps the button would otherwise push it down under his finger, and the
+  // tap would land on a player or on the reason instead.
+  const below = root.querySelector("#conduct-results");
+  root.querySelector("#conduct-player").replaceChildren(picker.input, ...(below ? [] : [picker.results]));
+  if (below) below.replaceChildren(picker.results);
   async function player() {
     if (chosen) return chosen;
     const found = picker.input.value.trim() ? await api("GET", `/api/players?q=${encodeURIComponent(picker.input.value)}`) : [];

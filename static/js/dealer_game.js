@@ -190,6 +190,12 @@ for (const ev of ["round.changed", "round.card", "round.result", "round.settled"
   socket.on(ev, msg => { if (!msg || msg.table_id === undefined || msg.table_id === state.table.id) refresh(); });
 }
 socket.on("connect", refresh);
+// the device process fell behind the table's line: bets are refused until it catches up
+socket.on("table.betting_paused", msg => {
+  if (!msg || msg.table_id !== state.table.id) return;
+  if (msg.paused) toast(_("Betting paused: the device process is {ms} ms behind the line of {device}", { ms: msg.behind_ms, device: msg.device }), "error");
+  else toast(_("Betting goes on: the device process has caught up with its line"));
+});
 startSeatPlayers(root, tableNo, socket);
 startRelief(document.getElementById("dealer-relief"), tableNo, socket);
 window.__terminal = { refresh, state: () => state };

@@ -189,7 +189,9 @@ function tableCard(t) {
       el("p", { class: "hint" }, _("{occupied}/{seats} players", { occupied: t.occupied, seats: t.seat_count })));
   }
   if (t.status === "closed") actions.push(btn(_("Open"), "small", () => openTable(t), { "data-action": "open-table" }));
-  else if (t.occupied === 0) actions.push(btn(_("Close"), "small", confirmed(_("Close table {table}?", { table: t.number }),
+  // a poker table closes empty; a live-game table closes with its players identified (their visits
+  // end), and the server refuses it with the reason while a round runs
+  else if (t.occupied === 0 || t.kind !== "poker") actions.push(btn(_("Close"), "small", confirmed(_("Close table {table}?", { table: t.number }),
     _("Calls to it are cancelled and it leaves the board."), _("Close the table"),
     () => act("POST", `/api/floor/tables/${t.number}/close`, {}, _("Table {table} closed", { table: t.number }))), { "data-action": "close-table" }));
   const body = t.kind === "poker"

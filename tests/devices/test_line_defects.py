@@ -104,3 +104,29 @@ def test_a_new_shoe_is_not_kept_locked_by_the_last_one(session):
     event(session, rounds.card, table, "6D", "shoe", "banker", at(8), index=1, device="shoe-10", house=HOUSE)
     session.expire_all()
     assert session.get(Round, r.id).status == "held"
+
+
+def test_a_card_lost_in_scanner_noise_reaches_the_pit_as_an_alert(session):
+    from datetime import datetime, timezone
+
+    from devices.dispatch import RoundsDispatch
+    table = tid(session, 14)
+    [lost] = [e for e in ScannerDecoder().feed(b"#%&x!" * 10 + b"SA\r\n", now=0) if isinstance(e, CardInNoise)]
+    dispatch = RoundsDispatch(lambda: session, HOUSE)
+    dispatch.event(session, table, "scanner-14", "scanner", lost, datetime.now(timezone.utc))
+    session.commit()
+    [alert] = session.query(Alert).filter_by(table_id=table, kind="device_frame_refused").all()
+    assert "card AS after line noise: not read" in alert.message
+
+
+def test_the_demo_dealers_use_only_public_functions_of_floor_dealers():
+    import ast
+    from pathlib import Path
+
+    import devices.demo
+    tree = ast.parse(Path(devices.demo.__file__).read_text())
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == "dealers"}
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "floor.dealers"
+                for a in n.names}
+    assert used and not [name for name in used | imported if name.startswith("_")]

@@ -90,7 +90,7 @@ def test_the_timeline_of_a_coup_dealt_by_a_simulated_shoe(page_as, sqlite_url, t
     page.wait_for_selector("#layout-view .bac-hand")
     # The cards laid out as dealt, with pictures, the same the shoe dealt.
     for side in ("player", "banker"):
-        shown = page.locator(f"#layout-view .bac-hand[data-side={side}] .pcard").evaluate_all("els => els.map(e => e.title)")
+        shown = page.locator(f"#layout-view .bac-hand[data-side={side}] .pcard").evaluate_all("els => els.map(e => e.dataset.card)")
         assert shown == coup[side]
     assert page.locator("#replay-view .verdict.ok").first.inner_text().startswith("✓ Matches")
     # Every frame as received, decoded alongside; bets with who and from where; transfers.
@@ -116,7 +116,7 @@ def test_the_timeline_of_a_coup_dealt_by_a_simulated_shoe(page_as, sqlite_url, t
     page.fill("#ruling-form input[name=reason]", "the shoe misread the card; checked on the layout")
     page.click("button[data-action=rule]")
     page.wait_for_selector("#tl-corrected:not([hidden]) .tl-card.corrected")
-    assert real in page.locator("#corrected-view .tl-card.corrected .pcard").get_attribute("title")
+    assert real in page.locator("#corrected-view .tl-card.corrected .pcard").get_attribute("data-card")
     assert page.locator("#corrected-view .result-line").inner_text() == f"{winner.capitalize()} wins"
     assert page.locator("#rulings-list li.ruling.applied").count() == 1
     assert page.locator("#transfers-table tr.correction").count() >= 1

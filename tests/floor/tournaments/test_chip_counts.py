@@ -34,8 +34,8 @@ def test_the_average_is_the_chips_in_play_over_the_players_left_whatever_was_cou
     assert s["players_left"] == 7
     assert s["chips_in_play"] == 30 * stack
     assert s["average_stack"] == 30 * stack // 7          # 600,000 / 7 = 85,714 with the turbo's 20,000
-    # nobody has counted since: the stacks on record add up to less than what is in play
-    assert s["counts_add_up"] is False and s["chips_counted"] == 7 * stack
+    # the chips of each player out went to the pot's winner on record: the counts still add up
+    assert s["counts_add_up"] is True and s["chips_counted"] == 30 * stack
 
 
 def test_a_table_counted_is_kept_and_the_counts_adding_up_clear_the_flag(session):
@@ -46,12 +46,12 @@ def test_a_table_counted_is_kept_and_the_counts_adding_up_clear_the_flag(session
     table = out.table.number
     mates = [e for e in seated if e.table_id == out.table_id and e.id != out.id]
     eliminations.bust(session, m, HOUSE, t.id, [{"entry_id": out.id, "chips_at_start": stack}], [mates[0].id], now=AT)
-    assert clock.state(session, t, AT, 100)["counts_add_up"] is False
+    assert mates[0].chips == 2 * stack and clock.state(session, t, AT, 100)["counts_add_up"] is True
     # a count of that table naming only some of its players is refused and keeps nothing
     with pytest.raises(BadInput) as exc:
         eliminations.record_chips(session, m, t.id, {mates[0].id: 2 * stack}, table_number=table)
     assert exc.value.field == "stacks"
-    assert mates[0].chips == stack
+    assert mates[0].chips == 2 * stack
     # the whole table: the winner has the chips of the player out; one count off by 500 is flagged
     counts = {e.id: stack for e in mates} | {mates[0].id: 2 * stack - 500}
     eliminations.record_chips(session, m, t.id, counts, table_number=table)
