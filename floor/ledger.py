@@ -127,7 +127,8 @@ class Purpose(StrEnum):
     OVERLAY = "overlay"            # house money added to reach a guarantee
     DEAL = "deal"                  # a final-table deal's payouts
     CANCELLATION = "cancellation"  # a cancelled tournament's shares
-    TABLE_CHIPS = "table_chips"    # chips between the cage, a table's tray and its players' stacks (fills, credits, buy-ins)
+    TABLE_CHIPS = "table_chips"    # chips from a table's tray to its players' stacks for a buy-in
+    TABLE_SLIP = "table_slip"      # a fill or credit slip received: chips between the cage and a table's tray
 
 
 HOUSE_KINDS = frozenset({"cage", "tray", "in_play", "commission", "chips", "prize_pool", "bounties", "fees",
@@ -192,8 +193,12 @@ RULES: dict[Purpose, Rule] = {
                                None, _always, frozenset({"floor_manager", "pit_boss"})),
     # The house's own chips moving between its accounts: the slips carry their own second signature
     # (floor/accounting); nothing of it reaches a player's balance or leaves as cash.
-    Purpose.TABLE_CHIPS: Rule(_STAFF_AND_MACHINES, frozenset({TransferKind.FILL, TransferKind.TABLE_CREDIT,
-                                                              TransferKind.CHIPS_SOLD}), pays_out=False),
+    Purpose.TABLE_CHIPS: Rule(_STAFF_AND_MACHINES, frozenset({TransferKind.CHIPS_SOLD}), pays_out=False),
+    # A fill or credit above the house's threshold (the day's slips received by the same person
+    # counted too) needs the floor manager or pit boss who approved the slip (floor/accounting).
+    Purpose.TABLE_SLIP: Rule(frozenset({"dealer", "floor_manager", "pit_boss"}),
+                             frozenset({TransferKind.FILL, TransferKind.TABLE_CREDIT}), "table_slip",
+                             lambda house: house.slip_two_person_cents, frozenset({"floor_manager", "pit_boss"})),
 }
 
 _SEAL = object()   # only authorize() makes a Grant that post() takes

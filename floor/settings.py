@@ -81,6 +81,7 @@ class HouseSettings:
     # a shift whose tray win and rounds' win differ by more than this raises an alert for the pit
     chip_denominations: str = "100,500,2500,10000,50000,100000"
     table_reconciliation_alert_cents: int = 1_000
+    slip_two_person_cents: int = 1_000_000     # a fill or credit above this needs a second person's approval
 
     # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
     tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand

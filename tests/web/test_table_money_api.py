@@ -215,3 +215,25 @@ def test_slips_requested_at_once_get_consecutive_serials_and_a_count_is_verified
     for t in threads:
         t.join()
     assert sorted(answers) == [200, 409, 409]
+
+
+def test_a_fill_above_the_threshold_waits_for_its_second_person_route_by_route(app):
+    dealer, cage, boss, boss2 = who(app, "dealer", 12), who(app, "cashier"), who(app, "pitboss"), who(app, "pitboss2")
+    big = {"100000": app.config["HOUSE"].slip_two_person_cents // 100_000 + 1}
+    serial = dealer.post(f"{T}/slips", json={"kind": "fill", "chips": big}).get_json()["serial"]
+    assert cage.post(f"/api/slips/{serial}/issue", json={}).status_code == 200
+    before = tray(app)
+    alone = dealer.post(f"{T}/slips/{serial}/receive", json={})
+    assert alone.status_code == 409 and alone.get_json()["error"] == "two_person_rule"
+    assert tray(app) == before and transfers(app, "fill") == 0
+    assert dealer.post(f"/api/slips/{serial}/approve", json={}).status_code == 403      # a dealer approves nothing
+    assert cage.post(f"/api/slips/{serial}/approve", json={}).status_code == 403        # nor the cage
+    assert boss.post(f"/api/slips/{serial}/approve", json={}).status_code == 200
+    assert boss2.post(f"/api/slips/{serial}/approve", json={}).status_code == 409
+    same = boss.post(f"{T}/slips/{serial}/receive", json={})                            # the approver receiving it
+    assert same.status_code == 403 and same.get_json()["error"] == "own_request"
+    assert dealer.post(f"{T}/slips/{serial}/receive", json={}).status_code == 200
+    assert tray(app) == before + app.config["HOUSE"].slip_two_person_cents + 100_000
+    own = boss.post(f"{T}/slips", json={"kind": "credit", "chips": big}).get_json()["serial"]
+    resp = boss.post(f"/api/slips/{own}/approve", json={})
+    assert resp.status_code == 403 and resp.get_json()["error"] == "own_request"

@@ -331,3 +331,55 @@ def test_a_slip_is_approved_by_a_second_person_never_the_one_who_asked(session):
     with pytest.raises(InvalidState) as late:               # received: nothing left to approve
         accounting.approve_slip(session, people.manager, done.serial)
     assert late.value.code == "slip_received"
+
+
+# --- the two-person rule, from the ledger's one check ---------------------------------------------------
+
+def test_a_slip_above_the_threshold_moves_nothing_without_its_second_person(session):
+    from dataclasses import replace
+    house = replace(HOUSE, slip_two_person_cents=100_000)
+    people, table = People(session), tid(session, 12)
+    tray = ledger.table_account(session, table, "tray")
+    before = ledger.balance(session, tray)
+    slip = accounting.request_slip(session, people.dealer, table, "fill", {"100000": 2}, house=house)
+    accounting.issue_slip(session, people.cashier, slip.serial)
+    session.commit()
+    with pytest.raises(Conflict) as alone:
+        accounting.receive_slip(session, people.dealer, slip.serial, house=house)
+    assert alone.value.code == "two_person_rule"
+    session.rollback()
+    assert ledger.balance(session, tray) == before and slip.state == "issued"
+    accounting.approve_slip(session, people.pit, slip.serial)
+    session.commit()
+    with pytest.raises(NotAllowed) as same:                 # the approver cannot be the one receiving it
+        accounting.receive_slip(session, people.pit, slip.serial, house=house)
+    assert same.value.code == "own_request"
+    session.rollback()
+    accounting.receive_slip(session, people.dealer, slip.serial, house=house)
+    session.commit()
+    assert ledger.balance(session, tray) == before + 200_000
+    small = accounting.request_slip(session, people.dealer, table, "credit", {"100000": 1}, house=house)
+    accounting.issue_slip(session, people.cashier, small.serial)
+    accounting.receive_slip(session, people.dealer, small.serial, house=house)     # at the threshold: alone
+    session.commit()
+    books_balance(session)
+
+
+def test_small_slips_add_up_per_person_and_day_to_the_same_rule(session):
+    from dataclasses import replace
+    house = replace(HOUSE, slip_two_person_cents=1_000_000, actor_day_two_person_cents=250_000)
+    people, table = People(session), tid(session, 12)
+    for _ in range(2):
+        fill_slip = accounting.request_slip(session, people.dealer, table, "fill", {"100000": 1}, house=house)
+        accounting.issue_slip(session, people.cashier, fill_slip.serial)
+        accounting.receive_slip(session, people.manager, fill_slip.serial, house=house)
+        session.commit()
+    third = accounting.request_slip(session, people.dealer, table, "fill", {"100000": 1}, house=house)
+    accounting.issue_slip(session, people.cashier, third.serial)
+    session.commit()
+    with pytest.raises(Conflict) as over:                   # 300,000 by one person in the day
+        accounting.receive_slip(session, people.manager, third.serial, house=house)
+    assert over.value.code == "two_person_rule"
+    session.rollback()
+    accounting.receive_slip(session, people.dealer2, third.serial, house=house)    # another person: his own count
+    session.commit()
