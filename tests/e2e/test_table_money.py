@@ -48,9 +48,11 @@ def test_a_shift_on_a_live_table_through_the_pages(page_as, live_server, sqlite_
     verify_last(pit, "opening", 1)
     dealer.wait_for_selector("#tm-counts .verified[data-kind=opening]")       # live on the terminal
 
-    for kind, counts in (("fill", {10_000: 10}), ("fill", {2_500: 8}), ("credit", {50_000: 1})):
+    for n, (kind, counts) in enumerate((("fill", {10_000: 10}), ("fill", {2_500: 8}), ("credit", {50_000: 1})), 1):
         chips(dealer, counts)
         dealer.click(f"#tm-chips [data-action=slip][data-kind={kind}]")
+        # the form clears when its answer comes: the next slip is typed after that, as a dealer would
+        dealer.wait_for_function(f"document.querySelectorAll('#tm-slips [data-state=requested]').length === {n}")
     dealer.wait_for_function("document.querySelectorAll('#tm-slips [data-state=requested]').length === 3")
     cage = page_as("cashier", device=IPAD)
     cage.goto("/cage")
@@ -63,12 +65,12 @@ def test_a_shift_on_a_live_table_through_the_pages(page_as, live_server, sqlite_
         dealer.wait_for_function(f"document.querySelectorAll('#tm-slips [data-state=issued]').length === {left}")
     assert cage.locator("#cage-queue li").count() == 0 or cage.wait_for_selector("#cage-empty:not([hidden])")
 
-    for cash, method, seat in (("400", "cash", "1"), ("100", "marker", "2")):
+    for n, (cash, method, seat) in enumerate((("400", "cash", "1"), ("100", "marker", "2")), 1):
         dealer.fill("#tm-buyin input[name=amount]", cash)
         dealer.select_option("#tm-buyin select[name=method]", method)
         dealer.select_option("#tm-buyin select[name=seat]", seat)
         dealer.click("#tm-buyin [data-action=buy-in]")
-    dealer.wait_for_function("document.querySelectorAll('#tm-buyins li').length === 2")
+        dealer.wait_for_function(f"document.querySelectorAll('#tm-buyins li').length === {n}")
 
     with Session(engine) as s:                                                # spins settled through the rounds
         table = table_by_number(s, 12).id
@@ -89,7 +91,7 @@ def test_a_shift_on_a_live_table_through_the_pages(page_as, live_server, sqlite_
     cashier_sheet.click("#tm-drop-form [data-action=drop]")
     pit.wait_for_selector("#tm-drop [data-action=verify-drop]")
     pit.click("#tm-drop [data-action=verify-drop]")
-    pit.wait_for_selector("#tm-drop-form[hidden]")
+    pit.wait_for_selector("#tm-drop-form[hidden]", state="attached")
 
     tray_now = 1_000_000 + 100_000 + 20_000 - 50_000 - 50_000 + rounds_win
     count(dealer, "closing", {100: tray_now // 100})
