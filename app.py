@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -60,6 +61,13 @@ def _sqlite_pragmas(engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _async_mode() -> str:
+    """Socket.IO on gevent where the process was patched for it (a live feed's process,
+    floor.runtime.green), else on threads."""
+    monkey = sys.modules.get("gevent.monkey")
+    return "gevent" if monkey is not None and monkey.is_module_patched("socket") else "threading"
+
+
 def create_app(config: dict | str | None = None) -> Flask:
     """Build the app. ``config`` is a loaded config dict, a TOML path, or None (FLOOR_CONFIG / default)."""
     cfg = config if isinstance(config, dict) else load_config(config)
@@ -114,7 +122,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     # the live feed's queue between processes, or none (one process); always given, so an app built
     # after another in the same process never inherits the other's queue
     queue = LiveQueue(mq, cfg["app"]["message_queue_channel"]) if mq else None
-    socketio.init_app(app, async_mode="threading", client_manager=queue, manage_session=False)
+    socketio.init_app(app, async_mode=_async_mode(), client_manager=queue, manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, i18n.broadcast(app, payload), to=room,
                                                               namespace="/live"), live.shape)
 

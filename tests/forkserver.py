@@ -142,6 +142,10 @@ def run_child(request: dict) -> None:
     os.dup2(log, 1)
     os.dup2(log, 2)
     os.close(log)
+    if request["env"].get("FLOOR_SERVER_WORKER") == "gevent":
+        # gevent patches the standard library before anything is imported (floor.runtime.green):
+        # this process has imported it all, so the child starts afresh
+        os.execv(sys.executable, [sys.executable, "-m", request["module"], *request["args"]])
     sys.argv = [request["module"], *request["args"]]
     # as `python -m`: the module runs as __main__; its SystemExit ends this interpreter the usual way
     # (non-daemon threads joined, atexit handlers run, the exit code passed on)

@@ -71,8 +71,10 @@ def test_nginx_sends_the_live_feed_and_the_pages_to_the_web_units_the_target_sta
     def servers(block: str) -> list[str]:
         return re.findall(r"server 127\.0\.0\.1:(\d+);", block)
 
-    # each live client sticks to one process (its Socket.IO state lives there); pages and API go apart
-    assert routed("/socket.io/") == "floorman_live" and "ip_hash;" in upstream("floorman_live")
+    # each live client sticks to one process (its Socket.IO state lives there), by its whole address (not
+    # ip_hash's /24, which sends a floor's whole network to one process); pages and API go apart
+    assert routed("/socket.io/") == "floorman_live" and "hash $remote_addr consistent;" in upstream("floorman_live")
+    assert "ip_hash" not in upstream("floorman_live")
     assert routed("/") == "floorman_api"
     live, api = servers(upstream("floorman_live")), servers(upstream("floorman_api"))
     assert live == ["8001", "8002"] and api == ["8003"] and not set(live) & set(api)
@@ -81,6 +83,8 @@ def test_nginx_sends_the_live_feed_and_the_pages_to_the_web_units_the_target_sta
     nice = {unit: int(_unit(UNITS / unit)["Service"].get("Nice", 0))
             for unit in ("floorman-live@.service", "floorman-web@.service", "floorman-devices.service")}
     assert nice["floorman-live@.service"] == nice["floorman-devices.service"] < nice["floorman-web@.service"] == 0
+    # a live process holds a socket per client: far more than systemd's default 1024 open files
+    assert int(_unit(UNITS / "floorman-live@.service")["Service"]["LimitNOFILE"]) >= 8192
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in nginx and 'Connection "upgrade"' in nginx
     prod = load_config(ROOT / "config" / "production.example.toml", environ={"FLOOR_SECRET_KEY": "x" * 64})
     assert prod["server"]["proxy_hops"] == 1 and prod["app"]["secure_cookies"] is True

@@ -1,11 +1,17 @@
-"""Serve the app through gunicorn (threads worker): `make run` and production web workers.
+"""Serve the app through gunicorn: `make run` and production web workers.
 
 In the embedded default the one worker also runs the scheduler and the device readers (and the
-simulators on ptys); in production those are separate processes chosen by config.
+simulators on ptys); in production those are separate processes chosen by config. The worker is
+gunicorn's threads worker, or gevent's for the live feed's processes (``[server] worker``,
+floor.runtime.green), whose patching of the standard library must come before any other import.
 """
 from __future__ import annotations
 
-import logging
+if __name__ == "__main__":
+    from floor.runtime import green
+    green.patch_if_asked()
+
+import logging  # noqa: E402 (after gevent's patching, when asked)
 import os
 import threading
 import time
@@ -16,7 +22,7 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from app import create_app  # the process entry point builds the app; nothing under app imports this
 from config import load_config
-from floor.runtime import background
+from floor.runtime import background, green
 from floor.runtime.lifetime import quick_handoffs
 
 log = logging.getLogger("floor.serve")
@@ -64,6 +70,33 @@ class FloorWorker(ThreadWorker):
             _disconnect_all(socketio)
 
 
+def gevent_worker() -> type:
+    """gevent's worker (the live feed's processes, imported only there: after the patching), letting
+    its Socket.IO clients go when told to stop as FloorWorker does. gevent runs the signal handlers in
+    a greenlet of their own, so they can start the greenlet that lets the clients go themselves."""
+    import gevent
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class FloorGeventWorker(GeventWorker):
+        def handle_exit(self, sig, frame):   # SIGTERM: the graceful stop
+            super().handle_exit(sig, frame)
+            self._tell_clients_to_go()
+
+        def handle_quit(self, sig, frame):   # SIGINT, SIGQUIT: the quick stop
+            self._tell_clients_to_go()
+            super().handle_quit(sig, frame)
+
+        def _tell_clients_to_go(self) -> None:
+            if getattr(self, "_letting_go", False):
+                return
+            self._letting_go = True
+            socketio = getattr(getattr(self, "wsgi", None), "extensions", {}).get("socketio")
+            if socketio is not None:
+                gevent.spawn(_disconnect_all, socketio)
+
+    return FloorGeventWorker
+
+
 def _disconnect_all(socketio) -> None:
     eio = socketio.server.eio
     while True:
@@ -91,13 +124,15 @@ class FloorServer(BaseApplication):
 def main() -> None:
     cfg = load_config()
     server = cfg["server"]
-    # One worker with threads: Flask-SocketIO's threading mode keeps each client's state in its
-    # worker; more workers belong behind the Redis message queue with sticky sessions.
+    # One worker: Flask-SocketIO keeps each client's state in its worker; more workers belong behind
+    # the Redis message queue with sticky sessions. Threads, or greenlets for the live feed.
+    gevent = green.worker(cfg) == "gevent"
     options = {
         "bind": f"{server['host']}:{server['port']}",
         "workers": 1,
-        "worker_class": FloorWorker,
+        "worker_class": gevent_worker() if gevent else FloorWorker,
         "threads": server["threads"],
+        "worker_connections": server["worker_connections"],
         "timeout": 0 if os.environ.get("FLOOR_DEBUG") else 60,
         "graceful_timeout": server["graceful_timeout"],
         "accesslog": "-",

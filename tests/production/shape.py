@@ -90,6 +90,12 @@ def unit_value(unit: str, key: str) -> str | None:
     return found.group(1) if found else None
 
 
+def unit_env(unit: str, name: str) -> str | None:
+    """A variable a unit's ``Environment=`` lines set (None where they set none)."""
+    found = re.search(rf"^Environment=.*\b{name}=(\S+)", (ROOT / "config" / "systemd" / unit).read_text(), re.M)
+    return found.group(1) if found else None
+
+
 def unit_nice(unit: str) -> int:
     """The ``Nice=`` of a unit, so a process runs here at the priority production gives it (0 where it
     sets none, or where this user may not raise a priority)."""
@@ -227,10 +233,13 @@ class Floor:
 
         self.webs = []
         # with the API apart, these two are the live feed's processes (floorman-live@), at its priority
+        # and on its worker
         live_nice = unit_nice("floorman-live@.service") if api_webs else 0
+        live_env = {name: value for name in ("FLOOR_SERVER_WORKER", "FLOOR_SERVER_THREADS")
+                    if api_webs and (value := unit_env("floorman-live@.service", name))}
         for name in ("web-a", "web-b"):
             port = free_port()
-            self.webs.append(Proc(name, ["floor.runtime.serve"], env(name, FLOOR_SERVER_PORT=str(port)), tmp,
+            self.webs.append(Proc(name, ["floor.runtime.serve"], env(name, FLOOR_SERVER_PORT=str(port), **live_env), tmp,
                                   url=f"http://127.0.0.1:{port}", nice=live_nice))
         self.web_a, self.web_b = self.webs
         # web processes for the API and pages only, as nginx routes them (the live feed's

@@ -19,6 +19,14 @@ from tests.servers import Server
 
 pytestmark = pytest.mark.slow   # starts a real web process
 
+try:
+    import gevent  # noqa: F401
+    GEVENT = True
+except ImportError:
+    GEVENT = False
+# the threads worker (pages and API), and gevent's (the live feed's processes, where it is installed)
+WORKERS = ["threads", pytest.param("gevent", marks=pytest.mark.skipif(not GEVENT, reason="gevent is not installed"))]
+
 ROOT = Path(__file__).resolve().parents[2]
 GRACEFUL_S = 120   # far above a stop that lets the clients go; a stop that waits for them shows plainly
 
@@ -33,8 +41,10 @@ def token(sqlite_url, tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 @pytest.mark.parametrize("transport", ["websocket", "polling"])
-def test_a_stopping_web_process_disconnects_its_clients_and_exits(sig, transport, sqlite_url, token, tmp_path):
-    server = Server(sqlite_url, tmp_path / "instance", FLOOR_SERVER_GRACEFUL_TIMEOUT=str(GRACEFUL_S)).wait()
+@pytest.mark.parametrize("worker", WORKERS)
+def test_a_stopping_web_process_disconnects_its_clients_and_exits(sig, transport, worker, sqlite_url, token, tmp_path):
+    server = Server(sqlite_url, tmp_path / "instance", FLOOR_SERVER_GRACEFUL_TIMEOUT=str(GRACEFUL_S),
+                    FLOOR_SERVER_WORKER=worker).wait()
     gone = threading.Event()
     client = socketio.Client(reconnection=False)
     client.on("disconnect", lambda *_: gone.set(), namespace="/live")

@@ -21,6 +21,15 @@ pytestmark = pytest.mark.slow
 
 REDIS = "redis://127.0.0.1:6379/0"
 
+try:
+    import gevent  # noqa: F401
+    GEVENT = True
+except ImportError:
+    GEVENT = False
+# the live feed's processes run on gevent where it is installed (docs/operations.md): the client's
+# process runs each worker
+WORKERS = ["threads", pytest.param("gevent", marks=pytest.mark.skipif(not GEVENT, reason="gevent is not installed"))]
+
 
 @pytest.fixture
 def redis_up():
@@ -30,13 +39,15 @@ def redis_up():
         pytest.skip("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
 
 
-def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, app, session, db_url, tmp_path):
+@pytest.mark.parametrize("worker", WORKERS)
+def test_event_committed_in_one_process_reaches_a_client_of_the_other(worker, redis_up, app, session, db_url, tmp_path):
     alert_id = alerts.raise_alert(session, Actor.system(), "device_lost", "wheel 12 lost", table_id=None).id
     session.commit()
     session.close()   # on SQLite an open transaction would hold the write lock the servers need
     channel = f"floorman-test-{uuid.uuid4().hex}"
     a = Server(db_url, tmp_path / "a", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
-    b = Server(db_url, tmp_path / "b", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
+    b = Server(db_url, tmp_path / "b", FLOOR_APP_MESSAGE_QUEUE=REDIS, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel,
+               FLOOR_SERVER_WORKER=worker)
     try:
         a.wait(), b.wait()
         token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
@@ -52,7 +63,7 @@ def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, 
         client.connect(b.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=60)
         try:
             resp = requests.post(f"{a.url}/api/alerts/{alert_id}/acknowledge",
-                                 headers={"Authorization": f"Bearer {token}"}, timeout=60)
+                                 json={}, headers={"Authorization": f"Bearer {token}"}, timeout=60)
             assert resp.status_code == 200, resp.text
             assert got.wait(60), "the event did not cross from process A to the client of process B"
             assert received == [{"id": alert_id}]
@@ -156,7 +167,8 @@ def wait_for(pred, what: str, timeout: float = 60.0):
     return value
 
 
-def test_the_live_feed_resumes_within_a_second_of_redis_coming_back(app, db_url, tmp_path):
+@pytest.mark.parametrize("worker", WORKERS)
+def test_the_live_feed_resumes_within_a_second_of_redis_coming_back(worker, app, db_url, tmp_path):
     """Redis away for 8 s: /healthz says so while it is away, and once Redis answers again the web
     process is listening again within a second, so the next update reaches a real Socket.IO client."""
     import time
@@ -165,7 +177,8 @@ def test_the_live_feed_resumes_within_a_second_of_redis_coming_back(app, db_url,
     token = app.test_cli_runner().invoke(args=["floor", "token", "create", "pitboss"]).output.strip()
     queue = PrivateRedis(tmp_path).start()
     channel = f"floorman-test-{uuid.uuid4().hex}"
-    web = Server(db_url, tmp_path / "web", FLOOR_APP_MESSAGE_QUEUE=queue.url, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel)
+    web = Server(db_url, tmp_path / "web", FLOOR_APP_MESSAGE_QUEUE=queue.url, FLOOR_APP_MESSAGE_QUEUE_CHANNEL=channel,
+                 FLOOR_SERVER_WORKER=worker)
     client = socketio.Client()
     received: list[dict] = []
     try:

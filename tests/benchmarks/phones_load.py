@@ -1,0 +1,85 @@
+"""Load clients of the phones bench, in a process of their own: ``python -m tests.benchmarks.phones_load
+SPEC`` (JSON: url, token, table_id, phones [[entry_id, game_id], ...], staff N).
+
+Real Socket.IO clients (python-socketio's asyncio client, websocket transport): each phone connected
+as a pass holds it, in the room of its own entry, noting when each change of its list reaches it;
+each staff client with the floor's token, joined to the wheel's table, noting when each wheel number
+reaches it. Prints ``ready`` once all are connected; at the end of stdin, a JSON report (arrival times
+on the machine's monotonic clock, which every process shares) and disconnects."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+
+import socketio
+
+BATCH = 20   # clients connecting at once
+
+
+async def main(spec: dict) -> None:
+    url, t0 = spec["url"], time.monotonic()
+    dropped: list[float] = []
+    clients: list[socketio.AsyncClient] = []
+    phones: dict[str, list[list[float]]] = {}
+    staff: list[list[float]] = []
+
+    received = [0]   # every update any client got (the measured ones and all the others)
+
+    def count(*_) -> None:
+        received[0] += 1
+
+    def client() -> socketio.AsyncClient:
+        c = socketio.AsyncClient(reconnection=False)
+        c.on("*", count, namespace="/live")
+        c.on("disconnect", lambda *_: dropped.append(round(time.monotonic() - t0, 1)), namespace="/live")
+        clients.append(c)
+        return c
+
+    async def phone(entry_id: int, game_id: int) -> None:
+        c, mine = client(), []
+        phones.setdefault(str(game_id), []).append(mine)
+        c.on("pass.list_changed", lambda data: (mine.append(time.monotonic()), count()), namespace="/live")
+        await c.connect(url, namespaces=["/live"], auth={"bench_entry": entry_id}, transports=["websocket"],
+                        wait_timeout=30)
+
+    async def staff_client() -> None:
+        c, mine = client(), []
+        staff.append(mine)
+        c.on("device.wheel.number", lambda data: (mine.append(time.monotonic()), count()), namespace="/live")
+        await c.connect(url, namespaces=["/live"], auth={"token": spec["token"]}, transports=["websocket"],
+                        wait_timeout=30)
+        await c.call("join_table", {"table_id": spec["table_id"]}, namespace="/live", timeout=30)
+
+    failed: list[str] = []
+
+    async def guarded(job) -> None:
+        try:
+            await job
+        except Exception as exc:   # counted: a client that never connected is a client dropped
+            failed.append(f"{type(exc).__name__}: {exc}"[:200])
+
+    jobs = [phone(e, g) for e, g in spec["phones"]] + [staff_client() for _ in range(spec["staff"])]
+    for i in range(0, len(jobs), BATCH):
+        await asyncio.gather(*(guarded(j) for j in jobs[i:i + BATCH]))
+    print("ready", flush=True)
+    # then one line: how many wheel numbers and list changes were sent; what is still on its way is
+    # waited for (30 s at most: what has not come by then is missed)
+    sent = json.loads(await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline))
+    deadline = time.monotonic() + 30
+
+    def complete() -> bool:
+        return (all(len(mine) >= sent["spins"] for mine in staff)
+                and all(len(mine) >= sent["changes"].get(game, 0) for game, lists in phones.items() for mine in lists))
+    while not complete() and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    print(json.dumps({"dropped": len(dropped), "dropped_at_s": sorted(dropped)[:5],
+                      "connected": sum(c.connected for c in clients), "clients": len(clients),
+                      "failed": len(failed), "received": received[0], "failed_why": sorted(set(failed))[:3],
+                      "phones": phones, "staff": staff}), flush=True)
+    await asyncio.gather(*(c.disconnect() for c in clients if c.connected))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(json.loads(sys.argv[1])))
