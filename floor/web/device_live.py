@@ -6,13 +6,13 @@ open; the capture is the stream the floor keeps of each device (``DeviceChunk``)
 capture format the check, capture and replay commands read."""
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta, timezone
 
 from flask import Blueprint, Response, current_app, render_template, request
 
-from devices.config import DEFAULT_BAUD, load
+from devices import capture as capture_file
+from devices.config import DEFAULT_BAUD, KINDS, load
 from floor import audit, device_health
 from floor.errors import BadInput, NotFound
 from floor.web.extensions import db
@@ -26,7 +26,7 @@ MAX_MINUTES = 60
 @bp.route("/devices/live")
 @allow(*DEVICE_WATCHERS)
 def page():
-    return render_template("devices_live.html", devices=device_health.devices(db.session))
+    return render_template("devices_live.html", devices=device_health.devices(db.session), device_kinds=KINDS)
 
 
 def _line_of(name: str, info: dict) -> tuple[str, str, int]:
@@ -37,15 +37,6 @@ def _line_of(name: str, info: dict) -> tuple[str, str, int]:
             return config.kind, config.port, config.baudrate
     kind = info.get("kind") or ""
     return kind, info.get("port") or "", DEFAULT_BAUD.get(kind, 0)
-
-
-def capture_lines(kind: str, port: str, baudrate: int, stream: list[tuple[datetime, bytes]],
-                  started_at: datetime) -> list[str]:
-    head = {"format": "floorman-capture", "version": 1, "kind": kind, "port": port, "baudrate": baudrate,
-            "started_at": started_at.astimezone(timezone.utc).isoformat()}
-    lines = [json.dumps(head)]
-    lines += [json.dumps({"t": round((at - started_at).total_seconds(), 6), "hex": data.hex()}) for at, data in stream]
-    return lines
 
 
 @bp.route("/devices/<name>/capture")
@@ -61,8 +52,10 @@ def capture(name: str):
     if name not in known and not stream:
         raise NotFound("no device named '{name}' on this floor", name=name)
     kind, port, baudrate = _line_of(name, known.get(name, {}))
+    if kind not in capture_file.KINDS:
+        raise NotFound("no device named '{name}' on this floor", name=name)
     started_at = stream[0][0] if stream else now
-    body = "\n".join(capture_lines(kind, port, baudrate, stream, started_at)) + "\n"
+    body = capture_file.dumps(kind, port, baudrate, started_at, stream)
     audit.record(db.session, actor(), "device.capture", f"device:{name}",
                  after={"minutes": int(raw), "chunks": len(stream)})
     db.session.commit()

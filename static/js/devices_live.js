@@ -44,12 +44,18 @@ const hexText = hex => (hex.match(/../g) || []).join(" ").toUpperCase();
 function printable(hex) {
   return bytesOf(hex).map(b => b === 13 ? "␍" : b === 10 ? "␊" : b >= 32 && b < 127 ? String.fromCharCode(b) : "·").join("");
 }
+// what the host wrote, in words: a shoe's ACK and NAK answers (several in one write), or a command
 function sentLabel(hex) {
   const b = bytesOf(hex);
-  if (b.length === 1 && b[0] === 0x06) return _("ACK");
-  if (b[0] === 0x15) return _("NAK {code}", { code: String.fromCharCode(...b.slice(1, 3)) });
   if (b[0] === 0x02) return _("command {text}", { text: String.fromCharCode(...b.slice(1, 5).map(x => x & 0x7f)) });
-  return _("command {text}", { text: printable(hex).replace(/[␍␊]/g, "") });
+  if (b[0] !== 0x06 && b[0] !== 0x15) return _("command {text}", { text: printable(hex).replace(/[␍␊]/g, "") });
+  const said = [];
+  for (let i = 0; i < b.length;) {
+    if (b[i] === 0x06) { said.push(_("ACK")); i += 1; }
+    else if (b[i] === 0x15) { said.push(_("NAK {code}", { code: String.fromCharCode(...b.slice(i + 1, i + 3)) })); i += 3; }
+    else { said.push(printable(b.slice(i).map(x => x.toString(16).padStart(2, "0")).join(""))); break; }
+  }
+  return said.join(" · ");
 }
 
 function shown() {
@@ -97,7 +103,7 @@ function section(d) {
   s = { node, body, health, kind: d.kind || "" };
   sections.set(d.name, s);
   root.append(node);
-  if (d.state !== undefined) health.replaceChildren(...healthLine(d));
+  if (d.state !== undefined) health.replaceChildren(...healthLine(d).filter(Boolean));
   applyFilters();
   return s;
 }
@@ -127,7 +133,7 @@ function show(item) {
   const s = section({ name: item.device, kind: item.health?.kind, table: item.health?.table });
   if (item.kind === "health") {
     if (!s.kind && item.health.kind) { s.kind = item.health.kind; s.node.dataset.kind = s.kind; applyFilters(); }
-    s.health.replaceChildren(...healthLine(item.health));
+    s.health.replaceChildren(...healthLine(item.health).filter(Boolean));
     return;
   }
   s.body.prepend(row(item));
