@@ -93,7 +93,7 @@ def test_a_garbled_frame_shows_on_the_technicians_page_refused_with_its_reason(b
     assert text.startswith('{"format": "floorman-capture", "version": 1, "kind": "shoe"') and bad.hex() in text
 
     # in French and German too
-    for lang, words in (("fr", ("Appareils en direct", "refusé")), ("de", ("Geräte live", "abgelehnt"))):
+    for lang, words in (("fr", ("Appareils en direct", "refusé", "cylindre")), ("de", ("Geräte live", "abgelehnt", "Kessel"))):
         page.goto(f"/devices/live?lang={lang}")
         page.locator("#tap-state[data-state=live]").wait_for()
         device_floor.end.write(_garbled(encode_card(4, "player", 2, "2C")))
