@@ -24,6 +24,7 @@ from typing import Callable, Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from devices import priority
 from devices.events import FrameError, Refused
 from devices.protocols import line_locks
 from devices.scanner import CardRead
@@ -135,6 +136,7 @@ class FloorBridge:
     def _watching(self) -> None:
         """How far each table's work is behind its line: past the limit betting there pauses, and
         resumes once the work has caught up (a pause left by an earlier process is lifted too)."""
+        priority.normal()   # started from a reader's first bytes, maybe real-time: the watch runs at normal
         while not self._stop.wait(min(0.1, self.lag_limit_s / 2)):
             now = self.clock()
             for device, table_id in list(self.tables.items()):
