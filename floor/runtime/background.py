@@ -191,6 +191,10 @@ def check_devices(app: Flask) -> None:
     """Every configured device belongs to a table of this floor that deals its game: a device for a
     table that does not exist would read cards and numbers nobody can use, so the process refuses to
     start and says which device and what to do."""
+    try:   # the entries themselves, their line format (protocol) and its decoder first: no port opened yet
+        load(app.config["FLOOR"].get("devices") or [])
+    except ValueError as exc:
+        raise ConfigError(f"devices: refusing to start: {exc}") from None
     with app.app_context():
         with factory(app)() as s:
             problems = layout.device_problems(s, [(str(d.get("name")), str(d.get("table")), str(d.get("kind")))
