@@ -113,3 +113,11 @@ def test_the_device_process_refuses_an_unknown_protocol_before_opening_a_port(sq
     assert done.returncode == 1, done.stderr[-2000:]
     assert ("devices: refusing to start: device 'wheel-12': protocol 'wheel-v9' is neither a known protocol"
             in done.stderr), done.stderr[-2000:]
+
+
+def test_the_shipped_example_configuration_names_protocols_that_load():
+    import tomllib
+    entries = tomllib.loads((ROOT / "config" / "production.example.toml").read_text())["devices"]
+    configs = load(entries)
+    assert {c.name: c.protocol for c in configs} == {"wheel-12": "wheel-v1", "shoe-10": "shoe-v1",
+                                                     "scanner-14": "scanner-v1"}
