@@ -141,3 +141,19 @@ def test_on_a_pty_through_the_real_reader_with_the_simulator_and_no_heartbeat_to
     assert not h.lost and h.connected and h.last_frame_at is not None
     assert not sink.events_of(reader.name, Silence)
     assert not any(x.lost for x in sink.healths(reader.name))
+
+
+def test_each_number_alone_closes_betting_on_the_line_for_every_spin():
+    """The wheel controller's line closes betting at "no more bets" and opens again at "place bets";
+    a number-only wheel has no state that opens it again, so each of its numbers is the lock of its
+    spin (a bet placed after it is refunded, never paid)."""
+    from devices.protocols import line_locks
+    from devices.wheel import WheelStatus
+    d = NumberWheelDecoder()
+    locked = False
+    for t in (100.0, 140.0, 180.0):
+        locks, locked = line_locks(d.feed(encode_number(int(t) % 37), t), locked)
+        assert locks == ["result"]
+    # the wheel controller's bare number after its state 4 is not a second lock of the spin
+    status = [WheelStatus(2, 1, None, 0, 0.0, 0), WheelStatus(4, 1, None, 0, 0.0, 0), WinningNumber(5)]
+    assert line_locks(status, False) == (["no_more_bets"], True)

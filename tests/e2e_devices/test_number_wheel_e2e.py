@@ -88,3 +88,31 @@ def test_the_dealer_closes_betting_and_the_wheels_number_settles_the_round(rig, 
     assert rig.returned(bet) == (36_000 if n2 == number else 0)
     rig.books_balance()
     rig.no_bridge_errors()
+
+
+def test_a_number_before_the_dealers_tap_holds_the_round_and_closes_betting_on_the_line(rig, pit, dealer):
+    """The dealer forgot "no more bets": the number the wheel sends holds the round (bets may have gone
+    on with the ball in the rim), no bet is taken on it any more, and the pit boss settles it on the
+    number."""
+    table = rig.table_id(12)
+    pit.call("post", "/api/cashier/players/2/credit", {"amount": 20_000})
+    dealer.at(12)
+    sim, reader = rig.attach(NumberWheelSimulator, "wheel", 12, seed=5, paced=True, config=NUMBER_ONLY)
+    round_id = dealer.call("post", "/api/tables/12/round/open", {}, status=201)["round"]["id"]
+    bet = _bet(pit, "straight", [16], 1_000, player_id=2)   # seed 5: the first number is 16
+    wait(lambda: sim.waiting, what="the ball in the rim")
+    sim.land()
+    r = rig.wait_status(round_id, "held", "settled", "voided")
+    assert r.status == "held" and "result without no more bets" in r.held_reason
+    [(number, _)] = sim.results
+    assert number == 16
+    late = pit.client.post("/api/tables/12/bets", json={"spot": "red", "amount": 1_000, "player_id": 2},
+                           headers=pit.headers())
+    assert late.status_code == 409 and late.get_json()["error"] == "betting_closed", late.get_json()
+    assert rig.returned(bet) == 0 and rig.balance(2) == 19_000   # nothing paid until the pit boss decides
+
+    pit.call("post", f"/api/rounds/{round_id}/settle", {"number": number})
+    assert rig.round(round_id).status == "settled"
+    assert rig.returned(bet) == 36_000 and rig.balance(2) == 19_000 + 36_000
+    rig.books_balance()
+    rig.no_bridge_errors()
