@@ -20,6 +20,7 @@ from devices.demo import DemoDealer
 from devices.dispatch import RoundsDispatch
 from devices.priority import MAX_PRIORITY
 from devices.runtime import DeviceRuntime, simulated_devices
+from devices.tap import LineTap
 from floor import layout, notify, timers
 from floor.models import Table
 from floor.runtime import recovery, scheduler
@@ -91,7 +92,9 @@ def start_devices(app: Flask):
     runtime = DeviceRuntime(configs, sims, realtime_priority=priority,
                             journal_dir=str(Path(app.instance_path) / "journal"))
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
-    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch,
+    # the live device page's tap: publishes the lines only while someone has the page open
+    tap = LineTap(notify.emit, app.extensions["floor_device_watchers"].any).start()
+    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch, tap=tap,
                          lag_limit_s=app.config["HOUSE"].line_lag_ms / 1000,
                          # a device process held behind its line on purpose: tests of the line's time only
                          delay_s=float(os.environ.get("FLOORMAN_TEST_DEVICE_DELAY_S") or 0))
