@@ -99,3 +99,23 @@ def test_a_number_before_the_dealer_closed_betting_is_held_for_the_pit_boss(sess
     session.commit()
     assert bet_returns(session, b.id, ledger.player_account(session, 2)) == 8_000
     books_balance(session)
+
+
+def test_the_pit_wheel_watch_reads_the_rotor_direction_of_a_number_only_wheel(session):
+    """The direction on each number line is kept on the round: a rotor that stops alternating is
+    alerted as for the wheel controller."""
+    from floor.pit import wheel_watch
+    table = tid(session, 12)
+    t = 0.0
+    for direction in (0, 1, 1):   # the third spin turned the same way as the second
+        rounds.open_betting(session, DEALER, table, at(t), house=HOUSE)
+        session.commit()
+        rounds.close_betting(session, DEALER, table, at(t + 20))
+        session.commit()
+        event(session, rounds.wheel_number, table, None, 9, at(t + 30), raw=b"N:9:CW\r\n", device="wheel-12",
+              alone=True, direction=direction)
+        t += 40
+    raised = wheel_watch.check(session, HOUSE, at(t))
+    assert [a.kind for a in raised] == ["direction_not_alternating"]
+    last = session.execute(select(Round).where(Round.table_id == table).order_by(Round.number.desc())).scalars().first()
+    assert raised[0].data["rounds"] == [last.id]
