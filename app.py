@@ -27,6 +27,7 @@ from floor.web import (
     live,
     money_pages,
     pages,
+    pass_page,
     pit,
     policy,
     sockets,  # noqa: F401  (declares the /live handlers)
@@ -124,6 +125,7 @@ def create_app(config: dict | str | None = None) -> Flask:
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(pass_page.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
     app.register_blueprint(money_pages.bp)

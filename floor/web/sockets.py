@@ -7,7 +7,10 @@ A client joins only the rooms its role may read, as REST would answer it:
   clocks), so every client may hear it;
 - ``table:<id>``: one table's terminal: a dealer's own table only (joined at connect, and
   ``join_table`` refuses another), any table for the floor's staff;
-- ``role:<role>``: what is for one role (cash requests, alerts, device health).
+- ``role:<role>``: what is for one role (cash requests, alerts, device health);
+- ``pass:<id>``: a player's pass on his phone (no login: the link's token in the auth payload), and
+  nothing else: told only that something of his changed (``pass.changed``, no payload), it asks
+  for his own entries again over HTTP. No staff event, no name, reaches it.
 An event is published to the rooms whose readers may read all of it (floor/notify.py)."""
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from flask_socketio import ConnectionRefusedError, join_room, leave_room
 
 from floor import tables as tables_svc
 from floor.errors import BadInput, FloorError, NotAllowed
+from floor.poker import pass_feed, passes
 from floor.web.errors import error_body
 from floor.web.extensions import db
 from floor.web.policy import STAFF, check, current_identity, socket_connect, socket_event
@@ -25,6 +29,8 @@ NAMESPACE = "/live"
 
 @socket_connect(STAFF, NAMESPACE)
 def connect(auth=None):
+    if isinstance(auth, dict) and "pass" in auth:
+        return _connect_pass(auth["pass"])
     # A token may come in the Socket.IO auth payload (integrations) instead of the cookie.
     if isinstance(auth, dict) and auth.get("token") and "Authorization" not in request.headers:
         request.environ["HTTP_AUTHORIZATION"] = f"Bearer {auth['token']}"
@@ -45,9 +51,26 @@ def connect(auth=None):
 FLOOR_READERS = frozenset({"floor_manager", "pit_boss", "admin", "cashier"})
 
 
-def rooms_of(role: str) -> list[str]:
-    """The rooms a client of this role joins when it connects (a dealer adds his table's)."""
+def rooms_of(role: str, pass_id: int | None = None) -> list[str]:
+    """The rooms a client of this role joins when it connects (a dealer adds his table's). A player's
+    pass (role "pass") joins its own room only."""
+    if role == "pass":
+        return [pass_feed.room(pass_id)]
     return [f"role:{role}", "board"] + (["floor"] if role in FLOOR_READERS else [])
+
+
+def _connect_pass(token) -> bool:
+    try:
+        p = passes.holder(db.session, token if isinstance(token, str) else "")
+        rooms = rooms_of("pass", p.id)
+    except FloorError as exc:
+        raise ConnectionRefusedError(error_body(exc))
+    finally:
+        db.session.rollback()
+        db.session.remove()
+    for room in rooms:
+        join_room(room)
+    return True
 
 
 
