@@ -5,6 +5,7 @@ copy in caches, and tells no other site where it came from."""
 from __future__ import annotations
 
 from flask import Blueprint, render_template
+from flask_babel import gettext as _
 
 from floor.errors import NotFound
 from floor.poker import passes
@@ -26,6 +27,13 @@ def _private(response):
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+@bp.errorhandler(429)
+def _too_many(exc):
+    """Too many asks from this phone (or this address): a plain page, as for an ended pass."""
+    return render_template("pass_ended.html", code="rate_limited",
+                           message=_("too many requests from this phone; wait a minute and open the page again")), 429
 
 
 @bp.route("/p/<token>")

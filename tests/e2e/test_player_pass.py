@@ -136,6 +136,16 @@ def test_the_phone_sleeps_through_its_call_and_shows_it_on_waking(browser, page_
     phone.wait_for_selector("#pass-call[data-seat='2']")
     assert "Tisch 1" in phone.locator("#pass-call").inner_text()
     shot(phone, "pass_phone_called_de")
+    # he takes himself off (asked first): it was his last list, so his pass has done its work
+    phone.locator("#pass-call [data-action=take-off]").tap()
+    phone.locator("dialog[open] [data-action=confirm]").tap()
+    phone.wait_for_selector(".pass-ended")
+    engine = create_engine(sqlite_url)
+    with Session(engine) as s:
+        rec = s.query(AuditRecord).filter_by(action="waitlist.remove").one()
+        assert rec.role == "player" and rec.subject == "player:12"
+        assert queries.open_entries(s, 1) == []
+    engine.dispose()
 
 
 def test_a_pass_reads_no_other_player_and_no_staff_route(browser, live_server, sqlite_url):

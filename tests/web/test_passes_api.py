@@ -104,6 +104,9 @@ def test_a_withdrawn_or_unknown_pass_shows_a_plain_page_and_guessing_is_limited(
     guesser = app.test_client()
     codes = [guesser.get(f"/api/pass/guess{k:028d}").status_code for k in range(40)]
     assert codes[:30] == [404] * 30 and 429 in codes[30:], codes
+    pages = [guesser.get(f"/p/guess{k:028d}") for k in range(31)]
+    assert [p.status_code for p in pages[:30]] == [404] * 30 and pages[30].status_code == 429
+    assert pages[30].mimetype == "text/html" and "<script" not in pages[30].get_data(as_text=True)
     # a real pass on another address is not held up by the guesser
     _listed(app, login, 12)
     token2, _ = _issue(login, 12)
