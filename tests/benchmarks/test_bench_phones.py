@@ -2,8 +2,9 @@
 Redis, two live processes, one for pages and the API, the scheduler, the device process reading the
 wheel of table 12 and the smart shoe of table 10):
 
-- 800 players' phones spread over 20 waiting lists, each phone in the room of its own entry (as a
-  pass holds it; tests/benchmarks/phones_sim.py), half on each live process;
+- 800 players' phones spread over 20 waiting lists, each with the player's pass (its token in the
+  auth payload, as the pass page connects), so in the room of that pass only, half on each live
+  process;
 - 200 staff clients (the floor's token, joined to the wheel's table), one of them the probe in this
   process whose number paces the spins.
 
@@ -35,6 +36,7 @@ import pytest
 import redis
 import requests
 import socketio
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from devices.simulate.base import PtyEnd
@@ -43,7 +45,9 @@ from floor import layout
 from floor import players as players_svc
 from floor import staff as staff_svc
 from floor.actors import Actor
-from floor.poker import waitlist
+from floor.models import Staff
+from floor.poker import pass_feed, passes, waitlist
+from floor.settings import HouseSettings
 from tests.benchmarks.test_bench_devices import Burst, CpuMeter, _clock_first, _load, _pct
 from tests.production.shape import REDIS, Floor, production_database, production_setting, unit_env
 from tests.servers import ROOT
@@ -86,11 +90,17 @@ def _rss_threads(pid: int) -> tuple[int, int]:
     return int(status["VmRSS"].split()[0]), int(status["Threads"])
 
 
-def _lists(floor: Floor) -> tuple[dict[int, list[int]], str]:
-    """20 poker games with 40 players on each list (entry ids in list order), and a floor manager's token."""
+def _lists(floor: Floor) -> tuple[dict[int, list[int]], dict[int, list[str]], dict[str, int], str]:
+    """20 poker games with 40 players on each list (entry ids in list order), each player's pass (the
+    tokens, per game), the game of each pass's room and a floor manager's token."""
     actor = Actor.system("bench")
     lists: dict[int, list[int]] = {}
+    tokens: dict[int, list[str]] = {}
+    game_of: dict[str, int] = {}
     with Session(floor.engine) as s:
+        manager = s.execute(select(Staff).where(Staff.username == "manager")).scalar_one()
+        floor_manager = Actor(name=manager.name, role=manager.role, terminal="bench", staff_id=manager.id)
+        house = HouseSettings()
         games = [layout.create_game(s, actor, {"name": f"Bench NL {i + 1}", "kind": "poker", "variant": "holdem",
                                                "structure": "no_limit", "small_blind": 100, "big_blind": 200}).id
                  for i in range(LISTS)]
@@ -100,9 +110,12 @@ def _lists(floor: Floor) -> tuple[dict[int, list[int]], str]:
             s.flush()
             game = games[i % LISTS]
             lists.setdefault(game, []).append(waitlist.add(s, actor, game, player.id).id)
+            issued = passes.issue(s, floor_manager, house, player.id)
+            tokens.setdefault(game, []).append(issued.token)
+            game_of[pass_feed.room(issued.pass_.id)] = game
         token = staff_svc.create_token(s, actor, "manager", "phones bench")
         s.commit()
-    return lists, token
+    return lists, tokens, game_of, token
 
 
 class Changer:
@@ -153,8 +166,9 @@ class Changer:
 class Tap:
     """When each list's changes left the API process for the phones (Redis)."""
 
-    def __init__(self, channel: str) -> None:
+    def __init__(self, channel: str, game_of: dict[str, int]) -> None:
         self.at: dict[int, list[float]] = {}
+        self.game_of = game_of   # a pass's room -> the game of its list
         self.pubsub = redis.Redis.from_url(REDIS).pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(**{channel: self._on})
         self.thread = self.pubsub.run_in_thread(sleep_time=0.05, daemon=True)
@@ -164,9 +178,12 @@ class Tap:
             data = json.loads(message["data"])
         except Exception:
             return
-        if isinstance(data, dict) and data.get("event") == "pass.list_changed":
-            payload = data["data"][0] if isinstance(data["data"], list) else data["data"]
-            self.at.setdefault(payload["game_id"], []).append(time.monotonic())
+        if isinstance(data, dict) and data.get("event") == "pass.changed":
+            # one update for the rooms of every pass of one list: which list, its rooms say
+            rooms = data.get("room")
+            game = self.game_of.get((rooms[0] if isinstance(rooms, list) else rooms) or "")
+            if game is not None:
+                self.at.setdefault(game, []).append(time.monotonic())
 
     def stop(self) -> None:
         self.thread.stop()
@@ -197,13 +214,11 @@ def test_thousand_live_clients(production_db, tmp_path):
     shoe_link = str(tmp_path / "usb-shoe-10")
     floor = Floor(production_db, tmp_path, REDIS, devices={"wheel-12": end.path, "shoe-10": shoe_link},
                   api_webs=1, FLOOR_HOUSE_BETTING_SECONDS="30")
-    for web in floor.webs + floor.api_webs:   # the phones' rooms (what a pass does), in every web process
-        web.argv = ["tests.benchmarks.phones_sim"]
     for web in floor.webs:                    # the live feed's processes, on the worker measured
         web.env.update(FLOOR_SERVER_WORKER=WORKER, FLOOR_SERVER_THREADS=str(THREADS))
     if WORKER == "gevent":
         pytest.importorskip("gevent", reason="the gevent worker needs the gevent package")
-    lists, manager_token = _lists(floor)
+    lists, pass_tokens, game_of, manager_token = _lists(floor)
     urls = [w.url for w in floor.webs]
     burst = loads = probe = tap = None
     try:
@@ -223,9 +238,9 @@ def test_thousand_live_clients(production_db, tmp_path):
             probe.connect(urls[0], namespaces=["/live"], auth={"token": floor.token}, transports=["websocket"],
                           wait_timeout=30)
             probe.call("join_table", {"table_id": table}, namespace="/live", timeout=30)
-            tap = Tap(floor.channel)
+            tap = Tap(floor.channel, game_of)
         # the clients: each load process a share of every list's phones and of the staff, on one live process
-        phones = [(e, g) for g, entries in lists.items() for e in entries]
+        phones = [(t, g) for g, tokens in pass_tokens.items() for t in tokens]
         share = [{"url": urls[i % len(urls)], "token": floor.token, "table_id": table,
                   "phones": phones[i::LOAD_PROCESSES],
                   "staff": (STAFF - 1) // LOAD_PROCESSES + (i < (STAFF - 1) % LOAD_PROCESSES)}
