@@ -19,6 +19,8 @@ from floor.web import api as api_pkg
 from floor.web import (
     admin,
     auth,
+    device_live,
+    device_watch,
     errors,
     headers,
     health,
@@ -119,6 +121,8 @@ def create_app(config: dict | str | None = None) -> Flask:
                                                               namespace="/live"), live.shape)
 
     policy.register_socket_handlers(socketio)
+    # who has the live device page open (the device process publishes the lines' bytes only then)
+    app.extensions["floor_device_watchers"] = device_watch.watchers_for(cfg)
     # commands to the devices: in-process when this process owns the ports, else through Redis
     app.extensions["floor_commands"] = DeviceCommands(app)
 
@@ -126,6 +130,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
+    app.register_blueprint(device_live.bp)
     app.register_blueprint(money_pages.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)

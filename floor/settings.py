@@ -82,6 +82,7 @@ class HouseSettings:
     chip_denominations: str = "100,500,2500,10000,50000,100000"
     table_reconciliation_alert_cents: int = 1_000
     slip_two_person_cents: int = 1_000_000     # a fill or credit above this needs a second person's approval
+    count_at_dealer_change: bool = False       # the house counts the tray whenever a new dealer takes the table
 
     # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
     tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand

@@ -6,7 +6,7 @@ import logging
 import signal
 import sys
 
-from devices.simulate import FAULTS, SIMULATORS, open_end
+from devices.simulate import FAULTS, PROTOCOL_SIMULATORS, SIMULATORS, open_end
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bias", action="append", default=[], metavar="POCKET:WEIGHT",
                     help="wheel: weight a pocket (1 is fair), e.g. --bias 17:2 (repeatable)")
     ap.add_argument("--same-direction", action="store_true", help="wheel: the rotor never changes direction")
+    ap.add_argument("--protocol", choices=sorted(PROTOCOL_SIMULATORS),
+                    help="another line format of the kind: wheel-number-v1, a winning-number-only wheel")
+    ap.add_argument("--spin-s", type=float, default=30.0, help="wheel-number-v1: seconds between spins")
+    ap.add_argument("--copies", type=int, default=1, help="wheel-number-v1: copies of each result line")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -45,8 +49,14 @@ def main(argv: list[str] | None = None) -> int:
         kw["alternate"] = not args.same_direction
     if args.kind == "scanner":
         kw.update(game=args.game, seats=args.seats)
+    cls = SIMULATORS[args.kind]
+    if args.protocol:
+        cls = PROTOCOL_SIMULATORS[args.protocol]
+        if cls.kind != args.kind:
+            ap.error(f"--protocol {args.protocol} is a {cls.kind}'s line format")
+        kw.update(spin_s=args.spin_s, copies=args.copies)
     end = open_end(args.port, args.link, args.baudrate)
-    sim = SIMULATORS[args.kind](end, **kw)
+    sim = cls(end, **kw)
     print(f"{args.kind} simulator on {end.path}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sim.stop(timeout=0))
     try:

@@ -49,6 +49,7 @@ VOCABULARY = {
     # roles
     "floor_manager": _l("floor manager"), "pit_boss": _l("pit boss"), "dealer": _l("dealer"),
     "cashier": _l("cashier"), "admin": _l("administrator"), "display": _l("display"),
+    "technician": _l("technician"),
     # table and round states
     "open": _l("open"), "closed": _l("closed"), "idle": _l("idle"), "betting": _l("betting"),
     "dealing": _l("dealing"), "locked": _l("no more bets"), "result": _l("result"), "held": _l("held"),

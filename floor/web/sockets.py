@@ -7,18 +7,22 @@ A client joins only the rooms its role may read, as REST would answer it:
   clocks), so every client may hear it;
 - ``table:<id>``: one table's terminal: a dealer's own table only (joined at connect, and
   ``join_table`` refuses another), any table for the floor's staff;
-- ``role:<role>``: what is for one role (cash requests, alerts, device health).
+- ``role:<role>``: what is for one role (cash requests, alerts, device health);
+- ``devices``: every device's line as it happens (bytes, decoded events, refusals, what was written to
+  it, health) for the live device page: admins and technicians, on asking (``join_devices``), and the
+  device process sends it only while somebody is in it (floor/web/device_watch.py).
+A technician reads devices and nothing of money or players: no ``floor``, no ``board``.
 An event is published to the rooms whose readers may read all of it (floor/notify.py)."""
 from __future__ import annotations
 
-from flask import request
+from flask import current_app, request
 from flask_socketio import ConnectionRefusedError, join_room, leave_room
 
 from floor import tables as tables_svc
 from floor.errors import BadInput, FloorError, NotAllowed
 from floor.web.errors import error_body
 from floor.web.extensions import db
-from floor.web.policy import STAFF, check, current_identity, socket_connect, socket_event
+from floor.web.policy import STAFF, check, current_identity, socket_connect, socket_disconnect, socket_event
 
 NAMESPACE = "/live"
 
@@ -45,9 +49,44 @@ def connect(auth=None):
 FLOOR_READERS = frozenset({"floor_manager", "pit_boss", "admin", "cashier"})
 
 
+DEVICE_WATCHERS = ("admin", "technician")
+DEVICES_ROOM = "devices"
+
+
 def rooms_of(role: str) -> list[str]:
     """The rooms a client of this role joins when it connects (a dealer adds his table's)."""
+    if role == "technician":
+        return [f"role:{role}"]
     return [f"role:{role}", "board"] + (["floor"] if role in FLOOR_READERS else [])
+
+
+def _watchers():
+    return current_app.extensions["floor_device_watchers"]
+
+
+@socket_event("join_devices", DEVICE_WATCHERS, NAMESPACE)
+def join_devices(data=None):
+    """The live device page opens (and says so again every few seconds while open)."""
+    join_room(DEVICES_ROOM)
+    _watchers().add(request.sid)
+    db.session.remove()
+    return {"ok": True, "room": DEVICES_ROOM}
+
+
+@socket_event("leave_devices", DEVICE_WATCHERS, NAMESPACE)
+def leave_devices(data=None):
+    leave_room(DEVICES_ROOM)
+    _watchers().remove(request.sid)
+    db.session.remove()
+    return {"ok": True}
+
+
+@socket_disconnect(NAMESPACE)
+def disconnect(reason=None):
+    try:
+        _watchers().remove(request.sid)
+    except Exception:   # the watchers' record is away: the note runs out by itself
+        pass
 
 
 
