@@ -14,6 +14,7 @@ from config import load_config
 from floor import notify, staff
 from floor.runtime import cli
 from floor.runtime.commands import DeviceCommands
+from floor.rounds import table_rules
 from floor.settings import HouseSettings
 from floor.web import api as api_pkg
 from floor.web import (
@@ -77,7 +78,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     staff.use_hash_cost(sec["password_hash_cost"])
     app.config.update(
         FLOOR=cfg,
-        HOUSE=HouseSettings.from_mapping(cfg["house"]),
+        HOUSE=table_rules.configured(HouseSettings.from_mapping(cfg["house"]), cfg.get("rules")),
         SECRET_KEY=cfg["app"]["secret_key"],
         SQLALCHEMY_DATABASE_URI=cfg["app"]["database_url"],
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},

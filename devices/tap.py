@@ -73,6 +73,7 @@ class LineTap:
         self.interval, self.watch_every, self.limit = interval, watch_every, buffer
         self.watching = False          # read on the readers' threads: a plain attribute, no lock
         self.dropped = 0               # items dropped since the last emit (full buffer)
+        self.dropped_total = 0
         self.unwatched = 0             # items dropped because nobody watched (all time)
         self._buf: deque = deque()
         self._health: dict[str, object] = {}
@@ -87,6 +88,7 @@ class LineTap:
             return
         if len(self._buf) >= self.limit:
             self.dropped += 1
+            self.dropped_total += 1
             return
         self._buf.append(item)
 

@@ -125,10 +125,15 @@ class HouseSettings:
     rotation_max_on_minutes: int = 80
     rotation_tables: str = ""
 
+    # The game modules' own settings (docs/rules.md, Settings): the config's [rules.<game>] sections,
+    # read and checked at start by floor.rounds.table_rules (which owns their type: this module sits
+    # below the games); None plays the games' own defaults. Not a [house] key.
+    games: Any = dataclasses.field(default=None, repr=False)
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
         values = dict(values or {})
-        names = {f.name: f for f in dataclasses.fields(cls)}
+        names = {f.name: f for f in dataclasses.fields(cls) if f.name not in NOT_HOUSE_KEYS}
         unknown = set(values) - set(names)
         if unknown:
             raise ValueError(f"unknown house settings: {sorted(unknown)}")
@@ -142,4 +147,13 @@ class HouseSettings:
         return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The [house] values (the game rules aside)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in NOT_HOUSE_KEYS}
+
+
+NOT_HOUSE_KEYS = ("games",)
+
+
+def house_fields() -> list[str]:
+    """The names of the [house] settings."""
+    return [f.name for f in dataclasses.fields(HouseSettings) if f.name not in NOT_HOUSE_KEYS]

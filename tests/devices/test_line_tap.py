@@ -115,7 +115,7 @@ def test_a_full_buffer_drops_and_says_how_many():
     now = datetime.now(timezone.utc)
     for i in range(10):
         tap.chunk("shoe-1", bytes([i]), now)
-    assert len(tap._buf) == 3 and tap.dropped == 7
+    assert len(tap._buf) == 3 and tap.dropped == 7 == tap.dropped_total
     tap._flush()
     (_, payload, _), = room.emits
     assert payload["dropped"] == 7 and [i["hex"] for i in payload["items"]] == ["00", "01", "02"]
