@@ -126,3 +126,12 @@ def test_the_showdown_ruling_takes_the_configured_rake_unless_the_dealer_says_wh
     assert by_rule["rake"] == 300 and by_rule["won"] == {"1": 40_000 - 300, "2": 0}     # 5 %, capped at 3.00
     assert disputes.evaluate("holdem", seats, ["2C 7D 9S JH 3C"], 0, rules)["rake"] == 0
     assert disputes.evaluate("holdem", seats, ["2C 7D 9S JH 3C"], None, table_rules(HouseSettings()).poker)["rake"] == 0
+
+
+def test_the_pits_house_edges_follow_the_configured_rules():
+    from fractions import Fraction
+
+    from floor.pit.ratings import bet_edge
+    assert bet_edge("roulette", "straight", HouseSettings()) == Fraction(1, 37)
+    assert bet_edge("roulette", "straight", _house(roulette_straight="36")) == 0          # 36 to 1 on 37 pockets
+    assert bet_edge("blackjack", "bet", _house(blackjack_blackjack_pays="6/5")) > bet_edge("blackjack", "bet", HouseSettings())
