@@ -30,6 +30,7 @@ from floor.web import (
     live,
     money_pages,
     pages,
+    pass_page,
     pit,
     policy,
     sockets,  # noqa: F401  (declares the /live handlers)
@@ -129,6 +130,7 @@ def create_app(config: dict | str | None = None) -> Flask:
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(pass_page.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
     app.register_blueprint(device_live.bp)

@@ -22,6 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fault-every", type=int, default=5)
     ap.add_argument("--unplug-s", type=float, default=2.0, help="how long an unplug lasts")
     ap.add_argument("--baudrate", type=int, default=9600, help="line speed for a URL port")
+    ap.add_argument("--line-speed", type=int, help="wrong_speed: the speed the device sends at "
+                                                   "(default: twice its kind's)")
+    ap.add_argument("--line-framing", default="8N1", help="wrong_speed: the device's framing (8N1, 8E1, 7E1...)")
+    ap.add_argument("--host-baudrate", type=int, help="wrong_speed: the speed the host listens at "
+                                                      "(default: the kind's)")
     ap.add_argument("--bcc-includes-start", action="store_true", help="shoe: XOR ENQ into the BCC")
     ap.add_argument("--game", choices=("blackjack", "holdem"), default="blackjack", help="scanner")
     ap.add_argument("--seats", type=int, default=3, help="scanner: seats dealt")
@@ -38,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(name)s %(message)s")
 
     kw = dict(seed=args.seed, speed=args.speed, faults=args.fault, fault_every=args.fault_every,
-              unplug_s=args.unplug_s)
+              unplug_s=args.unplug_s, line_speed=args.line_speed, line_framing=args.line_framing,
+              host_baudrate=args.host_baudrate)
     if args.kind == "shoe":
         kw["bcc_includes_start"] = args.bcc_includes_start
     if args.kind == "wheel":

@@ -37,6 +37,7 @@ from floor.errors import FloorError, Money, Msg, Term
 
 LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 COOKIE = "floor_lang"
+PHONE_BLUEPRINTS = ("pass_page", "api_pass")   # pages on a player's phone speak its Accept-Language
 JS_KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_JS = ROOT / "static" / "js"
@@ -171,6 +172,8 @@ def select_language() -> str:
     asked = _valid(request.args.get("lang"))
     if asked:
         return asked
+    if request.blueprint in PHONE_BLUEPRINTS:   # a player's own phone: the language it asks for
+        return request.accept_languages.best_match(list(LANGUAGES)) or _valid(house.language) or "en"
     ident = g.get("floor_identity")
     own = _valid(getattr(getattr(ident, "staff", None), "language", None))
     return own or _valid(request.cookies.get(COOKIE)) or _valid(house.language) or "en"

@@ -72,6 +72,13 @@ function applyFilters() {
 }
 document.querySelectorAll(".dl-filters input").forEach(x => x.addEventListener("change", applyFilters));
 
+// the reader's last error: a refused frame's reason in words; a port's error as the system said it
+function lastError(text) {
+  if (!text.startsWith("frame: ")) return text;
+  const reason = text.slice("frame: ".length);
+  return _("refused frame: {reason}", { reason: REASONS()[reason] || reason });
+}
+
 function healthLine(h) {
   const status = h.lost ? "lost_device" : h.fault ? "fault" : h.state;
   return [
@@ -81,7 +88,7 @@ function healthLine(h) {
     el("span", {}, ngettext("{n} error", "{n} errors", h.errors ?? 0)),
     h.reconnects ? el("span", {}, ngettext("{n} reconnect", "{n} reconnects", h.reconnects)) : null,
     h.fault ? el("span", { class: "dl-fault" }, h.fault) : null,
-    h.last_error ? el("span", { class: "muted" }, _("last error: {error}", { error: h.last_error })) : null,
+    h.last_error ? el("span", { class: "muted" }, _("last error: {error}", { error: lastError(h.last_error) })) : null,
   ];
 }
 

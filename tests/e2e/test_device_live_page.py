@@ -17,7 +17,8 @@ from floor.models import ROLES
 from sqlalchemy.orm import Session
 from tests.conftest import make_engine
 from tests.devices.helpers import wait_until
-from tests.e2e.conftest import DEALER, IPAD, shot, stop_after_pages, watch
+from tests.e2e.conftest import IPAD, shot, stop_after_pages, watch
+from tests.e2e.test_tablet_pages import AXE
 from tests.servers import Server
 
 USERS = {"admin": "admin", "technician": "tech", "floor_manager": "manager", "pit_boss": "pitboss",
@@ -100,9 +101,26 @@ def test_a_garbled_frame_shows_on_the_technicians_page_refused_with_its_reason(b
         page.locator("tr.refused mark.reason").first.wait_for()
         body = page.locator("body").inner_text()
         assert all(w in body for w in words), (lang, body[:600])
+        _fits_and_reads(page, lang)
         shot(page, f"device-live-{lang}")
     page.goto("/devices/live?lang=en")
+    page.locator("#tap-state[data-state=live]").wait_for()
+    device_floor.end.write(_garbled(encode_card(5, "player", 2, "2C")))
+    page.locator("tr.refused mark.reason").first.wait_for()
+    _fits_and_reads(page, "en")
     ctx.close()
+
+
+def _fits_and_reads(page, lang: str) -> None:
+    """No horizontal scroll on a tablet or a desk, and axe finds nothing serious or critical."""
+    for width in (1024, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_function("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
+           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, (lang, bad)
 
 
 def _client(url: str, token: str, heard: list) -> socketio.Client:

@@ -31,3 +31,20 @@ def test_a_technician_is_refused_money_and_players_and_lands_on_the_devices(clie
             assert resp.get_json()["error"] == "wrong_role", url
     resp = client.post("/api/cashier/players/1/credit", json={"amount": 100}, headers=login.headers())
     assert resp.status_code == 403
+
+
+def test_the_device_process_is_told_of_an_open_page_until_it_closes(app, client, login, socket_client):
+    """The devices' room is joined on asking; the note that somebody watches (what the device process
+    publishes by) lasts while the page is there: leaving or disconnecting takes it away at once."""
+    watchers = app.extensions["floor_device_watchers"]
+    login("tech")
+    sc = socket_client()
+    assert not watchers.any()
+    assert sc.emit("join_devices", {}, namespace="/live", callback=True) == {"ok": True, "room": "devices"}
+    assert watchers.any()
+    assert sc.emit("leave_devices", {}, namespace="/live", callback=True) == {"ok": True}
+    assert not watchers.any()
+    sc.emit("join_devices", {}, namespace="/live", callback=True)
+    assert watchers.any()
+    sc.disconnect(namespace="/live")
+    assert not watchers.any()

@@ -16,6 +16,7 @@ from floor.web.api import (
         floor,
         layout,
         mustmove,
+        passes,
         pit,
         pit_numbers,
         players,
@@ -35,5 +36,5 @@ def register(app: Flask) -> None:
     api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers, rotation, layout, accounting):
+                   pit_numbers, rotation, layout, accounting, passes):
         api.register_blueprint(module.blp)
