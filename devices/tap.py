@@ -119,9 +119,13 @@ class LineTap:
 
     def _ask(self) -> bool:
         try:
-            return bool(self.watching_now())
-        except Exception:   # the watchers' record is away (Redis down): nobody is served anyway
-            log.warning("device line tap: cannot tell who watches", exc_info=True)
+            answer = bool(self.watching_now())
+            self._down = False
+            return answer
+        except Exception as exc:   # the watchers' record is away (Redis down): nobody is served anyway
+            if not getattr(self, "_down", False):    # said once per outage, not twice a second
+                log.warning("device line tap: cannot tell who watches the device page (%s)", exc)
+            self._down = True
             return False
 
     def _run(self) -> None:

@@ -22,7 +22,7 @@ from flask import current_app, request
 from flask_socketio import ConnectionRefusedError, join_room, leave_room
 
 from floor import tables as tables_svc
-from floor.errors import BadInput, FloorError, NotAllowed
+from floor.errors import BadInput, FloorError, NotAllowed, Unavailable
 from floor.poker import pass_feed, passes
 from floor.web.errors import error_body
 from floor.web.extensions import db
@@ -76,17 +76,26 @@ def _watchers():
 @socket_event("join_devices", DEVICE_WATCHERS, NAMESPACE)
 def join_devices(data=None):
     """The live device page opens (and says so again every few seconds while open)."""
+    try:
+        _watchers().add(request.sid)
+    except Exception:   # the message queue is away: the device process could not be told
+        return error_body(Unavailable("the message queue cannot be reached: the device process cannot send "
+                                      "the lines now", code="message_queue_down"))
+    finally:
+        db.session.remove()
     join_room(DEVICES_ROOM)
-    _watchers().add(request.sid)
-    db.session.remove()
     return {"ok": True, "room": DEVICES_ROOM}
 
 
 @socket_event("leave_devices", DEVICE_WATCHERS, NAMESPACE)
 def leave_devices(data=None):
     leave_room(DEVICES_ROOM)
-    _watchers().remove(request.sid)
-    db.session.remove()
+    try:
+        _watchers().remove(request.sid)
+    except Exception:   # the message queue is away: the note runs out by itself
+        pass
+    finally:
+        db.session.remove()
     return {"ok": True}
 
 
