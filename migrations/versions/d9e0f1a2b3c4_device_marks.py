@@ -1,7 +1,7 @@
 """how far the floor has handled each device's line
 
 Revision ID: d9e0f1a2b3c4
-Revises: c8d9e0f1a2b3
+Revises: d1e2f3a4b5c6
 Create Date: 2026-12-03 05:20:00
 
 """
@@ -11,7 +11,7 @@ import floor.models.base
 
 
 revision = 'd9e0f1a2b3c4'
-down_revision = 'c8d9e0f1a2b3'
+down_revision = 'd1e2f3a4b5c6'
 branch_labels = None
 depends_on = None
 
