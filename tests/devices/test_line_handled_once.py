@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from devices import wheel
-from devices.shoe import encode_card, encode_simple
+from devices.shoe import encode_card, encode_result, encode_simple
 from devices.simulate.wheel import WheelSimulator
 from floor import ledger, rounds
 from floor.games import roulette
@@ -123,4 +123,63 @@ def test_a_number_stored_but_not_handled_settles_its_round_once(db_url, pty, tmp
                           .where(LineLock.table_id == table)
                           .group_by(LineLock.arrived_at, LineLock.what)).all()
         assert locks and all(n == 1 for _, _, n in locks)
+    engine.dispose()
+
+
+# a coup the banker wins on a natural 9: player 2C 4D (6), banker 4H 5S (9); the shoe deals P1 B1 P2 B2
+COUP = [("player", 1, "2C"), ("banker", 1, "4H"), ("player", 2, "4D"), ("banker", 2, "5S")]
+
+
+def test_a_card_stored_but_not_handled_is_dealt_once_across_two_kills(db_url, pty, tmp_path):
+    from devices import journal
+    from floor.models import Settlement
+    from tests.floor.rounds.helpers import fund
+    engine = make_engine(db_url)
+    with Session(engine) as s:
+        table = table_by_number(s, 10).id
+        rounds.new_shoe(s, DEALER, table, house=HOUSE)
+        s.commit()
+        fund(s, 5, 20_000)
+        rid = rounds.open_betting(s, DEALER, table, house=HOUSE).id
+        s.commit()
+        bets.place(s, DEALER, table, spot="banker", amount=2_000, player_id=5, house=HOUSE)
+        s.commit()
+    frames = [encode_card(seq, target, index, card) for seq, (target, index, card) in enumerate(COUP, start=1)]
+    rest = b"".join(frames[1:]) + encode_result(5, "banker")
+    path = tmp_path / "journal" / "shoe-10.journal"
+    runs = [DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "before:CardDealt", 1)]
+    try:
+        wait_until(lambda: journal.read(path), what="the device process's port open")
+        pty.write(encode_simple(0, "S") + frames[0])
+        runs[0].wait_held()              # the first card's chunk stored, its card not dealt
+        pty.write(rest)                  # the dealer goes on: read and journaled, not stored yet
+        wait_until(lambda: rest in b"".join(d for _, d in journal.read(path)), what="the rest in the journal")
+        runs[0].kill()
+        assert frames[0] in _stored(engine, "shoe-10")
+        assert _frames(engine, table, "card") == []
+
+        # started again and killed once more, its replay one card in
+        runs.append(DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "after:CardDealt", 2))
+        runs[-1].wait_held()
+        runs[-1].kill()
+        assert _frames(engine, table, "card") == ["card 2C from shoe to player1"]
+
+        runs.append(DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "none", 3))
+
+        def ended():
+            with Session(engine) as s:
+                r = s.get(Round, rid)
+                return r if r.status in ("settled", "voided", "held") else None
+        r = wait_until(ended, what="the coup ended")
+    finally:
+        for p in runs:
+            p.kill()
+    assert r.status == "settled", r.held_reason
+    # each card dealt once, in the shoe's order: the coup the shoe dealt, paid once
+    assert r.result["cards"] == [c for _, _, c in COUP] and r.result["winner"] == "banker"
+    assert _frames(engine, table, "card") == [f"card {c} from shoe to {t}{i}" for t, i, c in COUP]
+    with Session(engine) as s:
+        assert s.execute(select(func.count()).select_from(Settlement).where(Settlement.round_id == rid)).scalar() == 1
+        assert ledger.player_balance(s, 5) == 20_000 - 2_000 + 3_900   # 1:1 less the 5 % commission
+        assert ledger.check(s).ok
     engine.dispose()
