@@ -14,6 +14,7 @@ from floor.web.api import (
         devices,
         disputes,
         floor,
+        hand,
         layout,
         mustmove,
         pit,
@@ -35,5 +36,5 @@ def register(app: Flask) -> None:
     api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers, rotation, layout, accounting):
+                   pit_numbers, rotation, layout, accounting, hand):
         api.register_blueprint(module.blp)
