@@ -27,7 +27,7 @@ export function startHandEntry(socket, { canSwitch, canConfirm, me }) {
   function tableItem(t) {
     const head = el("div", { class: "entry-head" },
       el("strong", {}, _("Table {table} · {game}", { table: t.number, game: term(t.kind) })),
-      el("span", { class: `badge ${t.by_hand ? "by-hand" : "ok"}` }, t.by_hand ? _("entry by hand") : DEVICE()[t.device]));
+      el("span", { class: `badge ${t.by_hand ? "by-hand" : "ok"}` }, t.by_hand ? _("entry by hand") : term(t.device)));
     const info = t.by_hand ? el("p", { class: "muted" }, _("Since {time}, by {who}: {reason}", { time: clock(t.since), who: t.switched_by, reason: t.reason })) : null;
     const parts = [head, info];
     if (canSwitch) {
