@@ -14,11 +14,14 @@ from config import load_config
 from floor import notify, staff
 from floor.runtime import cli
 from floor.runtime.commands import DeviceCommands
+from floor.rounds import table_rules
 from floor.settings import HouseSettings
 from floor.web import api as api_pkg
 from floor.web import (
     admin,
     auth,
+    device_live,
+    device_watch,
     errors,
     headers,
     health,
@@ -27,6 +30,7 @@ from floor.web import (
     live,
     money_pages,
     pages,
+    pass_page,
     pit,
     policy,
     sockets,  # noqa: F401  (declares the /live handlers)
@@ -75,7 +79,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     staff.use_hash_cost(sec["password_hash_cost"])
     app.config.update(
         FLOOR=cfg,
-        HOUSE=HouseSettings.from_mapping(cfg["house"]),
+        HOUSE=table_rules.configured(HouseSettings.from_mapping(cfg["house"]), cfg.get("rules")),
         SECRET_KEY=cfg["app"]["secret_key"],
         SQLALCHEMY_DATABASE_URI=cfg["app"]["database_url"],
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
@@ -119,13 +123,17 @@ def create_app(config: dict | str | None = None) -> Flask:
                                                               namespace="/live"), live.shape)
 
     policy.register_socket_handlers(socketio)
+    # who has the live device page open (the device process publishes the lines' bytes only then)
+    app.extensions["floor_device_watchers"] = device_watch.watchers_for(cfg)
     # commands to the devices: in-process when this process owns the ports, else through Redis
     app.extensions["floor_commands"] = DeviceCommands(app)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(pass_page.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(pit.bp)
+    app.register_blueprint(device_live.bp)
     app.register_blueprint(money_pages.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(cli.bp)

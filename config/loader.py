@@ -2,7 +2,9 @@
 
 Order: the embedded default (config/default.toml) or the file named by FLOOR_CONFIG, then single keys
 overridden by FLOOR_<SECTION>_<KEY> environment variables (e.g. FLOOR_HOUSE_WARNINGS_TO_BAN=2,
-FLOOR_APP_DATABASE_URL=postgresql+psycopg://...). Secrets never come from files: FLOOR_SECRET_KEY,
+FLOOR_APP_DATABASE_URL=postgresql+psycopg://...). The game rules' sections [rules.<game>] are
+overridden the same way, FLOOR_RULES_<GAME>_<KEY> (FLOOR_RULES_BLACKJACK_BLACKJACK_PAYS=6/5).
+Secrets never come from files: FLOOR_SECRET_KEY,
 or for the embedded default a key generated once into instance/secret_key.
 """
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Mapping
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILE = ROOT / "config" / "default.toml"
 SECRET_KEYS = ("secret_key",)
+NESTED = ("rules",)     # sections of sections: [rules.blackjack], [rules.roulette]...
 
 
 class ConfigError(RuntimeError):
@@ -37,14 +40,22 @@ def _apply_env(cfg: dict, environ: Mapping[str, str]) -> None:
             continue
         rest = name[len("FLOOR_"):].lower()
         section, _, key = rest.partition("_")
+        if section == "game" and isinstance(cfg.get("rules"), dict):
+            raise ConfigError(f"{name}: a game's rule is set as FLOOR_RULES_<GAME>_<NAME> (the [rules.<game>] sections)")
         if not key or section not in cfg or not isinstance(cfg[section], dict):
             continue  # not ours to interpret (e.g. a FLOOR_ variable of another tool)
-        if key not in cfg[section]:
-            raise ConfigError(f"{name}: no setting {section}.{key} to override")
+        where, values = section, cfg[section]
+        if section in NESTED:   # [rules.<game>]: the longest game name the rest starts with
+            sub = max((g for g in values if isinstance(values[g], dict) and key.startswith(g + "_")), key=len, default=None)
+            if sub is None:
+                raise ConfigError(f"{name}: no section {section}.<…> it names (one of {', '.join(sorted(values))})")
+            where, values, key = f"{section}.{sub}", values[sub], key[len(sub) + 1:]
+        if key not in values:
+            raise ConfigError(f"{name}: no setting {where}.{key} to override")
         value = _parse_env_value(raw)
-        if isinstance(cfg[section][key], str) and not isinstance(value, str):
-            value = raw     # a text setting stays text ("05:00" is not a TOML time, "10,12" not a list)
-        cfg[section][key] = value
+        if isinstance(values[key], str) and not isinstance(value, str):
+            value = raw     # a text setting stays text ("05:00" is not a TOML time, "10,12" not a list, "6/5" a fraction)
+        values[key] = value
 
 
 def _resolve_paths(cfg: dict) -> None:
@@ -93,6 +104,15 @@ def load_config(path: str | os.PathLike | None = None, environ: Mapping[str, str
                 unknown = set(values) - set(cfg[section])
                 if unknown and section != "devices":
                     raise ConfigError(f"{chosen}: unknown settings {section}.{sorted(unknown)}")
+                if section in NESTED:    # a file sets some keys of some sub-sections: the rest keep their defaults
+                    for sub, keys in values.items():
+                        if not isinstance(keys, dict):
+                            raise ConfigError(f"{chosen}: {section}.{sub} must be a section ([{section}.{sub}])")
+                        unknown = set(keys) - set(cfg[section][sub])
+                        if unknown:
+                            raise ConfigError(f"{chosen}: unknown settings {section}.{sub}.{sorted(unknown)}")
+                        cfg[section][sub].update(keys)
+                    continue
                 cfg[section].update(values)
             else:
                 cfg[section] = values

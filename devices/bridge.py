@@ -24,6 +24,7 @@ from typing import Callable, Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from devices import priority
 from devices.events import FrameError, Refused
 from devices.protocols import line_locks
 from devices.scanner import CardRead
@@ -75,8 +76,10 @@ class FloorBridge:
 
     def __init__(self, session_factory: Callable[[], Session], tables: dict[str, int | None],
                  kinds: dict[str, str], emit: Emit | None = None, dispatch: GameDispatch | None = None, *,
-                 lag_limit_s: float = 0.5, delay_s: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
-        """``tables`` maps device name → table id, ``kinds`` device name → wheel/shoe/scanner."""
+                 lag_limit_s: float = 0.5, delay_s: float = 0.0, clock: Callable[[], float] = time.monotonic,
+                 tap=None) -> None:
+        """``tables`` maps device name → table id, ``kinds`` device name → wheel/shoe/scanner; ``tap``:
+        the live device page's tap (``devices.tap.LineTap``), handed everything on the reader's thread."""
         self.session_factory = session_factory
         self.tables = dict(tables)
         self.kinds = dict(kinds)
@@ -89,6 +92,7 @@ class FloorBridge:
         self.lag_limit_s = lag_limit_s
         self.delay_s = delay_s
         self.clock = clock
+        self.tap = tap
         self._locked: dict[str, bool] = {}            # per device: the line has closed betting
         self._paused: dict[int, bool | None] = {}     # per table: paused as far as this process knows
         self._stop = threading.Event()
@@ -105,6 +109,8 @@ class FloorBridge:
         self.lane.drain(timeout)
         self.workers.stop(timeout)
         self.lane.stop(timeout)
+        if self.tap is not None:
+            self.tap.stop()
 
     @property
     def failures(self) -> int:
@@ -135,6 +141,7 @@ class FloorBridge:
     def _watching(self) -> None:
         """How far each table's work is behind its line: past the limit betting there pauses, and
         resumes once the work has caught up (a pause left by an earlier process is lifted too)."""
+        priority.normal()   # started from a reader's first bytes, maybe real-time: the watch runs at normal
         while not self._stop.wait(min(0.1, self.lag_limit_s / 2)):
             now = self.clock()
             for device, table_id in list(self.tables.items()):
@@ -168,6 +175,8 @@ class FloorBridge:
 
     def raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
         self._start_watch()
+        if self.tap is not None:
+            self.tap.chunk(device, data, arrived_at)
         self._work(device, lambda: self._store_raw(device, bytes(data), arrived_at), self.clock())
 
     def stored_until(self, device: str) -> datetime | None:
@@ -185,6 +194,8 @@ class FloorBridge:
 
     def events(self, device: str, events: list, arrived_at: datetime) -> None:
         table_id = self.tables.get(device)
+        if self.tap is not None:
+            self.tap.events(device, events, arrived_at)
         # The live feed first: a dealer watching the wheel should not wait for the database.
         if self.emit is not None and table_id is not None:
             for event in events:
@@ -208,7 +219,14 @@ class FloorBridge:
         if failed is not None:
             raise failed
 
+    def written(self, device: str, data: bytes, at: datetime) -> None:
+        """What the host wrote to a device (replies, commands): for the live device page only."""
+        if self.tap is not None:
+            self.tap.written(device, data, at)
+
     def health(self, device: str, snapshot: DeviceHealth) -> None:
+        if self.tap is not None:
+            self.tap.health(device, snapshot)
         self.workers.submit("health", lambda: self._health(device, snapshot))
 
     def _health(self, device: str, snapshot: DeviceHealth) -> None:

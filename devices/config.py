@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from devices import protocols
+
 KINDS = ("wheel", "shoe", "scanner")
 ONE_PER_TABLE = ("wheel", "shoe")   # the devices that drive a table's rounds by themselves
 DEFAULT_BAUD = {"wheel": 9600, "shoe": 4800, "scanner": 9600}
@@ -22,6 +24,10 @@ class DeviceConfig:
     suffix: bytes = b""
     duplicate_window_s: float = 0.3  # scanner: same card within this window is one read
     options: dict[str, Any] = field(default_factory=dict)  # anything else, kept for the caller
+    # the line format: a name of devices.protocols.PROTOCOLS or the dotted path of a decoder class;
+    # "": the kind's own (wheel-v1, shoe-v1, scanner-v1)
+    protocol: str = ""
+    decoder: type | None = field(default=None, compare=False, repr=False)  # the class it names (set here)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -30,13 +36,25 @@ class DeviceConfig:
             raise ValueError("a device needs a name and a port")
         if not self.baudrate:
             object.__setattr__(self, "baudrate", DEFAULT_BAUD[self.kind])
-        if self.heartbeat_s is None and self.kind == "wheel":
+        if not isinstance(self.protocol, str):
+            raise ValueError(f"device {self.name!r}: protocol is a name or a dotted path, not {self.protocol!r}")
+        if not self.protocol:
+            object.__setattr__(self, "protocol", protocols.DEFAULT_PROTOCOL[self.kind])
+        # the line format is checked now, before any port is opened: never at the first byte
+        cls = protocols.resolve(self.protocol, self.kind, self.name)
+        object.__setattr__(self, "decoder", cls)
+        if self.kind == "wheel" and not protocols.sends_heartbeat(cls):
+            if self.heartbeat_s is not None:
+                raise ValueError(f"device {self.name!r}: a wheel on protocol {self.protocol!r} sends no heartbeat, "
+                                 f"so heartbeat_s cannot be watched; leave it out")
+        elif self.heartbeat_s is None and self.kind == "wheel":
             object.__setattr__(self, "heartbeat_s", 2.0)
+        protocols.build(cls, self, self.name)   # a decoder that cannot be built is refused here too
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "DeviceConfig":
         known = {"name", "table", "kind", "port", "baudrate", "bcc_includes_start", "heartbeat_s",
-                 "prefix", "suffix", "duplicate_window_s"}
+                 "prefix", "suffix", "duplicate_window_s", "protocol"}
         missing = {"name", "table", "kind", "port"} - d.keys()
         if missing:
             raise ValueError(f"device entry {d!r} lacks {sorted(missing)}")

@@ -373,7 +373,7 @@ class DemoDealer:
                 self.wait(self.timings["between"])
             return
         with self.factory() as s:
-            view = rounds.shown_flow(s, s.get(Round, r.id)) or {}
+            view = rounds.shown_flow(s, s.get(Round, r.id), self.house) or {}
         expecting = view.get("expecting") or []
         if not expecting:
             self.wait(0.25)

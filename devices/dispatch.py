@@ -64,7 +64,8 @@ class RoundsDispatch:
                                       winning=event.winning, rpm=event.rpm, direction=event.direction,
                                       house=self.house, **common)
         elif isinstance(event, WinningNumber):
-            out = rounds.wheel_number(session, table_id, self._spin.get(device), event.number, at, **common)
+            out = rounds.wheel_number(session, table_id, self._spin.get(device), event.number, at,
+                                      alone=event.alone, direction=event.direction, **common)
         elif isinstance(event, CardDealt):
             out = rounds.card(session, table_id, event.card, "shoe", event.target, at, index=event.index,
                               house=self.house, **common)

@@ -298,6 +298,8 @@ class DeviceReader:
             return False
         with self._hlock:
             self._health = replace(self._health, bytes_out=self._health.bytes_out + len(data))
+        if hasattr(self.sink, "written"):
+            self._sink("written", self.name, data, self.stamp())
         return True
 
     # --- health and the sink ----------------------------------------------------------------

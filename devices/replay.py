@@ -2,8 +2,8 @@
 
 The reader hands every chunk to the sink as received, with its arrival time, and an empty chunk
 whenever the port is (re)opened. Feeding that stream to a fresh decoder gives the very events the
-reader produced live: decoders are pure, and the only time they see (the scanner's duplicate
-window) is the stored arrival time.
+reader produced live: decoders are pure, and the only time they see (a double-read window, for
+the decoders that say they are ``timed``) is the stored arrival time.
 """
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import Iterable
 
 from devices.config import DeviceConfig
 from devices.protocols import new_decoder
-from devices.scanner import ScannerDecoder
 
 Stream = Iterable[tuple[datetime, bytes]]
 
@@ -22,7 +21,7 @@ def feed(decoder, data: bytes, arrived_at: datetime) -> list:
     if not data:
         decoder.reconnected()
         return []
-    if isinstance(decoder, ScannerDecoder):
+    if getattr(decoder, "timed", False):   # a decoder that times its lines (a double-read window)
         return decoder.feed(data, arrived_at.timestamp())
     return decoder.feed(data)
 

@@ -47,6 +47,13 @@ class CardInNoise(Refused):
 class ScannerDecoder(LineDecoder):
     """Incremental line decoder; ``feed`` never raises."""
 
+    kind = "scanner"
+    timed = True   # feed(data, now): the double-read window counts from the arrival time
+
+    @classmethod
+    def from_config(cls, config) -> "ScannerDecoder":
+        return cls(config.prefix, config.suffix, duplicate_window_s=config.duplicate_window_s)
+
     def __init__(self, prefix: bytes = b"", suffix: bytes = b"", *,
                  duplicate_window_s: float = DUPLICATE_WINDOW_S,
                  clock: Callable[[], float] = time.monotonic, max_line: int = MAX_LINE) -> None:

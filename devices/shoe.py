@@ -141,6 +141,12 @@ def bcc(body: bytes, start: int | None = None) -> int:
 class ShoeDecoder:
     """Incremental frame decoder; ``feed`` never raises."""
 
+    kind = "shoe"
+
+    @classmethod
+    def from_config(cls, config) -> "ShoeDecoder":
+        return cls(bcc_includes_start=config.bcc_includes_start)
+
     def __init__(self, bcc_includes_start: bool = False) -> None:
         self.bcc_includes_start = bcc_includes_start
         self._state = "idle"  # idle | body | bcc

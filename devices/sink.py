@@ -58,6 +58,9 @@ class Sink(Protocol):
     def health(self, device: str, snapshot: DeviceHealth) -> None:
         """On connect, disconnect, lost, fault and error changes."""
 
+    # Optional: ``written(device, data, at)``, the bytes the host wrote to the device (a shoe's ACK or
+    # NAK, a command), when the write succeeded; a sink without it is not told.
+
 
 @dataclass
 class RecordingSink:

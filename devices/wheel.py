@@ -79,6 +79,12 @@ def flag_names(flags: int) -> frozenset[str]:
 @dataclass(frozen=True, slots=True)
 class WinningNumber:
     number: int  # 0..36
+    # The rotor's direction for the spin (0 clockwise, 1 anticlockwise) when the number's own line
+    # carries it; None when it does not (this wheel's status lines carry it instead).
+    direction: int | None = None
+    # The number is all the wheel tells: no states, no second line to agree with (a winning-number-only
+    # wheel, devices.wheel_number). The rounds then take it for the round the dealer closed.
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +112,9 @@ _REPLY = re.compile(r"\*([PV]) (.{1,32})")
 
 class WheelDecoder(LineDecoder):
     """Incremental line decoder; ``feed`` never raises."""
+
+    kind = "wheel"
+    heartbeat = True   # a status line every 500 ms
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
         self.framer = LineFramer(max_line)

@@ -29,6 +29,7 @@ DEMO_STAFF = [
     ("pitboss2", "Petra Pitboss", "pit_boss", None),
     ("display", "Lobby Display", "display", None),
     ("cashier", "Cleo Cashier", "cashier", None),
+    ("tech", "Theo Technician", "technician", None),
 ]
 DEMO_GAMES = [
     # name, kind, variant, structure, sb, bb, min, max (cents)

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from floor import alerts, health, notify
 from floor.actors import Actor
 from floor.errors import Msg
-from floor.models import AlertKind, AlertSeverity, ServiceHeartbeat
+from floor.models import AlertKind, AlertSeverity, DeviceChunk, ServiceHeartbeat
 
 STALE = timedelta(seconds=10)   # no beat from the device process for this long: unknown
 
@@ -84,3 +84,13 @@ def at_table(session: Session, table_number: int | str, kind: str) -> list[str]:
         if str(info.get("table")) == str(table_number) and info.get("kind") == kind:
             out.append(beat.name[len("device:"):])
     return out
+
+
+def stream(session: Session, device: str, since: datetime, until: datetime | None = None) -> list[tuple[datetime, bytes]]:
+    """The raw stream the floor kept of ``device`` (every chunk as it arrived, an empty one at each
+    opening of its port) from ``since`` on, in the order it arrived."""
+    q = select(DeviceChunk.arrived_at, DeviceChunk.data).where(DeviceChunk.device == device,
+                                                              DeviceChunk.arrived_at >= since)
+    if until is not None:
+        q = q.where(DeviceChunk.arrived_at <= until)
+    return [(at, bytes(data)) for at, data in session.execute(q.order_by(DeviceChunk.arrived_at, DeviceChunk.id))]

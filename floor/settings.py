@@ -82,6 +82,7 @@ class HouseSettings:
     chip_denominations: str = "100,500,2500,10000,50000,100000"
     table_reconciliation_alert_cents: int = 1_000
     slip_two_person_cents: int = 1_000_000     # a fill or credit above this needs a second person's approval
+    count_at_dealer_change: bool = False       # the house counts the tray whenever a new dealer takes the table
 
     # Tournaments (docs/tournament-rules.md); each tournament copies what it needs when created
     tournament_tie_rule: str = "seat_order"          # seat_order | random: equal chips out on one hand
@@ -124,10 +125,15 @@ class HouseSettings:
     rotation_max_on_minutes: int = 80
     rotation_tables: str = ""
 
+    # The game modules' own settings (docs/rules.md, Settings): the config's [rules.<game>] sections,
+    # read and checked at start by floor.rounds.table_rules (which owns their type: this module sits
+    # below the games); None plays the games' own defaults. Not a [house] key.
+    games: Any = dataclasses.field(default=None, repr=False)
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> "HouseSettings":
         values = dict(values or {})
-        names = {f.name: f for f in dataclasses.fields(cls)}
+        names = {f.name: f for f in dataclasses.fields(cls) if f.name not in NOT_HOUSE_KEYS}
         unknown = set(values) - set(names)
         if unknown:
             raise ValueError(f"unknown house settings: {sorted(unknown)}")
@@ -141,4 +147,13 @@ class HouseSettings:
         return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The [house] values (the game rules aside)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in NOT_HOUSE_KEYS}
+
+
+NOT_HOUSE_KEYS = ("games",)
+
+
+def house_fields() -> list[str]:
+    """The names of the [house] settings."""
+    return [f.name for f in dataclasses.fields(HouseSettings) if f.name not in NOT_HOUSE_KEYS]

@@ -44,7 +44,7 @@ def test_a_copy_given_back_is_the_template_again(pg_databases):
     with engine.begin() as c:
         c.execute(text("DELETE FROM waitlist_entries"))
         c.execute(text("UPDATE players SET name = 'changed'"))
-        c.execute(text("INSERT INTO players (card_number, name, created_at) VALUES ('99999999', 'new', now())"))
+        c.execute(text("INSERT INTO players (card_number, name, name_key, created_at) VALUES ('99999999', 'new', 'new', now())"))
     left_open = engine.connect()   # a test's connection that was never closed, in a transaction
     left_open.execute(text("UPDATE tables SET number = number"))
     assert _fingerprint(name) != before

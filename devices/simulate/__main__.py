@@ -6,7 +6,7 @@ import logging
 import signal
 import sys
 
-from devices.simulate import FAULTS, SIMULATORS, open_end
+from devices.simulate import FAULTS, PROTOCOL_SIMULATORS, SIMULATORS, open_end
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,19 +22,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fault-every", type=int, default=5)
     ap.add_argument("--unplug-s", type=float, default=2.0, help="how long an unplug lasts")
     ap.add_argument("--baudrate", type=int, default=9600, help="line speed for a URL port")
+    ap.add_argument("--line-speed", type=int, help="wrong_speed: the speed the device sends at "
+                                                   "(default: twice its kind's)")
+    ap.add_argument("--line-framing", default="8N1", help="wrong_speed: the device's framing (8N1, 8E1, 7E1...)")
+    ap.add_argument("--host-baudrate", type=int, help="wrong_speed: the speed the host listens at "
+                                                      "(default: the kind's)")
     ap.add_argument("--bcc-includes-start", action="store_true", help="shoe: XOR ENQ into the BCC")
     ap.add_argument("--game", choices=("blackjack", "holdem"), default="blackjack", help="scanner")
     ap.add_argument("--seats", type=int, default=3, help="scanner: seats dealt")
     ap.add_argument("--bias", action="append", default=[], metavar="POCKET:WEIGHT",
                     help="wheel: weight a pocket (1 is fair), e.g. --bias 17:2 (repeatable)")
     ap.add_argument("--same-direction", action="store_true", help="wheel: the rotor never changes direction")
+    ap.add_argument("--protocol", choices=sorted(PROTOCOL_SIMULATORS),
+                    help="another line format of the kind: wheel-number-v1, a winning-number-only wheel")
+    ap.add_argument("--spin-s", type=float, default=30.0, help="wheel-number-v1: seconds between spins")
+    ap.add_argument("--copies", type=int, default=1, help="wheel-number-v1: copies of each result line")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(message)s")
 
     kw = dict(seed=args.seed, speed=args.speed, faults=args.fault, fault_every=args.fault_every,
-              unplug_s=args.unplug_s)
+              unplug_s=args.unplug_s, line_speed=args.line_speed, line_framing=args.line_framing,
+              host_baudrate=args.host_baudrate)
     if args.kind == "shoe":
         kw["bcc_includes_start"] = args.bcc_includes_start
     if args.kind == "wheel":
@@ -45,8 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         kw["alternate"] = not args.same_direction
     if args.kind == "scanner":
         kw.update(game=args.game, seats=args.seats)
+    cls = SIMULATORS[args.kind]
+    if args.protocol:
+        cls = PROTOCOL_SIMULATORS[args.protocol]
+        if cls.kind != args.kind:
+            ap.error(f"--protocol {args.protocol} is a {cls.kind}'s line format")
+        kw.update(spin_s=args.spin_s, copies=args.copies)
     end = open_end(args.port, args.link, args.baudrate)
-    sim = SIMULATORS[args.kind](end, **kw)
+    sim = cls(end, **kw)
     print(f"{args.kind} simulator on {end.path}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sim.stop(timeout=0))
     try:

@@ -12,9 +12,15 @@ import os
 import random
 import select
 import threading
+import termios
 import tty
 
+from devices.config import DEFAULT_BAUD
+from devices.uart import Line, garble, parse_line
+
 log = logging.getLogger(__name__)
+_SPEEDS = {getattr(termios, f"B{b}"): b for b in (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400)
+           if hasattr(termios, f"B{b}")}
 
 
 class PtyEnd:
@@ -37,6 +43,7 @@ class PtyEnd:
                 return
             master, slave = os.openpty()
             tty.setraw(slave)  # no echo, no CR/LF translation before the reader configures it
+            self._untouched = termios.tcgetattr(slave)
             os.set_blocking(master, False)
             # We keep the slave open too: a pty whose last slave closes hangs up, and a reader
             # reconnecting after an error must find the line still there.
@@ -47,6 +54,21 @@ class PtyEnd:
                     os.unlink(tmp)
                 os.symlink(self.slave_path, tmp)
                 os.replace(tmp, self.link)  # atomic re-point, as udev does
+
+    def host_line(self) -> Line | None:
+        """The speed and framing a reader set on the line (None: nobody has configured it yet)."""
+        slave = self.slave
+        try:
+            attrs = termios.tcgetattr(slave) if slave is not None else None
+        except (termios.error, OSError):
+            return None
+        if attrs is None or attrs == self._untouched:
+            return None
+        cflag, speed = attrs[2], _SPEEDS.get(attrs[4])
+        if speed is None:
+            return None
+        parity = "N" if not cflag & termios.PARENB else "O" if cflag & termios.PARODD else "E"
+        return Line(speed, 7 if (cflag & termios.CSIZE) == termios.CS7 else 8, parity)
 
     def unplug(self) -> None:
         with self._lock:
@@ -134,21 +156,33 @@ class UrlEnd:
 
 
 FAULTS = ("misspin", "no_ball", "failed_launch", "sensor_fault", "noise", "bad_bcc", "overdraw",
-          "unplug", "silence", "double_read")
+          "unplug", "silence", "double_read", "wrong_speed")
 
 
 class Simulator:
     """A device on a thread. ``speed`` divides every delay; ``faults`` recur every
-    ``fault_every`` rounds; ``inject(name)`` makes one happen in the next round."""
+    ``fault_every`` rounds; ``inject(name)`` makes one happen in the next round.
+
+    ``wrong_speed`` is not a round's fault but the line's, for the whole run: the device sends at
+    ``line_speed`` (twice its kind's speed unless given) with ``line_framing``, and every byte reaches
+    the host as a UART set to the host's speed reads it (``devices.uart.garble``): the same garbage
+    every time. The host's speed is the one its reader set on the pty (a host that tries the right
+    speed reads clean bytes), or ``host_baudrate`` (the kind's speed unless given) before a reader
+    has configured the line or on a URL."""
 
     kind = "device"
 
     def __init__(self, end, *, seed: int | None = None, speed: float = 1.0,
                  faults: tuple[str, ...] | list[str] = (), fault_every: int = 5,
-                 unplug_s: float = 2.0) -> None:
+                 unplug_s: float = 2.0, line_speed: int | None = None, line_framing: str = "8N1",
+                 host_baudrate: int | None = None) -> None:
         unknown = set(faults) - set(FAULTS)
         if unknown:
             raise ValueError(f"unknown faults {sorted(unknown)}; known: {FAULTS}")
+        self.line: tuple[Line, Line] | None = None   # (the device's line, the host's) when they differ
+        if "wrong_speed" in faults:
+            baud = DEFAULT_BAUD.get(self.kind, 9600)
+            self.line = (parse_line(f"{line_speed or 2 * baud} {line_framing}"), Line(host_baudrate or baud))
         self.end = end
         self.rng = random.Random(seed)
         self.speed = speed
@@ -233,6 +267,9 @@ class Simulator:
         """Bytes the host wrote (commands, ACK/NAK)."""
 
     def send(self, data: bytes) -> bool:
+        if self.line is not None:
+            host = getattr(self.end, "host_line", lambda: None)() or self.line[1]
+            data = garble(data, self.line[0], host)
         return self.end.write(data, self._stop)
 
     def noise(self) -> bytes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from floor import alerts
@@ -20,8 +20,8 @@ from floor.accounting.tray import TrayMoves, tray_moves
 from floor.actors import Actor
 from floor.errors import Money, Msg
 from floor.games.table_win import Reconciliation, hold_basis_points, over_threshold, reconcile
-from floor.models import (AlertKind, AlertSeverity, BuyIn, ChipSlip, CountKind, DropCount, Table,
-                          TrayCount)
+from floor.models import (AlertKind, AlertSeverity, BuyIn, ChipSlip, CountKind, DealerStint, DropCount, Staff,
+                          Table, TrayCount)
 from floor.settings import HouseSettings
 
 
@@ -162,15 +162,47 @@ class TableSheet:
     slips: list[ChipSlip]
     buy_ins: list[BuyIn]
     drop_count: DropCount | None
+    count_due: "CountDue | None" = None
 
 
-def table_sheet(session: Session, table_id: int, day: date) -> TableSheet:
+@dataclass(frozen=True)
+class CountDue:
+    """The tray is to be counted: a new dealer took the table in an open shift and nobody has
+    counted it since (the house's ``count_at_dealer_change``)."""
+
+    since: datetime          # when the new dealer took the table
+    dealer_name: str
+
+
+def count_due(session: Session, table_id: int, house: HouseSettings) -> CountDue | None:
+    """The dealer change whose count is still owed, if the house counts at each change. A shift is
+    open from an opening count to the next closing one; the dealer who was at the table when it
+    opened owes nothing (the opening count is his), each one who took it after owes a count, and any
+    count entered since (verified or not yet) answers it."""
+    if not house.count_at_dealer_change:
+        return None
+    shift = session.execute(select(TrayCount.kind).where(TrayCount.table_id == table_id,
+                                                         TrayCount.kind.in_((CountKind.OPENING, CountKind.CLOSING)))
+                            .order_by(TrayCount.id.desc()).limit(1)).scalar()
+    if shift != CountKind.OPENING:
+        return None                                   # no shift open at this table
+    last_count = session.execute(select(func.max(TrayCount.counted_at)).where(TrayCount.table_id == table_id)).scalar()
+    change = session.execute(select(DealerStint.started_at, Staff.name).join(Staff, Staff.id == DealerStint.staff_id)
+                             .where(DealerStint.table_id == table_id, DealerStint.started_at > last_count)
+                             .order_by(DealerStint.started_at.desc()).limit(1)).first()
+    return CountDue(change.started_at, change.name) if change else None
+
+
+def table_sheet(session: Session, table_id: int, day: date, house: HouseSettings | None = None) -> TableSheet:
+    """``house``: given, the sheet says whether a count is due now (the terminal's and the pit's view
+    of today); without it (a past day, a report) it does not."""
     table = session.get(Table, table_id)
     counts = list(session.execute(select(TrayCount).where(TrayCount.table_id == table_id, TrayCount.gaming_day == day)
                                   .order_by(TrayCount.id)).scalars())
     slips = [s for s in table_slips(session, table_id, limit=500) if s.gaming_day == day][::-1]
     return TableSheet(table_day(session, table, day), day, [view(session, c) for c in counts], slips,
-                      buy_ins(session, table_id, day), drop_count(session, table_id, day))
+                      buy_ins(session, table_id, day), drop_count(session, table_id, day),
+                      count_due(session, table_id, house) if house is not None else None)
 
 
 def check_closing(session: Session, actor: Actor, closing: TrayCount, *, house: HouseSettings,

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Optional
 
-from .base import GameInputError, Rounding, cards_of, check_amount, round_cents
+from .base import (ROUNDINGS, GameInputError, Rounding, cards_of, check_amount, check_choice, check_fraction,
+                   check_pays, round_cents)
 from .cards import Card
 
 Side = Literal["player", "banker"]
@@ -27,6 +28,11 @@ class BaccaratSettings:
     commission_rounding: Rounding = "down"  # the commission is rounded to the cent this way
     tie_pays: int = 8
     pair_pays: int = 11  # player pair / banker pair side bets
+
+    def __post_init__(self) -> None:
+        check_pays(self, "player_pays", "banker_pays", "tie_pays", "pair_pays")
+        check_fraction(self, "banker_commission", share=True)
+        check_choice(self, "commission_rounding", ROUNDINGS)
 
 
 DEFAULT = BaccaratSettings()

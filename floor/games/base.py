@@ -13,6 +13,7 @@ from floor.errors import BadInput
 from .cards import Card, InvalidCard, parse_cards
 
 Rounding = Literal["down", "up", "half_up"]
+ROUNDINGS = ("down", "up", "half_up")
 
 
 class GameInputError(BadInput, ValueError):
@@ -69,3 +70,42 @@ def round_cents(value: Fraction, mode: Rounding = "down") -> int:
     if mode == "half_up":
         return (2 * value.numerator + value.denominator) // (2 * value.denominator)
     raise GameInputError("unknown rounding mode {mode!r} (down, up or half_up)", mode=mode)
+
+
+# --- the checks of the games' own settings (each settings class runs them when it is made) ----------
+
+def check_pays(settings, *names: str) -> None:
+    """Odds "x to 1" are whole numbers of at least 1: a winning bet that pays nothing is a typo."""
+    for name in names:
+        value = getattr(settings, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise GameInputError("{setting} must be a whole number of at least 1, not {value}",
+                                 setting=f"{type(settings).__name__}.{name}", value=value)
+
+
+def check_flags(settings, *names: str) -> None:
+    for name in names:
+        value = getattr(settings, name)
+        if not isinstance(value, bool):
+            raise GameInputError("{setting} must be true or false, not {value}",
+                                 setting=f"{type(settings).__name__}.{name}", value=value)
+
+
+def check_choice(settings, name: str, choices: Iterable[str]) -> None:
+    value, choices = getattr(settings, name), tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        raise GameInputError("{setting} must be one of {choices}, not {value}",
+                             setting=f"{type(settings).__name__}.{name}", choices=", ".join(choices), value=value)
+
+
+def check_fraction(settings, name: str, *, share: bool = False) -> None:
+    """An exact number (an int or a Fraction, never a float): a payout above 0, or a share of an amount
+    from 0 to below 1."""
+    value = getattr(settings, name)
+    exact = isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+    if share and not (exact and 0 <= value < 1):
+        raise GameInputError("{setting} must be an exact share from 0 to below 1 (like 5/100), not {value}",
+                             setting=f"{type(settings).__name__}.{name}", value=value)
+    if not share and not (exact and value > 0):
+        raise GameInputError("{setting} must be an exact number above 0 (like 3/2), not {value}",
+                             setting=f"{type(settings).__name__}.{name}", value=value)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Mapping
 
-from .base import GameInputError, Rounding, cards_of, check_amount, round_cents
+from .base import (ROUNDINGS, GameInputError, Rounding, cards_of, check_amount, check_choice, check_flags,
+                   check_fraction, check_pays, round_cents)
 from .cards import Card
 
 
@@ -29,6 +30,13 @@ class BlackjackSettings:
     payout_rounding: Rounding = "down"      # 3:2 on an odd number of cents
     split_aces_one_card: bool = True
     double_after_split: bool = True
+
+    def __post_init__(self) -> None:
+        check_fraction(self, "blackjack_pays")
+        check_pays(self, "insurance_pays")
+        check_flags(self, "dealer_hits_soft_17", "split_aces_one_card", "double_after_split")
+        check_choice(self, "late_blackjack_takes", ("original_bet", "all_bets"))
+        check_choice(self, "payout_rounding", ROUNDINGS)
 
 
 DEFAULT = BlackjackSettings()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
-from .base import GameInputError, cards_of, check_amount, check_count, check_distinct
+from .base import GameInputError, cards_of, check_amount, check_count, check_distinct, check_pays
 from .cards import RANKS, Card, parse_cards
 from .poker import HandRank, hand_rank
 
@@ -27,6 +27,14 @@ class CasinoHoldemSettings:
     aa_flush_or_better: int = 25
     aa_aces_to_straight: int = 7   # a pair of aces up to a straight
     dealer_qualifies_with: int = 4  # the lowest pair that qualifies (rank 2..14)
+
+    def __post_init__(self) -> None:
+        check_pays(self, "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight_or_less",
+                   "aa_flush_or_better", "aa_aces_to_straight")
+        rank = self.dealer_qualifies_with
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 2 <= rank <= 14:
+            raise GameInputError("{setting} must be a card rank from 2 to 14 (the ace), not {value}",
+                                 setting="CasinoHoldemSettings.dealer_qualifies_with", value=rank)
 
 
 DEFAULT = CasinoHoldemSettings()

@@ -16,7 +16,7 @@ from typing import Iterable, Optional, Sequence, Union
 
 from phevaluator import _pheval
 
-from .base import GameInputError, Rounding, cards_of, check_amount, round_cents
+from .base import ROUNDINGS, GameInputError, Rounding, cards_of, check_amount, check_choice, check_fraction, round_cents
 from .cards import Card
 
 VARIANTS = ("holdem", "omaha", "omaha_hilo", "sixplus")
@@ -225,6 +225,12 @@ class RakeSettings:
     percent: Fraction = Fraction(0)
     cap: Optional[int] = None
     rounding: Rounding = "down"
+
+    def __post_init__(self) -> None:
+        check_fraction(self, "percent", share=True)
+        if self.cap is not None:
+            check_amount(self.cap, "RakeSettings.cap")
+        check_choice(self, "rounding", ROUNDINGS)
 
     def amount(self, pot: int) -> int:
         rake = round_cents(Fraction(pot) * Fraction(self.percent), self.rounding)

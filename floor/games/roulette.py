@@ -6,11 +6,11 @@ The layout has 12 rows of three: row r holds 3r+1, 3r+2, 3r+3; column c (1..3) h
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Iterable, Optional
 
-from .base import GameInputError, check_amount
+from .base import GameInputError, check_amount, check_pays
 
 RED = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
 BLACK = frozenset(range(1, 37)) - RED
@@ -43,6 +43,9 @@ class RouletteSettings:
     even: int = 1
     low: int = 1
     high: int = 1
+
+    def __post_init__(self) -> None:
+        check_pays(self, *(f.name for f in fields(self)))
 
 
 DEFAULT = RouletteSettings()

@@ -13,6 +13,7 @@ from floor.models.poker_room import (  # noqa: F401
                                       Bust,
                                       ListCall,
                                       MustMoveLink,
+                                      PlayerPass,
                                       SeatAway,
                                       TableChangeRequest,
                                       WaitingList,

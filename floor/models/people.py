@@ -9,7 +9,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from floor.models.base import Base, utcnow
 
-ROLES = ("floor_manager", "dealer", "pit_boss", "admin", "display", "cashier")
+# a technician sees the devices (health, their lines, captures) and nothing of money or players
+ROLES = ("floor_manager", "dealer", "pit_boss", "admin", "display", "cashier", "technician")
 
 
 # letters NFKD does not take apart into a base letter and its accent

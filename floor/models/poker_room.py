@@ -19,6 +19,7 @@ from floor.models.tables import Table
 
 ENTRY_STATUSES = ("waiting", "called", "seated", "removed")
 CALL_OUTCOMES = ("seated", "expired", "cancelled")
+PASS_ENDINGS = ("revoked", "replaced", "done")
 OPEN = text("closed_at IS NULL")
 
 
@@ -83,9 +84,30 @@ class ListCall(Base):
     expiry_action: Mapped[str] = mapped_column(String(20))     # end_of_list | remove
     outcome: Mapped[str | None] = mapped_column(String(20))    # CALL_OUTCOMES; None while open
     closed_at: Mapped[datetime | None]
+    on_my_way_at: Mapped[datetime | None]    # when he answered "on my way" from his pass
 
     entry: Mapped[WaitlistEntry] = relationship(lazy="joined")
     table: Mapped[Table] = relationship()
+
+
+class PlayerPass(Base):
+    """A listed player's pass: a link (QR code) to his own entries on his phone, no login. Only the
+    sha256 of its token is kept; it ends at the end of the gaming day, when he is on no list any
+    more, or when the floor withdraws it (a new pass for him withdraws the old one)."""
+
+    __tablename__ = "player_passes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    issued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    issued_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    issued_by_name: Mapped[str] = mapped_column(String(120))
+    expires_at: Mapped[datetime]                      # the end of the gaming day it was issued in
+    ended_at: Mapped[datetime | None]                 # withdrawn, replaced, or his last entry closed
+    ended_reason: Mapped[str | None] = mapped_column(String(20))   # PASS_ENDINGS
+
+    player: Mapped[Player] = relationship(lazy="joined")
 
 
 class TableChangeRequest(Base):

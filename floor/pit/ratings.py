@@ -38,7 +38,7 @@ from floor.gaming_day import gaming_day_bounds
 from floor.games.edges import house_edge, theo_cents
 from floor.models import Bet, Player, PlayerVisit, Round, Shoe, Table, Transfer
 from floor.rounds import hand
-from floor.rounds.table_rules import BLACKJACK, CASINO_HOLDEM, ROULETTE, baccarat_rules
+from floor.rounds.table_rules import TableRules, table_rules
 from floor.settings import HouseSettings
 
 # Bets whose edge is counted on the initial bet they follow from.
@@ -47,25 +47,24 @@ EDGE_BET = {"blackjack": {"bet": "main", "insurance": "insurance"}}
 
 
 @lru_cache(maxsize=256)
-def _edge(kind: str, spot: str, decks: int, commission_percent: int) -> Fraction:
+def _edge(kind: str, spot: str, decks: int, rules: TableRules) -> Fraction:
     if spot in FOLLOW_ON.get(kind, ()):
         return Fraction(0)
     if kind == "roulette":
-        return house_edge("roulette", spot, ROULETTE)
+        return house_edge("roulette", spot, rules.roulette)
     if kind == "baccarat":
-        return house_edge("baccarat", spot, baccarat_rules(commission_percent),
-                          decks=decks)
+        return house_edge("baccarat", spot, rules.baccarat, decks=decks)
     if kind == "blackjack":
-        return house_edge("blackjack", EDGE_BET["blackjack"][spot], BLACKJACK, decks=decks)
-    return house_edge("casino_holdem", spot, CASINO_HOLDEM)
+        return house_edge("blackjack", EDGE_BET["blackjack"][spot], rules.blackjack, decks=decks)
+    return house_edge("casino_holdem", spot, rules.casino_holdem)
 
 
 def bet_edge(kind: str, spot: str, house: HouseSettings, decks: int | None = None) -> Fraction:
-    """The house edge of one bet: its game (``kind``), its spot, the table's rules (the house's
-    commission, the shoe's decks; the house's deck count when the round had no shoe)."""
+    """The house edge of one bet: its game (``kind``), its spot, the table's rules (the house's game
+    rules and commission, the shoe's decks; the house's deck count when the round had no shoe)."""
     if decks is None:
         decks = house.baccarat_decks if kind == "baccarat" else house.blackjack_decks if kind == "blackjack" else 0
-    return _edge(kind, spot, decks, house.baccarat_commission_percent)
+    return _edge(kind, spot, decks, table_rules(house))
 
 
 @dataclass

@@ -106,7 +106,7 @@ def _plan(session: Session, r: Round, kind: str, correction: dict | None, house:
         if r.status not in ("held", "result", "settled", "voided"):
             raise InvalidState("round {round} is {status}: nothing to confirm yet", code="still_running", round=r.number, status=r.status)
         if r.status == "held":   # settled by hand from the cards as recorded: stakes and returns move
-            plan["amount"] = rounds.held_moves(session, r, rounds.held_result(session, r, None), house)
+            plan["amount"] = rounds.held_moves(session, r, rounds.held_result(session, r, None, house), house)
         return plan
     if kind == "void":
         if r.status == "voided":
@@ -121,7 +121,7 @@ def _plan(session: Session, r: Round, kind: str, correction: dict | None, house:
                                code="not_correctable", round=r.number, status=r.status)
         if correction is None:
             raise BadInput("say what was mis-read and what it really was", field="correction")
-        plan["result"] = results.corrected(session, r, correction)
+        plan["result"] = results.corrected(session, r, correction, house)
         targets = results.pays(r.kind, plan["result"], bets, house)
         if r.status == "held":
             plan["amount"] = twoperson.settling_moves(bets, targets)
@@ -396,7 +396,7 @@ def replay_check(session: Session, r: Round, house: HouseSettings,
                  bets: list[dict] | None = None) -> dict:
     """Recompute the result from the recorded cards (or the wheel's two readings) with floor.games,
     and the payouts from it, and compare with what was settled: result and every bet's money."""
-    again = results.replayed(session, r)
+    again = results.replayed(session, r, house)
     out = {"result": again, "settled_result": core.public_result(r), "result_matches": None,
            "payouts_match": None, "bets": []}
     if again is None or r.result is None:

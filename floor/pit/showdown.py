@@ -24,9 +24,11 @@ class SeatHand:
     folded: bool = False
 
 
-def evaluate(variant: str, seats: list[SeatHand], boards: list[str], rake: int = 0) -> dict:
+def evaluate(variant: str, seats: list[SeatHand], boards: list[str], rake: int | None,
+             rules: poker.RakeSettings) -> dict:
     """Who wins what. ``seats`` are in order starting left of the button; ``boards`` holds one board,
-    or two when the hand was run twice."""
+    or two when the hand was run twice. ``rake`` is the amount the dealer took, or None for the
+    house's rake rule (``rules``, the configured ``RakeSettings``) applied to the pot."""
     if not seats:
         raise BadInput("enter at least two seats", field="seats")
     numbers = [s.seat for s in seats]
@@ -39,6 +41,8 @@ def evaluate(variant: str, seats: list[SeatHand], boards: list[str], rake: int =
         holes = [parse_cards(s.hole) if not s.folded or s.hole.strip() else [] for s in seats]
         folded = [i for i, s in enumerate(seats) if s.folded]
         contributions = [s.put_in for s in seats]
+        if rake is None:
+            rake = rules.amount(sum(p.amount for p in poker.pots(contributions, folded) if p.rakeable))
         won = poker.showdown(variant, parsed_boards if len(parsed_boards) > 1 else parsed_boards[0],
                              holes, contributions, folded=folded, rake=rake)
         pot_list = poker.pots(contributions, folded)
@@ -60,13 +64,14 @@ def evaluate(variant: str, seats: list[SeatHand], boards: list[str], rake: int =
 
 
 def record_ruling(session: Session, actor: Actor, table: Table, hand_ref: str, variant: str,
-                  seats: list[SeatHand], boards: list[str], rake: int, reason: str) -> PokerRuling:
+                  seats: list[SeatHand], boards: list[str], rake: int | None, reason: str,
+                  rules: poker.RakeSettings) -> PokerRuling:
     if table.kind != "poker":
         raise BadInput("table {table} is not a poker table", field="table", table=table.number)
     if not (reason or "").strip():
         raise BadInput("a ruling needs a reason", field="reason")
-    result = evaluate(variant, seats, boards, rake)
-    inputs = {"seats": [s.__dict__ for s in seats], "boards": boards, "rake": rake}
+    result = evaluate(variant, seats, boards, rake, rules)
+    inputs = {"seats": [s.__dict__ for s in seats], "boards": boards, "rake": result["rake"]}
     ruling = PokerRuling(table_id=table.id, hand_ref=hand_ref.strip() or "?", variant=variant, inputs=inputs,
                          result=result, reason=reason.strip(), decided_by=actor.staff_id)
     session.add(ruling)

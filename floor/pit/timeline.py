@@ -278,7 +278,7 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         "round": round_out,
         "layout": layout(r, cards, decisions, core.public_result(r)),
         "corrected_layout": (layout(r, corrected_cards(cards, last_correction,
-                                                       lambda cs: results.flow_targets(session, r, cs)),
+                                                       lambda cs: results.flow_targets(session, r, cs, house)),
                                        decisions, effective)
                              if last_correction is not None else None),
         "effective_result": effective,

@@ -146,6 +146,12 @@ def open_entries(session: Session, game_id: int) -> list[WaitlistEntry]:
         WaitlistEntry.game_id == game_id, WaitlistEntry.closed_at.is_(None)).order_by(WaitlistEntry.position)).scalars())
 
 
+def open_entries_of_player(session: Session, player_id: int) -> list[WaitlistEntry]:
+    """The lists a player is on now (his open entries), in game order."""
+    return list(session.execute(select(WaitlistEntry).where(
+        WaitlistEntry.player_id == player_id, WaitlistEntry.closed_at.is_(None)).order_by(WaitlistEntry.game_id)).scalars())
+
+
 def waiting_count(session: Session, game_id: int) -> int:
     return session.execute(select(func.count(WaitlistEntry.id)).where(
         WaitlistEntry.game_id == game_id, WaitlistEntry.closed_at.is_(None))).scalar()

@@ -23,7 +23,7 @@ from floor import alerts, audit, notify, timers
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
 from floor.models import AlertKind, AlertSeverity, ListCall, Player, Seat, SeatAssignment, SeatAway, Table, TableChangeRequest, WaitlistEntry
-from floor.poker import queries
+from floor.poker import pass_feed, queries
 from floor.poker.queries import free_seats, lock_player, open_assignment, open_table_changes, seats_in_game
 from floor.settings import HouseSettings
 
@@ -70,6 +70,9 @@ def touched(session: Session, settings: HouseSettings, table_ids) -> None:
 
 def publish_table(session: Session, table_id: int) -> None:
     notify.publish(session, "tables.changed", {"table_id": table_id}, "floor", "board", notify.table_room(table_id))
+    table = session.get(Table, table_id)
+    if table is not None and table.kind == "poker" and table.game_id is not None:
+        pass_feed.game_changed(session, table.game_id)   # a seat freed or taken: the waits move
 
 
 def sit(session: Session, actor: Actor, settings: HouseSettings, table: Table, seat_number: int, player_id: int,

@@ -24,7 +24,7 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, Money, Msg, NotFound
 from floor.games import waits
 from floor.models import Bust, Game, ListCall, Player, SeatAssignment, Table, WaitingList, WaitlistEntry
-from floor.poker import queries, seating
+from floor.poker import pass_feed, queries, seating
 from floor.poker.queries import list_tables, open_entries
 from floor.settings import HouseSettings
 
@@ -37,6 +37,12 @@ def _now(now: datetime | None) -> datetime:
 
 def _publish(session: Session, game_id: int) -> None:
     notify.publish(session, "lists.changed", {"game_id": game_id}, "floor", "board")
+    pass_feed.game_changed(session, game_id)
+
+
+def publish_list(session: Session, game_id: int) -> None:
+    """Tell the floor, the board and the list's passes that a game's list changed."""
+    _publish(session, game_id)
 
 
 # --- Lists and locks ----------------------------------------------------------------------------------
@@ -174,6 +180,8 @@ def remove(session: Session, actor: Actor, entry_id: int, reason: str = "removed
     audit.record(session, actor, "waitlist.remove", f"player:{e.player_id}",
                  after={"game_id": e.game_id, "entry": e.id, "reason": e.closed_reason})
     _publish(session, e.game_id)
+    pass_feed.player_changed(session, e.player_id)
+    pass_feed.end_if_done(session, e.player_id, now)
     return e
 
 
@@ -420,6 +428,8 @@ def expire_call(session: Session, call_id: int, now: datetime | None = None) -> 
     audit.record(session, actor, "waitlist.call_expired", f"player:{e.player_id}",
                  after={"call": c.id, "entry": e.id, "action": c.expiry_action, "expiries": e.expiries})
     _publish(session, e.game_id)
+    pass_feed.player_changed(session, e.player_id)
+    pass_feed.end_if_done(session, e.player_id, now)
     notify.publish(session, "tables.changed", {"table_id": c.table_id}, "floor", notify.table_room(c.table_id))
     return c
 
@@ -486,6 +496,8 @@ def seat(session: Session, actor: Actor, settings: HouseSettings, entry_id: int,
         for x in others:
             dropped.append(remove(session, actor, x.id, "seated elsewhere", now))
         others = []
+    pass_feed.player_changed(session, e.player_id)
+    pass_feed.end_if_done(session, e.player_id, now)
     return Seated(a, e, others, dropped)
 
 
@@ -514,6 +526,8 @@ def walk_up(session: Session, actor: Actor, settings: HouseSettings, table: Tabl
             _close_call(session, c, "seated", now)
         e.status, e.closed_at, e.closed_reason = "seated", now, "seated"
         _publish(session, e.game_id)
+    pass_feed.player_changed(session, player_id)
+    pass_feed.end_if_done(session, player_id, now)
     if reason:
         audit.record(session, actor, "seat.walk_up", f"player:{player_id}", after={"table": table.number, "reason": reason})
     return a
@@ -585,12 +599,17 @@ def last_seat_change(session: Session, game_id: int) -> datetime | None:
     return max(times) if times else None
 
 
-def lists(session: Session, settings: HouseSettings, now: datetime | None = None) -> list[GameList]:
-    """Every poker game's list with its open entries in order, each with its place and estimated wait."""
+def lists(session: Session, settings: HouseSettings, now: datetime | None = None,
+          game_ids: set[int] | None = None) -> list[GameList]:
+    """Every poker game's list (or those of ``game_ids``) with its open entries in order, each with its
+    place and estimated wait."""
     now = _now(now)
     window = settings.board_wait_window_hours * 60
     out = []
-    for game in session.execute(select(Game).where(Game.kind == "poker").order_by(Game.id)).scalars():
+    q = select(Game).where(Game.kind == "poker").order_by(Game.id)
+    if game_ids is not None:
+        q = q.where(Game.id.in_(sorted(game_ids)))
+    for game in session.execute(q).scalars():
         entries = open_entries(session, game.id)
         calls = {c.entry_id: c for c in session.execute(select(ListCall).where(
             ListCall.closed_at.is_(None), ListCall.entry_id.in_([e.id for e in entries]))).scalars()} if entries else {}

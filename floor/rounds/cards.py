@@ -287,17 +287,17 @@ def new_shoe(session: Session, actor: Actor, table_id: int, at: datetime | None 
 
 # --- blackjack and Casino Hold'em ------------------------------------------------------------------
 
-def build_flow(session: Session, r: Round):
+def build_flow(session: Session, r: Round, house: HouseSettings):
     """Rebuild the deal flow from the round's rows: main bets, accepted cards and decisions by step."""
-    return replay_flow(session, r, [Card.parse(c.card) for c in accepted(session, r.id)])
+    return replay_flow(session, r, [Card.parse(c.card) for c in accepted(session, r.id)], house)
 
 
-def shown_flow(session: Session, r: Round) -> dict | None:
+def shown_flow(session: Session, r: Round, house: HouseSettings) -> dict | None:
     """The deal of a blackjack or Casino Hold'em round as a player may see it (see the flows' ``view``)."""
     if r.kind not in ("blackjack", "casino_holdem") or r.status not in ("dealing", "result", "settled", "held"):
         return None
     try:
-        flow = build_flow(session, r)
+        flow = build_flow(session, r, house)
     except Exception:   # a held round may hold cards that do not fit: show nothing rather than fail
         return None
     return flow.view() if r.kind == TableKind.CASINO_HOLDEM else flow.view(hide_hole=r.status == RoundStatus.DEALING)
@@ -312,7 +312,7 @@ def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
         return Outcome(r.id if r else None, r.status if r else None)
     decks = house.blackjack_decks if table.kind == TableKind.BLACKJACK else 1
     copies = sum(1 for x in accepted(session, r.id) if x.card == str(c))
-    flow = build_flow(session, r)
+    flow = build_flow(session, r, house)
     reason = None
     if copies >= decks:
         reason = Msg("card {card} beyond the {decks} deck(s) in play", card=str(c), decks=decks)
@@ -366,7 +366,7 @@ def decide(session: Session, actor: Actor, table_id: int, seat: int, action: str
         raise Conflict("seat {seat} has no bet this round", code="no_bet", seat=seat)
     if player_id is not None and owner.player_id != player_id:
         raise Conflict("seat {seat} is not player {player_id}'s this round", code="not_your_seat", seat=seat, player_id=player_id)
-    flow = build_flow(session, r)
+    flow = build_flow(session, r, house)
     try:
         extra = (flow.apply_decision(seat, action, hand, amount) if r.kind == TableKind.BLACKJACK
                  else flow.apply_decision(seat, action))
@@ -391,7 +391,7 @@ def decision_timeout(session: Session, round_id: int, step: int, at: datetime | 
     if r.status != RoundStatus.DEALING or r.steps != step:
         return None
     actor = Actor.system("decision timer")
-    flow = build_flow(session, r)
+    flow = build_flow(session, r, house)
     if r.kind == TableKind.BLACKJACK:
         d = flow.default_decision()
         return decide(session, actor, r.table_id, d[0], d[1], at, house=house) if d else None

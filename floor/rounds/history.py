@@ -17,8 +17,8 @@ from floor.models import Bet, Round, RoundCard, RoundEvent, RoundRuling, RulingA
 from floor.models import TableKind
 from floor.rounds.engines import baccarat as coup_engine
 from floor.rounds.flows import BlackjackFlow, HoldemFlow
-from floor.rounds import table_rules
 from floor.rounds.payouts import payouts
+from floor.rounds.table_rules import table_rules
 from floor.settings import HouseSettings
 
 CARD_GAMES = ("baccarat", "blackjack", "casino_holdem")
@@ -44,15 +44,15 @@ def _baccarat_result(cards: list[Card], dealt: int | None) -> dict:
     return coup_engine.result_of(cards)
 
 
-def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | None = None):
-    """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order
-    (``targets``, when given, gets where each card went)."""
+def replay_flow(session: Session, r: Round, cards: list[Card], house: HouseSettings, targets: list | None = None):
+    """The deal flow rebuilt from the round's bets and decisions with ``cards`` in step order, by the
+    house's blackjack rules (``targets``, when given, gets where each card went)."""
     main = "bet" if r.kind == TableKind.BLACKJACK else "ante"
     seats: dict[int, int] = {}
     for seat, amount in session.execute(select(Bet.seat, Bet.amount).where(Bet.round_id == r.id, Bet.spot == main)
                                         .order_by(Bet.id)):
         seats[seat] = seats.get(seat, 0) + amount
-    flow = BlackjackFlow(seats, table_rules.BLACKJACK) if r.kind == TableKind.BLACKJACK else HoldemFlow(seats)
+    flow = BlackjackFlow(seats, table_rules(house).blackjack) if r.kind == TableKind.BLACKJACK else HoldemFlow(seats)
     steps = [c.step for c in recorded_cards(session, r.id)]
     items = [(step, "card", card) for step, card in zip(steps, cards)]
     items += [(e.step, "decision", e.data) for e in session.execute(
@@ -69,9 +69,9 @@ def replay_flow(session: Session, r: Round, cards: list[Card], targets: list | N
     return flow
 
 
-def _flow_result(session: Session, r: Round, cards: list[Card]) -> dict:
+def _flow_result(session: Session, r: Round, cards: list[Card], house: HouseSettings) -> dict:
     try:
-        flow = replay_flow(session, r, cards)
+        flow = replay_flow(session, r, cards, house)
     except BadInput:
         raise
     except Exception as exc:   # NotExpected (a Conflict) and friends: the cards do not make this round
@@ -81,17 +81,17 @@ def _flow_result(session: Session, r: Round, cards: list[Card]) -> dict:
     return flow.result()
 
 
-def flow_targets(session: Session, r: Round, cards: list[Card]) -> list[str] | None:
+def flow_targets(session: Session, r: Round, cards: list[Card], house: HouseSettings) -> list[str] | None:
     """Where each of ``cards`` goes when the round is dealt again with them (None: they do not fit)."""
     targets: list[str] = []
     try:
-        replay_flow(session, r, cards, targets)
+        replay_flow(session, r, cards, house, targets)
     except Exception:
         return None
     return targets
 
 
-def replayed(session: Session, r: Round) -> dict | None:
+def replayed(session: Session, r: Round, house: HouseSettings) -> dict | None:
     """The result the rules give for the cards (or wheel readings) as recorded; None when there is
     nothing to replay (no cards yet, an incomplete round)."""
     if r.kind == TableKind.ROULETTE:
@@ -106,12 +106,12 @@ def replayed(session: Session, r: Round) -> dict | None:
     try:
         if r.kind == TableKind.BACCARAT:
             return _baccarat_result(cards, None)
-        return _flow_result(session, r, cards)
+        return _flow_result(session, r, cards, house)
     except BadInput:
         return None
 
 
-def corrected(session: Session, r: Round, correction: dict) -> dict:
+def corrected(session: Session, r: Round, correction: dict, house: HouseSettings) -> dict:
     """The round's result with the pit boss's correction: ``{"number": n}`` (roulette),
     ``{"cards": [...]}`` (baccarat: the whole coup in shoe order) or ``{"replace": {step: card}}``
     (any card game: the card dealt at ``step`` was really ``card``)."""
@@ -149,7 +149,7 @@ def corrected(session: Session, r: Round, correction: dict) -> dict:
         raise BadInput("the correction changes no card", field="replace")
     if r.kind == TableKind.BACCARAT:
         return _baccarat_result(cards, len(cards))
-    return _flow_result(session, r, cards)
+    return _flow_result(session, r, cards, house)
 
 
 def bet_rows(session: Session, round_id: int) -> list[dict]:

@@ -100,7 +100,7 @@ def refused_frame(session: Session, table_id: int, reason: str, at: datetime | N
     return Outcome(r.id if r else None, r.status if r else None)
 
 
-def held_result(session: Session, r: Round, result: dict | None) -> dict:
+def held_result(session: Session, r: Round, result: dict | None, house: HouseSettings) -> dict:
     """The result a held round settles with: the one the pit boss gives (roulette ``{"number": n}``,
     baccarat ``{"cards": [...]}`` in shoe order) or, without one, the cards as recorded."""
     result = dict(result or {})
@@ -122,7 +122,7 @@ def held_result(session: Session, r: Round, result: dict | None) -> dict:
     if result:
         raise BadInput("blackjack and Casino Hold'em rounds settle from the cards as recorded", field="result")
     try:
-        flow = build_flow(session, r)
+        flow = build_flow(session, r, house)
     except Exception as exc:
         raise Conflict("the recorded cards do not make a round ({exc}); void it", code="incomplete", exc=exc) from None
     if flow.expecting()[0] != "done":
@@ -147,7 +147,7 @@ def settle_held(session: Session, actor: Actor, round_id: int, result: dict | No
     if r.status != RoundStatus.HELD:
         raise InvalidState("round {round} is {status}; only a held round is settled by hand", code="not_held", round=r.id, status=r.status)
     twoperson.nothing_waiting(session, r, ruling_id)
-    fixed = held_result(session, r, result)
+    fixed = held_result(session, r, result, house)
     twoperson.require(session, r, held_moves(session, r, fixed, house), house, ruling_id)
     r.result = fixed
     r.result_at = at
@@ -243,12 +243,12 @@ class TableState:
     entry_by_hand: EntryByHand | None = None   # the table plays on by hand (its device not used)
 
 
-def held_rounds(session: Session) -> list[RoundDetail]:
+def held_rounds(session: Session, house: HouseSettings) -> list[RoundDetail]:
     rows = session.execute(select(Round).where(Round.status == RoundStatus.HELD).order_by(Round.id)).scalars().all()
-    return [round_detail(session, r) for r in rows]
+    return [round_detail(session, r, house) for r in rows]
 
 
-def round_detail(session: Session, r: Round) -> RoundDetail:
+def round_detail(session: Session, r: Round, house: HouseSettings) -> RoundDetail:
     cards = [ShownCard(c.card, c.target, c.source, c.accepted, c.reason, c.at)
              for c in session.execute(select(RoundCard).where(RoundCard.round_id == r.id)
                                       .order_by(RoundCard.id)).scalars()]
@@ -260,7 +260,7 @@ def round_detail(session: Session, r: Round) -> RoundDetail:
         paid = core.paid_by_bet(session, r.id)
         for b in bet_lines:
             b.paid = paid.get(b.id, 0)
-    view = shown_flow(session, r)
+    view = shown_flow(session, r, house)
     if r.status == RoundStatus.DEALING and r.kind == TableKind.BLACKJACK and r.result is None:
         # never show the hole card before the dealer turns it over
         dealer_cards = [c for c in cards if c.target == "dealer" and c.accepted]
@@ -285,11 +285,11 @@ def _keyed(keyed: dict | None) -> "Keyed | None":
                  keyed_by_ids=[k.get("id") for k in keyed.get("by") or []])
 
 
-def table_state(session: Session, table_id: int) -> TableState:
+def table_state(session: Session, table_id: int, house: HouseSettings) -> TableState:
     """What the dealer terminal shows: the live round (or the last one) and the shoe."""
     table = get_table(session, table_id)
     r = active_round(session, table_id, lock=False) or core.last_round(session, table_id)
-    return TableState(table=table, round=round_detail(session, r) if r is not None else None,
+    return TableState(table=table, round=round_detail(session, r, house) if r is not None else None,
                       shoe=current_shoe(session, table_id) if table.kind == TableKind.BACCARAT else None,
                       entry_by_hand=_entry(core.entry_by_hand(session, table_id)))
 

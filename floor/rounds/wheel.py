@@ -144,15 +144,22 @@ def no_ball_due(session: Session, round_id: int, spin: int | None, at: datetime)
 
 
 def wheel_number(session: Session, table_id: int, spin: int | None, number: int, at: datetime, *,
-                 raw: bytes | None = None, device: str | None = None) -> Outcome:
-    """The bare winning-number line. ``spin`` is the spin of the last status line (None if unknown)."""
+                 raw: bytes | None = None, device: str | None = None, alone: bool = False,
+                 direction: int | None = None) -> Outcome:
+    """The bare winning-number line. ``spin`` is the spin of the last status line (None if unknown).
+    ``alone``: the wheel tells nothing but its numbers (no states): the number settles the round the
+    dealer closed betting on, and ``direction`` (0 clockwise, 1 anticlockwise), when the line
+    carries it, is kept on the round for the pit's wheel watch."""
     r = active_round(session, table_id)
     out = Outcome(r.id if r else None, r.status if r else None)
-    summary = f"number {number} (spin {spin})"
+    summary = f"number {number} (spin {spin})" if not alone else f"number {number} (dir {direction}, number only)"
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
         core.frame(session, device, table_id, raw, f"bad number {number!r}", at, out.round_id)
         return out.note("not a pocket")
-    r = _step(session, table_id, engine.Number(number, spin), at, _actor(device, table_id), None, r, out)
+    if alone and r is not None and r.status in engine.RUNNING and direction in (0, 1):
+        r.device = {**(r.device or {}), "direction": direction}
+    r = _step(session, table_id, engine.Number(number, spin, alone=bool(alone)), at, _actor(device, table_id), None,
+              r, out)
     if r is None:
         last = last_round(session, table_id)
         core.frame(session, device, table_id, raw, summary, at, last.id if last else None)

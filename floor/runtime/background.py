@@ -20,6 +20,7 @@ from devices.demo import DemoDealer
 from devices.dispatch import RoundsDispatch
 from devices.priority import MAX_PRIORITY
 from devices.runtime import DeviceRuntime, simulated_devices
+from devices.tap import LineTap
 from floor import layout, notify, timers
 from floor.models import Table
 from floor.runtime import recovery, scheduler
@@ -91,7 +92,9 @@ def start_devices(app: Flask):
     runtime = DeviceRuntime(configs, sims, realtime_priority=priority,
                             journal_dir=str(Path(app.instance_path) / "journal"))
     dispatch = RoundsDispatch(factory, app.config["HOUSE"], send=runtime.send)
-    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch,
+    # the live device page's tap: publishes the lines only while someone has the page open
+    tap = LineTap(notify.emit, app.extensions["floor_device_watchers"].any).start()
+    bridge = FloorBridge(factory, by_name, kinds, emit=notify.emit, dispatch=dispatch, tap=tap,
                          lag_limit_s=app.config["HOUSE"].line_lag_ms / 1000,
                          # a device process held behind its line on purpose: tests of the line's time only
                          delay_s=float(os.environ.get("FLOORMAN_TEST_DEVICE_DELAY_S") or 0))
@@ -188,6 +191,10 @@ def check_devices(app: Flask) -> None:
     """Every configured device belongs to a table of this floor that deals its game: a device for a
     table that does not exist would read cards and numbers nobody can use, so the process refuses to
     start and says which device and what to do."""
+    try:   # the entries themselves, their line format (protocol) and its decoder first: no port opened yet
+        load(app.config["FLOOR"].get("devices") or [])
+    except ValueError as exc:
+        raise ConfigError(f"devices: refusing to start: {exc}") from None
     with app.app_context():
         with factory(app)() as s:
             problems = layout.device_problems(s, [(str(d.get("name")), str(d.get("table")), str(d.get("kind")))

@@ -20,6 +20,7 @@ from floor.errors import FloorError
 from floor.models import ROLES
 from floor.models.tables import POKER_VARIANTS, STRUCTURES, TABLE_KINDS
 from floor.runtime import background, scheduler
+from floor.runtime import device_bench as bench_cli
 from floor.web.extensions import db
 
 bp = Blueprint("floor_cli", __name__, cli_group="floor")
@@ -320,15 +321,25 @@ def _lock(username, until):
     click.echo(f"{'locked' if until else 'unlocked'} {username}")
 
 
-@bp.cli.command("devices")
-def devices_process():
-    """Run the device process: own the serial ports, emit through the message queue, run the commands
-    people give the devices. A second one stands by until the first stops."""
+@bp.cli.group("devices", invoke_without_command=True)
+@click.pass_context
+def devices_process(ctx):
+    """Run the device process (with no command): own the serial ports, emit through the message
+    queue, run the commands people give the devices. A second one stands by until the first stops.
+
+    The integrator's bench on one port, without the database: check, capture, replay."""
+    if ctx.invoked_subcommand is not None:
+        return
     try:
         background.run_device_process(current_app._get_current_object())
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+
+
+devices_process.add_command(bench_cli.check)
+devices_process.add_command(bench_cli.capture)
+devices_process.add_command(bench_cli.replay)
 
 
 @bp.cli.command("scheduler")

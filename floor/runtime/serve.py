@@ -73,6 +73,21 @@ def _disconnect_all(socketio) -> None:
         time.sleep(0.2)
 
 
+def closes_when_it_says(wsgi_app):
+    """gunicorn drops an application's ``Connection`` header and writes its own; an answer that says
+    ``Connection: close`` (a 413, whose body was never read) must close the connection, so the
+    response is told to (gunicorn's ``start_response`` is a method of its response)."""
+    def app(environ, start_response):
+        def start(status, headers, exc_info=None):
+            if any(k.lower() == "connection" and v.lower() == "close" for k, v in headers):
+                force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+                if force_close is not None:
+                    force_close()
+            return start_response(status, headers, exc_info)
+        return wsgi_app(environ, start)
+    return app
+
+
 class FloorServer(BaseApplication):
     def __init__(self, options: dict):
         self.options = options
@@ -84,6 +99,7 @@ class FloorServer(BaseApplication):
 
     def load(self):
         app = create_app()
+        app.wsgi_app = closes_when_it_says(app.wsgi_app)
         background.start_background(app)
         return app
 

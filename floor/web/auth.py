@@ -20,7 +20,8 @@ from floor.web.policy import STAFF, allow, current_identity, public
 bp = Blueprint("auth", __name__)
 
 HOME = {"floor_manager": "pages.floor", "admin": "pages.floor", "pit_boss": "pages.pit",
-        "cashier": "pages.pit", "display": "pages.board"}
+        "cashier": "pages.pit", "display": "pages.board",
+        "technician": "device_live.page"}
 
 
 def _rate():

@@ -11,8 +11,8 @@ from floor.web.extensions import db
 
 
 def render_terminal(table: Table):
-    state = TableStateSchema().dump(rounds.table_state(db.session, table.id))
     house = current_app.config["HOUSE"]
+    state = TableStateSchema().dump(rounds.table_state(db.session, table.id, house))
     layout = {}
     if table.kind == "roulette":
         for b in roulette.all_bets():

@@ -37,6 +37,7 @@ from floor.errors import FloorError, Money, Msg, Term
 
 LANGUAGES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 COOKIE = "floor_lang"
+PHONE_BLUEPRINTS = ("pass_page", "api_pass")   # pages on a player's phone speak its Accept-Language
 JS_KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_JS = ROOT / "static" / "js"
@@ -49,6 +50,7 @@ VOCABULARY = {
     # roles
     "floor_manager": _l("floor manager"), "pit_boss": _l("pit boss"), "dealer": _l("dealer"),
     "cashier": _l("cashier"), "admin": _l("administrator"), "display": _l("display"),
+    "technician": _l("technician"),
     # table and round states
     "open": _l("open"), "closed": _l("closed"), "idle": _l("idle"), "betting": _l("betting"),
     "dealing": _l("dealing"), "locked": _l("no more bets"), "result": _l("result"), "held": _l("held"),
@@ -173,6 +175,8 @@ def select_language() -> str:
     asked = _valid(request.args.get("lang"))
     if asked:
         return asked
+    if request.blueprint in PHONE_BLUEPRINTS:   # a player's own phone: the language it asks for
+        return request.accept_languages.best_match(list(LANGUAGES)) or _valid(house.language) or "en"
     ident = g.get("floor_identity")
     own = _valid(getattr(getattr(ident, "staff", None), "language", None))
     return own or _valid(request.cookies.get(COOKIE)) or _valid(house.language) or "en"

@@ -169,6 +169,14 @@ def socket_connect(roles, namespace: str = "/live"):
     return deco
 
 
+def socket_disconnect(namespace: str = "/live"):
+    """Declare the disconnect handler of a namespace (no policy: it only tidies up after a client)."""
+    def deco(fn):
+        SOCKET_HANDLERS[(namespace, "disconnect")] = fn
+        return fn
+    return deco
+
+
 def register_socket_handlers(socketio) -> None:
     for (namespace, event), handler in SOCKET_HANDLERS.items():
         socketio.on_event(event, handler, namespace=namespace)

@@ -7,24 +7,34 @@ A client joins only the rooms its role may read, as REST would answer it:
   clocks), so every client may hear it;
 - ``table:<id>``: one table's terminal: a dealer's own table only (joined at connect, and
   ``join_table`` refuses another), any table for the floor's staff;
-- ``role:<role>``: what is for one role (cash requests, alerts, device health).
+- ``role:<role>``: what is for one role (cash requests, alerts, device health);
+- ``devices``: every device's line as it happens (bytes, decoded events, refusals, what was written to
+  it, health) for the live device page: admins and technicians, on asking (``join_devices``), and the
+  device process sends it only while somebody is in it (floor/web/device_watch.py);
+- ``pass:<id>``: a player's pass on his phone (no login: the link's token in the auth payload), and
+  nothing else: told only that something of his changed (``pass.changed``, no payload), it asks
+  for his own entries again over HTTP. No staff event, no name, reaches it.
+A technician reads devices and nothing of money or players: no ``floor``, no ``board``.
 An event is published to the rooms whose readers may read all of it (floor/notify.py)."""
 from __future__ import annotations
 
-from flask import request
+from flask import current_app, request
 from flask_socketio import ConnectionRefusedError, join_room, leave_room
 
 from floor import tables as tables_svc
-from floor.errors import BadInput, FloorError, NotAllowed
+from floor.errors import BadInput, FloorError, NotAllowed, Unavailable
+from floor.poker import pass_feed, passes
 from floor.web.errors import error_body
 from floor.web.extensions import db
-from floor.web.policy import STAFF, check, current_identity, socket_connect, socket_event
+from floor.web.policy import STAFF, check, current_identity, socket_connect, socket_disconnect, socket_event
 
 NAMESPACE = "/live"
 
 
 @socket_connect(STAFF, NAMESPACE)
 def connect(auth=None):
+    if isinstance(auth, dict) and "pass" in auth:
+        return _connect_pass(auth["pass"])
     # A token may come in the Socket.IO auth payload (integrations) instead of the cookie.
     if isinstance(auth, dict) and auth.get("token") and "Authorization" not in request.headers:
         request.environ["HTTP_AUTHORIZATION"] = f"Bearer {auth['token']}"
@@ -45,10 +55,70 @@ def connect(auth=None):
 FLOOR_READERS = frozenset({"floor_manager", "pit_boss", "admin", "cashier"})
 
 
-def rooms_of(role: str) -> list[str]:
-    """The rooms a client of this role joins when it connects (a dealer adds his table's)."""
+DEVICE_WATCHERS = ("admin", "technician")
+DEVICES_ROOM = "devices"
+
+
+def rooms_of(role: str, pass_id: int | None = None) -> list[str]:
+    """The rooms a client of this role joins when it connects (a dealer adds his table's). A player's
+    pass (role "pass") joins its own room only."""
+    if role == "pass":
+        return [pass_feed.room(pass_id)]
+    if role == "technician":
+        return [f"role:{role}"]
     return [f"role:{role}", "board"] + (["floor"] if role in FLOOR_READERS else [])
 
+
+def _watchers():
+    return current_app.extensions["floor_device_watchers"]
+
+
+@socket_event("join_devices", DEVICE_WATCHERS, NAMESPACE)
+def join_devices(data=None):
+    """The live device page opens (and says so again every few seconds while open)."""
+    try:
+        _watchers().add(request.sid)
+    except Exception:   # the message queue is away: the device process could not be told
+        return error_body(Unavailable("the message queue cannot be reached: the device process cannot send "
+                                      "the lines now", code="message_queue_down"))
+    finally:
+        db.session.remove()
+    join_room(DEVICES_ROOM)
+    return {"ok": True, "room": DEVICES_ROOM}
+
+
+@socket_event("leave_devices", DEVICE_WATCHERS, NAMESPACE)
+def leave_devices(data=None):
+    leave_room(DEVICES_ROOM)
+    try:
+        _watchers().remove(request.sid)
+    except Exception:   # the message queue is away: the note runs out by itself
+        pass
+    finally:
+        db.session.remove()
+    return {"ok": True}
+
+
+@socket_disconnect(NAMESPACE)
+def disconnect(reason=None):
+    try:
+        _watchers().remove(request.sid)
+    except Exception:   # the watchers' record is away: the note runs out by itself
+        pass
+
+
+def _connect_pass(token) -> bool:
+    try:
+        p = passes.holder(db.session, token if isinstance(token, str) else "")
+        rooms = rooms_of("pass", p.id)
+    except FloorError as exc:
+        raise ConnectionRefusedError(error_body(exc))
+    finally:
+        db.session.rollback()
+        db.session.remove()
+    for room in rooms:
+        join_room(room)
+    return True
 
 
 def _table_id(data) -> int:

@@ -88,7 +88,9 @@ function roundView(r) {
   if (kind === "roulette") {
     return [el("div", { class: "wheel-result" },
       res.number !== undefined ? ball(res.number, "big") : el("span", { class: "ball pending big" }, "–"),
-      el("div", {}, el("p", {}, r.spin ? _("Spin {n}", { n: r.spin }) : state.entry_by_hand ? _("Waiting for the number keyed by hand") : _("Waiting for the wheel")),
+      // a wheel that sends only its numbers has no spin counter: once its number is in, nothing is awaited
+      el("div", {}, r.spin ? el("p", {}, _("Spin {n}", { n: r.spin }))
+        : res.number === undefined ? el("p", {}, state.entry_by_hand ? _("Waiting for the number keyed by hand") : _("Waiting for the wheel")) : null,
         res.number !== undefined ? el("p", { class: "result-line" }, _("Winning number {n}", { n: res.number })) : null))];
   }
   if (kind === "baccarat") {

@@ -152,6 +152,7 @@ function seatTile(t, s) {
       el("span", { class: "seat-no" }, s.number),
       el("span", { class: "seat-name" }, short(s.call.player.name)),
       el("span", { class: "countdown", "data-expires": s.call.expires_at }, ""),
+      s.call.on_my_way_at ? el("span", { class: "badge on-my-way", "data-on-my-way": s.call.entry_id }, _("on my way")) : null,
       el("span", { class: "seat-actions" },
         btn(pgettext("seat a player", "Seat"), "primary small", () => seatCalled(s.call), { "data-action": "seat-called" }),
         btn("✕", "small", confirmed(_("Cancel the call of {player}?", { player: s.call.player.name }),
@@ -297,6 +298,7 @@ function entryRow(lst, e) {
   }
   if (e.place > 1) actions.push(btn("↑", "", () => askReason(_("Move {player} up", { player: e.player.name }), _("Why? (audited)"),
     r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": _("move up") }));
+  actions.push(btn(_("QR"), "", () => passSheet(e), { "aria-label": _("his pass (QR code)"), "data-action": "pass" }));
   actions.push(btn("✕", "", confirmed(_("Take {player} off the list?", { player: e.player.name }),
     _("He loses his place ({place}) on {list}.", { place: e.place, list: lst.game.name }), _("Take off the list"),
     () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name }))),
@@ -305,7 +307,8 @@ function entryRow(lst, e) {
     el("span", { class: "place" }, e.place),
     el("span", { class: "who" }, el("span", { class: "name" }, e.player.name),
       el("small", {}, e.status === "called"
-        ? el("span", {}, _("called · T{table} S{seat}", { table: e.call.table, seat: e.call.seat }) + " · ", el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""))
+        ? el("span", {}, _("called · T{table} S{seat}", { table: e.call.table, seat: e.call.seat }) + " · ", el("b", { class: "countdown", "data-expires": e.call.expires_at }, ""),
+            e.call.on_my_way_at ? [" · ", el("b", { class: "on-my-way", "data-on-my-way": e.id }, _("on my way"))] : null)
         : waitingLine(e))),
     el("span", { class: "entry-actions" }, actions));
 }
@@ -318,6 +321,41 @@ function waitingLine(e) {
   return el("span", { class: "waiting-line", title: eta ? `${eta} · ${added}` : added },
     eta ? el("span", { class: "eta" }, eta) : "", eta ? el("span", { class: "sep" }, "·") : "",
     el("span", { class: "added" }, added));
+}
+
+// A player's pass: the link to his own lists on his phone, as a QR code he scans (or a printed slip).
+// Each tap makes a new one; the one he had before stops working.
+async function passSheet(e) {
+  let made;
+  try { made = await act("POST", `/api/waitlists/players/${e.player.id}/pass`, {}); } catch (err) { return; }
+  const qr = el("div", { class: "pass-qr" });
+  qr.innerHTML = made.qr_svg;            // drawn by the server from the link alone
+  const lists = state.lists.filter(l => l.entries.some(x => x.player.id === e.player.id)).map(l => l.game.name);
+  sheet(_("Pass of {player}", { player: e.player.name }),
+    el("p", { class: "hint" }, _("He scans it with his phone's camera: his place, his wait and his call, live, without a login. It works until the end of the gaming day or until he is seated; a new pass replaces this one.")),
+    qr,
+    el("p", { class: "pass-link", "data-link": made.link }, made.link),
+    el("div", { class: "sheet-actions" },
+      btn(_("Print the slip"), "big", () => printSlip(e.player.name, lists, made), { "data-action": "print-pass" }),
+      btn(_("Withdraw his pass"), "danger big", confirmed(_("Withdraw the pass of {player}?", { player: e.player.name }),
+        _("His phone's page stops working; he keeps his place on the lists."), _("Withdraw the pass"),
+        () => act("POST", `/api/waitlists/players/${e.player.id}/pass/revoke`, {}, _("Pass withdrawn")).then(closeSheet)),
+        { "data-action": "revoke-pass" })));
+}
+
+function printSlip(name, lists, made) {
+  const slip = el("div", { class: "pass-slip" },
+    el("h2", {}, _("Your place on the list")),
+    el("p", {}, name), el("p", {}, lists.join(" · ")),
+    el("div", { class: "pass-qr" }),
+    el("p", {}, _("Scan with your phone's camera: your place, your wait and your call, live.")),
+    el("p", { class: "pass-link" }, made.link));
+  slip.querySelector(".pass-qr").innerHTML = made.qr_svg;
+  document.body.append(slip);
+  document.body.classList.add("printing-slip");
+  const done = () => { slip.remove(); document.body.classList.remove("printing-slip"); window.removeEventListener("afterprint", done); };
+  window.addEventListener("afterprint", done);
+  window.print();
 }
 
 function addToList(lst, p) {

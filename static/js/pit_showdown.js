@@ -60,7 +60,7 @@ function body() {
     put_in: cents(tr.querySelector("[name=put_in]").value),
     folded: tr.querySelector("[name=folded]").checked,
   }));
-  return { table_number: parseInt(form.table_number.value, 10), variant: form.variant.value, seats, boards, rake: cents(form.rake.value) };
+  return { table_number: parseInt(form.table_number.value, 10), variant: form.variant.value, seats, boards, rake: form.rake.value.trim() ? cents(form.rake.value) : null };
 }
 
 function showResult(res, sent) {

@@ -114,6 +114,12 @@ function render(sheet) {
   const dayInput = document.getElementById("tm-day");
   if (dayInput && !dayInput.value) dayInput.value = today;
   refill(document.getElementById("tm-figures"), figures(sheet.day));
+  const due = document.getElementById("tm-count-due");
+  if (due) {
+    due.hidden = !sheet.count_due;
+    due.textContent = sheet.count_due ? _("Count the tray: {name} took the table at {time}", {
+      name: sheet.count_due.dealer_name, time: clock(sheet.count_due.since) }) : "";
+  }
   refill(document.getElementById("tm-slips"), sheet.slips.slice().reverse().map(s => slipItem(s)));
   refill(document.getElementById("tm-counts"), sheet.counts.slice().reverse().map(countItem));
   refill(document.getElementById("tm-shifts"), sheet.day.shifts.map(shiftItem));
@@ -216,3 +222,4 @@ const socket = connect(sock => {
 });
 socket.on("table_money.changed", () => refresh());
 socket.on("slip.changed", () => refresh());
+socket.on("rotation.changed", m => { if (!m || !m.tables || m.tables.includes(data.table_id)) refresh(); });   // a new dealer may owe a count

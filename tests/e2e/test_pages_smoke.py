@@ -38,7 +38,7 @@ def test_login_page_then_floor_map_and_alerts_update_live(page_as, live_server, 
     page.evaluate("window.__marker = 42")
     other = requests.Session()
     token = browser_login(other, live_server.url, "manager2")
-    resp = other.post(f"{live_server.url}/api/alerts/{alert_id}/acknowledge", headers={"X-CSRFToken": token})
+    resp = other.post(f"{live_server.url}/api/alerts/{alert_id}/acknowledge", json={}, headers={"X-CSRFToken": token})
     assert resp.status_code == 200
     alert.wait_for(state="detached")
     assert page.evaluate("window.__marker") == 42

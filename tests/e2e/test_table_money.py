@@ -111,3 +111,45 @@ def test_a_shift_on_a_live_table_through_the_pages(page_as, live_server, sqlite_
     assert pit.text_content("#tm-shifts [data-shift='2'] [data-col=difference]").endswith("-25.00")
     shot(pit, "table-money-pit-short")
     shot(dealer, "table-money-dealer")
+
+
+def test_a_new_dealer_is_asked_to_count_the_tray_in_german(browser, sqlite_template, tmp_path):
+    """Where the house counts the tray at each dealer change, the dealer who takes the table sees the
+    count asked on his chips page (and the pit on its sheet, live) until he has entered it."""
+    from tests.conftest import template_copy
+    from tests.e2e.conftest import DEALER
+    from tests.servers import Server
+
+    server = Server(template_copy(sqlite_template, tmp_path), tmp_path / "instance",
+                    FLOOR_HOUSE_COUNT_AT_DEALER_CHANGE="true", FLOOR_HOUSE_LANGUAGE='"de"').wait()
+    contexts = []
+
+    def at_table(username, pin, device=DEALER):
+        ctx = browser.new_context(**device, base_url=server.url, locale="de-DE")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(60_000)
+        page.goto("/dealer/12/login?lang=de")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=pin]", pin)
+        page.click("button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        page.goto("/dealer/12/money")
+        page.wait_for_selector("#tm-figures dd")
+        return page
+    try:
+        dan = at_table("dealer", "1234")
+        count(dan, "opening", {10_000: 100})
+        dan.wait_for_selector("#tm-counts [data-kind=opening]")
+        assert dan.locator("#tm-count-due").is_hidden()
+        dora = at_table("dealer2", "2345")
+        due = dora.locator("#tm-count-due")
+        due.wait_for()
+        assert "Zwischenzählung fällig: Dora Dealer" in due.inner_text()
+        shot(dora, "de-count-due-at-dealer-change")
+        count(dora, "interim", {10_000: 100})
+        due.wait_for(state="hidden")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+        server.stop()

@@ -2,8 +2,9 @@
 on an iPad plays it: the weekly event saved as a template and made from it, 30 players registered by the
 player picker, the seats drawn, late registration closed by the director, each player out in two taps
 (the player, then the pot's winner at his table), the moves made as proposed, the chip counts entered at
-the final table, an ICM deal among the last three agreed player by player on the page, the winner
-placed; the results page and CSV list 30 places whose prizes add up to the prize pool, to the cent.
+the final table, an ICM deal among the last three agreed player by player on the page and its payouts approved by
+a second floor manager on his tablet (the director's own tap refused), the winner placed; the results
+page and CSV list 30 places whose prizes add up to the prize pool, to the cent.
 Every step waits on what the page shows, never on time."""
 from __future__ import annotations
 
@@ -122,6 +123,25 @@ def test_thirty_players_in_french_from_a_template_to_the_last_hand(browser, live
     for entry in left:
         page.click(f".tn-deal tr[data-entry='{entry}'] .tn-agree")
         page.wait_for_selector(f".tn-deal tr[data-entry='{entry}'] .tn-agree", state="detached")
+    # the deal's money waits for a second person: the director who recorded the agreements cannot pay it
+    page.wait_for_selector(".tn-deal-waiting")
+    page.click(".tn-deal-approve")
+    page.wait_for_selector("#toasts .toast.error")
+    assert page.locator(".tn-clock[data-status='running']").count() == 1
+    second = browser.new_context(**IPAD, base_url=live_server.url)
+    other = second.new_page()
+    other.set_default_timeout(60_000)
+    other.goto("/login?lang=fr")
+    other.fill("input[name=username]", "manager2")
+    other.fill("input[name=password]", "floorman-demo")
+    with other.expect_navigation():
+        other.click("button[type=submit]")
+    other.goto("/tournaments")
+    other.wait_for_selector("#live-dot.on")
+    other.click(".tn-deal-approve")
+    other.wait_for_selector(".tn-clock[data-status='finished']")
+    shot(other, "fr-tournament-deal-approved")
+    second.close()
     page.wait_for_selector(".tn-clock[data-status='finished']")
 
     engine = create_engine(sqlite_url)

@@ -72,10 +72,12 @@ class Rig:
         self.runtime.manager.readers[line.name] = line.reader
         return line
 
-    def attach(self, sim_cls, kind: str, table_number: int, *, inject: tuple[str, ...] = (), **sim_kw):
+    def attach(self, sim_cls, kind: str, table_number: int, *, inject: tuple[str, ...] = (), config: dict | None = None,
+               **sim_kw):
         """A simulated device on a pty (linked like /dev/serial/by-id) read by the real reader,
-        whose sink is the real bridge for that table; ``inject``: faults for its first round."""
-        line = self._line(kind, table_number)
+        whose sink is the real bridge for that table; ``inject``: faults for its first round;
+        ``config``: more of the device's configuration (e.g. its ``protocol``)."""
+        line = self._line(kind, table_number, **(config or {}))
         # plugged in means known to the floor: the API sends a device's commands only once its
         # health is recorded (the bridge's worker writes it after the reader connects)
         wait(lambda: self._known(table_number, kind), what=f"{line.name} recorded as at table {table_number}")

@@ -12,6 +12,7 @@ from floor.actors import Actor
 from floor.errors import BadInput, Conflict, InvalidState, NotAllowed
 from floor.models import Round, RoundRuling, Settlement, Staff, Transfer
 from floor.rounds import bets
+from floor.games.poker import RakeSettings
 from floor.settings import HouseSettings
 from tests.floor.rounds.helpers import DEALER, T0, at, books_balance, event, fund, tid
 
@@ -318,7 +319,8 @@ def test_poker_hands_for_the_showdown_tool_and_rulings_linked_to_them(session):
     assert posted[hand.small_seat] == 200 and posted[hand.big_seat] == 500
     seats = [disputes.SeatHand(s, hole, 1_000) for s, hole in zip(order, ("AS AD", "KS KD", "QS QD", "JS JD"))]
     ruling = disputes.record_ruling(session, boss(session), t, f"#{hand.number}", "holdem", seats,
-                                    ["2C 7D 9H TC 3S"], 0, "chips pushed to the wrong seat")
+                                    ["2C 7D 9H TC 3S"], 0, "chips pushed to the wrong seat",
+                                    RakeSettings())
     session.commit()
     linked = pit.ruling_hand(session, ruling)
     assert linked.hand.number == hand.number and [s.player_id for s in linked.seats] == [s.player_id for s in hands[0].seats]

@@ -29,7 +29,8 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 # Examples per operation and mode; FLOOR_FUZZ_EXAMPLES raises it for a longer hunt.
 EXAMPLES = int(os.environ.get("FLOOR_FUZZ_EXAMPLES", "8"))
 USERS = {"admin": "admin", "floor_manager": "manager", "pit_boss": "pitboss", "dealer": "dealer",
-         "cashier": "cashier", "display": "display"}
+         "cashier": "cashier", "display": "display",
+         "technician": "tech"}
 
 
 def _tokens(app) -> dict[str, dict]:

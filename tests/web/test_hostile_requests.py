@@ -13,7 +13,8 @@ from floor.actors import Actor
 from tests.conftest import app_session
 
 USERS = {"admin": "admin", "floor_manager": "manager", "pit_boss": "pitboss", "dealer": "dealer",
-         "cashier": "cashier", "display": "display"}
+         "cashier": "cashier", "display": "display",
+         "technician": "tech"}
 HUGE = [2**31, 2**63, 2**64, -(2**63) - 1, 1e308, -1e308, 1.5, True]
 DEEP = "[" * 30_000 + "]" * 30_000    # under the 64 KiB limit: the parser's recursion is what breaks
 

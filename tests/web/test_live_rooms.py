@@ -10,7 +10,7 @@ from floor.models import Player, Table
 from tests.conftest import app_session
 
 ROLES = {"admin": "admin", "floor_manager": "manager", "pit_boss": "pitboss", "cashier": "cashier",
-         "display": "display", "dealer_10": "dealer", "dealer_14": "dealer"}
+         "display": "display", "dealer_10": "dealer", "dealer_14": "dealer", "technician": "tech"}
 
 
 def _connect(app, socket_client) -> dict:
@@ -48,7 +48,7 @@ def test_a_dealer_terminal_hears_its_own_table_and_never_a_player_at_another(app
         t10 = staff.create_token(s, Actor.system("test"), "dealer", "rest", table_number=10)
     rest = app.test_client().get("/api/tables/14/seated", headers={"Authorization": f"Bearer {t10}"})
     assert rest.status_code == 403 and rest.get_json()["error"] == "wrong_table"
-    for who in ("dealer_10", "display"):
+    for who in ("dealer_10", "display", "technician"):
         assert not [e for e, text in heard[who] if name in text or card in text], (who, heard[who])
         assert "visit.started" not in [e for e, _ in heard[who]], who
     for who in ("dealer_14", "floor_manager", "pit_boss", "admin", "cashier"):

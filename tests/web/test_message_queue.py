@@ -52,7 +52,7 @@ def test_event_committed_in_one_process_reaches_a_client_of_the_other(redis_up, 
         client.connect(b.url, namespaces=["/live"], auth={"token": token}, transports=["websocket"], wait_timeout=60)
         try:
             resp = requests.post(f"{a.url}/api/alerts/{alert_id}/acknowledge",
-                                 headers={"Authorization": f"Bearer {token}"}, timeout=60)
+                                 json={}, headers={"Authorization": f"Bearer {token}"}, timeout=60)
             assert resp.status_code == 200, resp.text
             assert got.wait(60), "the event did not cross from process A to the client of process B"
             assert received == [{"id": alert_id}]

@@ -9,7 +9,7 @@ from floor.models import ROLES
 from floor.web.policy import PUBLIC, SOCKET_POLICIES
 
 ROLE_USER = {"floor_manager": "manager", "pit_boss": "pitboss", "admin": "admin", "display": "display",
-             "cashier": "cashier", "dealer": "dealer"}
+             "cashier": "cashier", "dealer": "dealer", "technician": "tech"}
 SKIP = {"static"}   # files, public by design
 
 

@@ -13,6 +13,7 @@ from floor.actors import Actor
 from floor.models import Staff
 from floor.poker import conduct
 from floor.rounds import bets
+from floor.games.poker import RakeSettings
 from floor.settings import HouseSettings
 from tests.conftest import app_session
 from tests.floor.rounds.helpers import DEALER, at, event, fund, tid
@@ -116,7 +117,8 @@ def _poker_hand_and_ruling(s, boss: Actor) -> None:
     hand = poker_table.new_hand(s, boss, t, HOUSE, now=P0 + timedelta(minutes=5))
     s.commit()
     seats = [showdown.SeatHand(seat, hole, 1_000) for seat, hole in zip((6, 8, 2, 4), ("AS AD", "KS KD", "QS QD", "JS JD"))]
-    showdown.record_ruling(s, boss, t, f"#{hand.number}", "holdem", seats, ["2C 7D 9H TC 3S"], 0, "chips to the wrong seat")
+    showdown.record_ruling(s, boss, t, f"#{hand.number}", "holdem", seats, ["2C 7D 9H TC 3S"], 0, "chips to the wrong seat",
+                          RakeSettings())
 
 
 def test_the_pits_responses_match_their_documented_schemas(app):

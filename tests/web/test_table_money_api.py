@@ -237,3 +237,16 @@ def test_a_fill_above_the_threshold_waits_for_its_second_person_route_by_route(a
     own = boss.post(f"{T}/slips", json={"kind": "credit", "chips": big}).get_json()["serial"]
     resp = boss.post(f"/api/slips/{own}/approve", json={})
     assert resp.status_code == 403 and resp.get_json()["error"] == "own_request"
+
+
+def test_a_dealer_who_takes_the_table_is_asked_for_a_count_where_the_house_counts_at_each_change(app):
+    from dataclasses import replace
+    app.config["HOUSE"] = replace(app.config["HOUSE"], count_at_dealer_change=True)
+    first = who(app, "dealer", 12)
+    assert first.post(f"{T}/counts", json={"kind": "opening", "chips": {"10000": 100}}).status_code == 201
+    assert first.client.get(f"{T}/money").get_json()["count_due"] is None
+    second = who(app, "dealer2", 12)                     # logging in at the table, she relieves him
+    due = second.client.get(f"{T}/money").get_json()["count_due"]
+    assert due is not None and due["dealer_name"] == "Dora Dealer"
+    assert second.post(f"{T}/counts", json={"kind": "interim", "chips": {"10000": 100}}).status_code == 201
+    assert second.client.get(f"{T}/money").get_json()["count_due"] is None

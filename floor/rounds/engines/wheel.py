@@ -9,6 +9,8 @@ outcomes. The rules (docs/protocols.md, "What the host counts"):
 - state 4 locks the bets for that spin (a state 4 the host never saw open opens a locked round);
 - a result counts when the bare number and the state-5 line of the same spin agree, after state 4
   for that spin; repeated state-5 lines are one result, and a stray result is alerted once;
+- a wheel that tells its numbers alone (no states: ``Number(alone=True)``) settles the round the
+  dealer closed betting on; its number while betting is open holds the round;
 - a misspin (flag 2 in state 3 or 4) voids the attempt, keeps the bets locked and asks for ``*R``;
 - no ball (flag 1 in state 4, or state 7) for 5 s voids the round;
 - a failed launch (flag 8) past the first 3 s of state 3, a fault (flag 4), a fall to state 6, or a
@@ -74,6 +76,9 @@ class Status:
 class Number:
     number: int
     spin: int | None    # the spin of the last status line
+    # the number is all the wheel tells (a winning-number-only wheel: no states, no state-5 line to
+    # agree with): it settles the round the dealer closed betting on
+    alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -229,6 +234,8 @@ def _status(s: WheelState, e: Status, now: datetime) -> tuple[WheelState, list]:
 
 def _number(s: WheelState, e: Number) -> tuple[WheelState, list]:
     r = s.round
+    if e.alone:
+        return _number_alone(s, e)
     if r is None:
         return _stray(s, e.spin, e.number, bare=True)
     if r.status != "locked" or r.nmb is None or (e.spin is not None and r.nmb != e.spin):
@@ -236,6 +243,19 @@ def _number(s: WheelState, e: Number) -> tuple[WheelState, list]:
     if r.bare is not None:
         return s, []
     return _result(_with(s, replace(r, bare=e.number)))
+
+
+def _number_alone(s: WheelState, e: Number) -> tuple[WheelState, list]:
+    """A winning-number-only wheel: the dealer opened and closed betting at the terminal (the wheel has
+    no states to do it), and the number, when it comes, is the result. A number while betting is
+    still open holds the round (the dealer did not call "no more bets": bets may have gone on with the
+    ball in the rim); a number with no round is a stray result."""
+    r = s.round
+    if r is None:
+        return _stray(s, None, e.number, bare=True)
+    if r.status != "locked":
+        return _hold(s, Msg("result without no more bets"), spin=r.spin, number=e.number)
+    return _end(_with(s, replace(r, bare=e.number, five=e.number)), "result", Result(e.number, r.spin))
 
 
 def _stray(s: WheelState, spin: int | None, number: int, *, bare: bool) -> tuple[WheelState, list]:

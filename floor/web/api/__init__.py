@@ -17,6 +17,7 @@ from floor.web.api import (
         hand,
         layout,
         mustmove,
+        passes,
         pit,
         pit_numbers,
         players,
@@ -36,5 +37,5 @@ def register(app: Flask) -> None:
     api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers, rotation, layout, accounting, hand):
+                   pit_numbers, rotation, layout, accounting, passes, hand):
         api.register_blueprint(module.blp)

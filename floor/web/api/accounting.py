@@ -37,7 +37,7 @@ def _day(args):
 def sheet(args, table_number: int):
     """The table's sheet for a gaming day: counts (with what the ledger expected), slips, buy-ins,
     the drop count, each shift's win and reconciliation, and the day's win and hold."""
-    return accounting.table_sheet(db.session, _table_id(table_number), _day(args))
+    return accounting.table_sheet(db.session, _table_id(table_number), _day(args), house())
 
 
 @blp.route("/money")

@@ -151,6 +151,11 @@ class TableDayOut(Schema):
     shifts = fields.List(fields.Nested(ShiftOut))
 
 
+class CountDueOut(Schema):
+    since = fields.DateTime()
+    dealer_name = fields.String()
+
+
 class SheetOut(Schema):
     day = fields.Nested(TableDayOut)
     gaming_day = fields.Date()
@@ -158,3 +163,5 @@ class SheetOut(Schema):
     slips = fields.List(fields.Nested(SlipOut))
     buy_ins = fields.List(fields.Nested(BuyInOut))
     drop_count = fields.Nested(DropCountOut, allow_none=True)
+    count_due = fields.Nested(CountDueOut, allow_none=True, metadata={
+        "description": "a new dealer took the table since the last count and the house counts at each change"})

@@ -49,7 +49,7 @@ class CommandResultSchema(Schema):
 
 
 @blp.route("")
-@allow("floor_manager", "pit_boss", "admin")
+@allow("floor_manager", "pit_boss", "admin", "technician")
 @blp.response(200, DeviceSchema(many=True))
 def list_devices():
     """Every device, connected or not: last frame age, error counts, last error."""

@@ -6,7 +6,8 @@ from marshmallow import Schema, fields, validate
 from floor import tables as tables_svc
 from floor.pit import showdown as disputes
 from floor.web.api.schemas import Cents, Choice, Iso, Query, Strict, cents
-from floor.web.extensions import db
+from floor.rounds.table_rules import table_rules
+from floor.web.extensions import db, house
 from floor.web.policy import actor, allow
 
 blp = Blueprint("api_disputes", __name__, url_prefix="/api/pit/poker",
@@ -29,7 +30,8 @@ class ShowdownSchema(Strict):
     seats = fields.List(fields.Nested(SeatHandSchema), required=True, validate=validate.Length(min=2, max=12),
                         metadata={"description": "in order starting left of the button"})
     boards = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=2))
-    rake = cents(minimum=0, load_default=0)
+    rake = cents(minimum=0, load_default=None, allow_none=True,
+                 metadata={"description": "cents the dealer took; none: the house's rake rule on the pot"})
 
 
 class RulingSchema(ShowdownSchema):
@@ -100,7 +102,7 @@ def _args(args):
 def showdown(args):
     """Who wins each pot, by the house rules, for a hand as entered (nothing is recorded)."""
     table, variant, seats = _args(args)
-    return disputes.evaluate(variant, seats, args["boards"], args["rake"])
+    return disputes.evaluate(variant, seats, args["boards"], args["rake"], table_rules(house()).poker)
 
 
 @blp.route("/rulings", methods=["POST"])
@@ -111,7 +113,7 @@ def record(args):
     """Record a ruling against a table and hand, with its reason."""
     table, variant, seats = _args(args)
     ruling = disputes.record_ruling(db.session, actor(), table, args["hand_ref"], variant, seats, args["boards"],
-                                    args["rake"], args["reason"])
+                                    args["rake"], args["reason"], table_rules(house()).poker)
     db.session.commit()
     return ruling, 201
 

@@ -69,7 +69,7 @@ def switch(args, table_number: int):
     t = _table(table_number)
     hand.switch(db.session, actor(), t.id, args["by_hand"], args["reason"])
     db.session.commit()
-    return rounds.table_state(db.session, t.id)
+    return rounds.table_state(db.session, t.id, house())
 
 
 @blp.route("/tables/<int:table_number>/round/number", methods=["POST"])
@@ -82,7 +82,7 @@ def key_number(args, table_number: int):
     t = _table(table_number)
     hand.key_number(db.session, actor(), t.id, args["number"])
     db.session.commit()
-    return rounds.table_state(db.session, t.id)
+    return rounds.table_state(db.session, t.id, house())
 
 
 @blp.route("/rounds/keyed")
@@ -90,7 +90,7 @@ def key_number(args, table_number: int):
 @blp.response(200, RoundSchema(many=True))
 def keyed():
     """Results entered by hand waiting for a second person."""
-    return [rounds.round_detail(db.session, r) for r in hand.waiting(db.session)]
+    return [rounds.round_detail(db.session, r, house()) for r in hand.waiting(db.session)]
 
 
 @blp.route("/rounds/<int:round_id>/confirm-hand", methods=["POST"])
@@ -102,7 +102,7 @@ def confirm(_args, round_id: int):
     entered by hand: the round settles, once, however often this is sent."""
     out = hand.confirm(db.session, actor(), round_id)
     rounds.commit_then_settle(db.session, out, house=house())   # the house settles (the ledger's round money)
-    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id), house())
 
 
 @blp.route("/rounds/<int:round_id>/refuse-hand", methods=["POST"])
@@ -114,4 +114,4 @@ def refuse(args, round_id: int):
     round is held for the pit boss."""
     hand.refuse(db.session, actor(), round_id, args["reason"])
     db.session.commit()
-    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id), house())

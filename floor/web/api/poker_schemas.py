@@ -30,6 +30,7 @@ class CallSchema(Schema):
     expiry_action = fields.String(metadata={"description": "end_of_list | remove, fixed when called"})
     outcome = fields.String(allow_none=True)
     closed_at = Iso(allow_none=True)
+    on_my_way_at = Iso(allow_none=True, metadata={"description": "when he answered \"on my way\" from his pass"})
 
 
 class EntrySchema(Schema):
@@ -393,3 +394,54 @@ class TicketSchema(Out):
     reason = fields.String(attribute="row.reason", allow_none=True)
     at = Iso(attribute="row.at")
     table_number = fields.Integer(metadata={"description": "across the room only"})
+
+
+# --- a player's pass (his own page, no login) ----------------------------------------------------------
+
+class PassIssuedSchema(Schema):
+    """A pass just issued (``floor.poker.passes.Issued``): the link is said this once."""
+
+    id = fields.Integer(attribute="pass_.id")
+    player_id = fields.Integer(attribute="pass_.player_id")
+    link = fields.String(metadata={"description": "the page on his phone; only its token's sha256 is kept"})
+    expires_at = Iso(attribute="pass_.expires_at", metadata={"description": "the end of the gaming day"})
+    qr_svg = fields.String(metadata={"description": "the link as a QR code, inline SVG"})
+
+
+class PassRevokedSchema(Schema):
+    revoked = fields.List(fields.Integer(), metadata={"description": "the passes withdrawn"})
+
+
+class PassCallSchema(Schema):
+    table = fields.Integer()
+    seat = fields.Integer()
+    called_at = Iso()
+    expires_at = Iso(metadata={"description": "his response time runs out at this time"})
+    on_my_way_at = Iso(allow_none=True)
+
+
+class PassGameSchema(Schema):
+    name = fields.String()
+    structure = fields.String(allow_none=True)
+    small_blind = Cents()
+    big_blind = Cents()
+
+
+class PassListSchema(Schema):
+    entry_id = fields.Integer()
+    game = fields.Nested(PassGameSchema)
+    status = fields.String(metadata={"description": "waiting | called"})
+    place = fields.Integer(metadata={"description": "1 = first on the list"})
+    waiting = fields.Integer(metadata={"description": "how many are on the list"})
+    estimated_wait_minutes = fields.Integer(allow_none=True)
+    estimated_wait_range = fields.List(fields.Integer(), allow_none=True)
+    call = fields.Nested(PassCallSchema, allow_none=True)
+
+
+class PassStateSchema(Schema):
+    """What a pass shows (``floor.poker.passes.PassView``): his lists only, no other player's name."""
+
+    player = fields.String(metadata={"description": "his own name, shortened"})
+    lists = fields.List(fields.Nested(PassListSchema))
+    expires_at = Iso()
+    at = Iso(metadata={"description": "the server's time (for the call's countdown)"})

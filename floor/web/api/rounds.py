@@ -48,7 +48,7 @@ def _table(number: int):
 
 
 def _state(table_id: int) -> rounds.TableState:
-    return rounds.table_state(db.session, table_id)
+    return rounds.table_state(db.session, table_id, house())
 
 
 @blp.route("/tables/<int:table_number>/round")
@@ -129,7 +129,7 @@ def confirm_shoe(_args, table_number: int):
 @blp.response(200, RoundSchema(many=True))
 def held():
     """Rounds waiting for the pit boss."""
-    return rounds.held_rounds(db.session)
+    return rounds.held_rounds(db.session, house())
 
 
 @blp.route("/rounds/<int:round_id>")
@@ -137,7 +137,7 @@ def held():
 @blp.response(200, RoundSchema)
 def get_round(round_id: int):
     """One round with its bets, cards and settlement."""
-    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id), house())
 
 
 @blp.route("/rounds/<int:round_id>/settle", methods=["POST"])
@@ -151,7 +151,7 @@ def settle_held(args, round_id: int):
     # above the two-person threshold the domain refuses (409 two_person_rule): a ruling, two pit bosses
     rounds.settle_held(db.session, actor(), round_id, result, house=house())
     db.session.commit()
-    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id), house())
 
 
 @blp.route("/rounds/<int:round_id>/void", methods=["POST"])
@@ -162,7 +162,7 @@ def void(args, round_id: int):
     """Void a round: every bet is returned."""
     rounds.void_round(db.session, actor(), round_id, args["reason"], house=house())
     db.session.commit()
-    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id))
+    return rounds.round_detail(db.session, rounds.get_round(db.session, round_id), house())
 
 
 @blp.route("/board/games")

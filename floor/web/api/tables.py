@@ -7,8 +7,9 @@ from floor.web.api.schemas import TableSchema
 from floor.web.extensions import db
 from floor.web.policy import STAFF, allow
 
-# Full player names: staff only. The TV board (display role) reads /api/board instead.
-SEES_NAMES = tuple(sorted(STAFF - {"display"}))
+# Full player names: staff only. The TV board (display role) reads /api/board instead; a technician
+# reads devices, not players.
+SEES_NAMES = tuple(sorted(STAFF - {"display", "technician"}))
 
 blp = Blueprint("api_tables", __name__, url_prefix="/api/tables", description="The floor's tables and seats")
 

@@ -1,11 +1,14 @@
 """Waiting lists: add in person, move with a reason, remove, call (response timer), seat."""
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, url_for
+from flask_babel import gettext as _
 from flask_smorest import Blueprint
 
 from floor import tables as tables_svc
+from floor.poker import passes
 from floor.poker import waitlist as wl
+from floor.web import qr
 from floor.web.api.poker_schemas import (
     AddEntryArgs,
     CallArgs,
@@ -13,6 +16,8 @@ from floor.web.api.poker_schemas import (
     EntrySchema,
     ListSchema,
     MoveEntryArgs,
+    PassIssuedSchema,
+    PassRevokedSchema,
     ProposalSchema,
     ReasonArgs,
     SeatedSchema,
@@ -118,6 +123,28 @@ def seat(args, entry_id: int):
     db.session.commit()
     return {"assignment": assignment_json(done.assignment), "entry": _entry(done.entry),
             "other_entries": [_entry(x) for x in done.other_entries], "dropped": [_entry(x) for x in done.dropped]}
+
+
+@blp.route("/players/<int:player_id>/pass", methods=["POST"])
+@allow(*MANAGE)
+@blp.response(201, PassIssuedSchema)
+def issue_pass(player_id: int):
+    """A pass for a listed player: the link to his own lists on his phone, and its QR code. The pass
+    he had before stops working. It ends with the gaming day, or when he is on no list any more."""
+    issued = passes.issue(db.session, actor(), house(), player_id)
+    db.session.commit()
+    link = url_for("pass_page.page", token=issued.token, _external=True)
+    return {"pass_": issued.pass_, "link": link, "qr_svg": str(qr.svg(link, _("The player's pass")))}
+
+
+@blp.route("/players/<int:player_id>/pass/revoke", methods=["POST"])
+@allow(*MANAGE)
+@blp.response(200, PassRevokedSchema)
+def revoke_pass(player_id: int):
+    """Withdraw the player's pass: its page says so from now on."""
+    ended = passes.revoke(db.session, actor(), player_id)
+    db.session.commit()
+    return {"revoked": [p.id for p in ended]}
 
 
 __all__ = ["blp", "current_app"]

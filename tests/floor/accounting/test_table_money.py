@@ -383,3 +383,42 @@ def test_small_slips_add_up_per_person_and_day_to_the_same_rule(session):
     session.rollback()
     accounting.receive_slip(session, people.dealer2, third.serial, house=house)    # another person: his own count
     session.commit()
+
+
+# --- a count at each dealer change (the house's count_at_dealer_change) ------------------------------
+
+def test_a_new_dealer_owes_a_count_of_the_tray_until_one_is_entered(session):
+    from dataclasses import replace
+
+    from floor import dealers
+    counting = replace(HOUSE, count_at_dealer_change=True)
+    people, table = People(session), tid(session, 12)
+    dealers.take_table(session, people.manager, people.dealer.staff_id, table, T0 - timedelta(minutes=30))
+    session.commit()
+    assert accounting.count_due(session, table, counting) is None          # no shift open yet
+    accounting.enter_count(session, people.dealer, table, "opening", OPENING, house=counting, at=T0)
+    session.commit()
+    assert accounting.count_due(session, table, counting) is None          # the opening count is his
+
+    dealers.take_table(session, people.manager, people.dealer2.staff_id, table, T0 + timedelta(minutes=20))
+    session.commit()
+    due = accounting.count_due(session, table, counting)
+    assert due is not None and due.dealer_name == "Dora Dealer" and due.since == T0 + timedelta(minutes=20)
+    assert accounting.count_due(session, table, HOUSE) is None               # a house that does not count at a change
+    sheet = accounting.table_sheet(session, table, day(), counting)
+    assert sheet.count_due == due
+    assert accounting.table_sheet(session, table, day()).count_due is None   # a past day's view says nothing of now
+
+    accounting.enter_count(session, people.dealer2, table, "interim", OPENING, house=counting,
+                           at=T0 + timedelta(minutes=21))
+    session.commit()
+    assert accounting.count_due(session, table, counting) is None          # counted (the verification may follow)
+
+    dealers.take_table(session, people.manager, people.dealer.staff_id, table, T0 + timedelta(minutes=50))
+    session.commit()
+    assert accounting.count_due(session, table, counting).dealer_name == "Dan Dealer"
+    accounting.enter_count(session, people.dealer, table, "closing", OPENING, house=counting,
+                           at=T0 + timedelta(minutes=55))
+    session.commit()
+    c = accounting.count_due(session, table, counting)
+    assert c is None, c                                                       # counted at the closing

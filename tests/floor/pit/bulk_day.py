@@ -10,6 +10,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from floor import ledger
+from floor.actors import Actor
 from floor.games import roulette
 from floor.models import Account, Bet, Player, PlayerVisit, Round, Shoe
 from floor.tables import table_by_number
@@ -82,15 +83,19 @@ def make_day(session: Session, players: int = 300, bets: int = 50_000, seated: i
     placed = session.execute(select(Bet.id, Bet.account_id, Bet.amount, Bet.table_id, Bet.round_id)
                              .where(Bet.placed_at >= DAY_START)).all()
     by_table = {t.id: accs[k] for k, t in tables.items()}
-    rows = []
+    stakes, rows = [], []
     for bid, acc, amount, tid, rid in placed:
         a = by_table[tid]
-        rows.append(ledger.row(acc, a.in_play, amount, "stake", at=DAY_START, round_id=rid, bet_id=bid))
+        stakes.append(ledger.row(acc, a.in_play, amount, "stake", at=DAY_START, round_id=rid, bet_id=bid))
         if rng.random() < 0.5:
             rows.append(ledger.row(a.in_play, a.tray, amount, "lose", at=DAY_START, round_id=rid, bet_id=bid))
         else:
             rows.append(ledger.row(a.in_play, acc, amount, "return", at=DAY_START, round_id=rid, bet_id=bid))
             rows.append(ledger.row(a.tray, acc, amount, "win", at=DAY_START, round_id=rid, bet_id=bid))
-    ledger.post(session, rows, guard_players=False)
+    system = Actor.system()
+    ledger.post(session, stakes, guard_players=False,
+                grant=ledger.authorize(session, system, ledger.Purpose.STAKE, sum(r["amount"] for r in stakes), at=DAY_START))
+    ledger.post(session, rows, guard_players=False,
+                grant=ledger.authorize(session, system, ledger.Purpose.ROUND, None, at=DAY_START))
     session.commit()
     return len(placed)

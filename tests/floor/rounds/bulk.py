@@ -9,6 +9,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from floor import ledger
+from floor.actors import Actor
 from floor.games import roulette
 from floor.models import Account, Bet, Player, Round, Transfer
 from floor.tables import table_by_number
@@ -50,7 +51,8 @@ def make_spin(session: Session, players: int = 5_000, bets: int = 20_000, number
     session.execute(insert(Bet.__table__), rows)
     placed = session.execute(select(Bet.id, Bet.account_id, Bet.amount).where(Bet.round_id == r.id)).all()
     ledger.post(session, [ledger.row(a, in_play, amt, "stake", at=AT, round_id=r.id, bet_id=bid) for bid, a, amt in placed],
-                guard_players=False)
+                guard_players=False,
+                grant=ledger.authorize(session, Actor.system(), ledger.Purpose.STAKE, sum(a for _, _, a in placed), at=AT))
     r.status = "result"
     r.result = {"number": number, "spin": 1}
     r.result_at = AT

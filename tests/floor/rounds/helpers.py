@@ -33,9 +33,10 @@ def fund(session, player_id: int, amount: int) -> None:
 
 
 def event(session, fn, *args, **kw):
-    """Run one device event in its own transaction, then settle in the next one when it asks."""
+    """Run one device event in its own transaction, then settle in the next one when it asks (by the
+    house settings the event was given)."""
     out = fn(session, *args, **kw)
-    rounds.commit_then_settle(session, out, at=kw.get("at"), house=HOUSE)
+    rounds.commit_then_settle(session, out, at=kw.get("at"), house=kw.get("house", HOUSE))
     return out
 
 

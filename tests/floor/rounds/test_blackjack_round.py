@@ -19,7 +19,7 @@ def _scan(session, table, *cards, start=10):
 
 def _expecting(session, table):
     r = rounds.active_round(session, table, lock=False)
-    return rounds.build_flow(session, r).expecting()
+    return rounds.build_flow(session, r, HOUSE).expecting()
 
 
 def test_split_double_blackjack_and_a_dealer_bust(session):

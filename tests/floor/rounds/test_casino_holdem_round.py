@@ -28,7 +28,7 @@ def test_call_fold_aa_bonus_and_the_cut_down_bet(session):
     session.commit()
     # seats 1-3, dealer, seats 1-3, dealer, flop
     _scan(session, table, "AH", "KC", "2D", "4H", "AD", "QC", "7S", "4S", "AS", "9C", "3C")
-    view = rounds.build_flow(session, rounds.active_round(session, table, lock=False)).view()
+    view = rounds.build_flow(session, rounds.active_round(session, table, lock=False), HOUSE).view()
     assert view["expecting"] == ["decision", [1, 2, 3]] and view["dealer"] == ["??", "??"]
     event(session, rounds.decide, DEALER, table, 3, "fold", at(30), house=HOUSE)
     event(session, rounds.decide, DEALER, table, 1, "call", at(31), house=HOUSE)

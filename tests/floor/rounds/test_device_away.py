@@ -48,7 +48,7 @@ def test_a_silent_scanner_mid_deal_holds_the_round_and_the_rest_of_the_cards_car
     session.expire_all()
     r = session.get(Round, r.id)
     assert r.status == "dealing" and r.held_reason is None
-    assert rounds.build_flow(session, r).expecting()[:2] == ("decision", 2)
+    assert rounds.build_flow(session, r, HOUSE).expecting()[:2] == ("decision", 2)
     event(session, rounds.decide, DEALER, table, 2, "stand", at(85), house=HOUSE)
     session.expire_all()
     assert session.get(Round, r.id).status == "settled"

@@ -126,13 +126,13 @@ def test_the_switch_is_audited_alerted_and_kept_as_a_message_key(session):
     pit = person(session, "pitboss")
     hand.switch(session, pit, table, True, "wheel lost", at(0))
     session.commit()
-    assert rounds.table_state(session, table).entry_by_hand.reason == "wheel lost"
+    assert rounds.table_state(session, table, HOUSE).entry_by_hand.reason == "wheel lost"
     with pytest.raises(Conflict):
         hand.switch(session, pit, table, True, "again", at(1))
     session.rollback()
     hand.switch(session, pit, table, False, "", at(2))
     session.commit()
-    assert rounds.table_state(session, table).entry_by_hand is None
+    assert rounds.table_state(session, table, HOUSE).entry_by_hand is None
     actions = session.execute(select(AuditRecord.action).where(AuditRecord.subject == f"table:{table}",
                                                                 AuditRecord.action.like("table.entry%"))
                               .order_by(AuditRecord.id)).scalars().all()
