@@ -389,8 +389,8 @@ def player_history(session: Session, player_id: int, since: datetime, until: dat
 
 COLUMNS = [("player", "Player"), ("card_number", "Card"), ("table_number", "Table"), ("game", "Game"),
            ("seat", "Seat"), ("started_at", "Started"), ("ended_at", "Ended"), ("minutes", "Minutes"),
-           ("rounds", "Rounds"), ("hand_rounds", "Entered by hand"), ("bets", "Bets"), ("staked", "Staked"), ("average_stake", "Average stake"),
-           ("won", "Player won"), ("theo", "Theoretical win")]
+           ("rounds", "Rounds"), ("bets", "Bets"), ("staked", "Staked"), ("average_stake", "Average stake"),
+           ("won", "Player won"), ("theo", "Theoretical win"), ("hand_rounds", "Rounds entered by hand")]
 MONEY = {"staked", "average_stake", "won", "theo"}
 
 
