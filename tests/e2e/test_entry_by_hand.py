@@ -85,3 +85,54 @@ def test_a_table_whose_wheel_is_lost_plays_on_by_hand_with_a_second_person(page_
     manager.wait_for_selector("text=von Hand eingegeben")
     shot(manager, "hand_timeline_de")
     engine.dispose()
+
+
+def test_baccarat_cards_keyed_on_the_keypad_settle_after_a_pit_boss_confirms(page_as, sqlite_url):
+    """In French: the shoe of table 10 is refused; the dealer keys the coup card by card on the
+    keypad; a pit boss confirms on the pit console; the banker bet is paid less its commission."""
+    from floor.actors import Actor
+    from floor.models import Staff
+    from floor.rounds import hand
+    engine = create_engine(sqlite_url, connect_args={"timeout": 30})
+    with Session(engine) as s:
+        boss = s.execute(select(Staff).where(Staff.username == "pitboss")).scalar_one()
+        hand.switch(s, Actor(boss.name, boss.role, "pit-1", boss.id), table_by_number(s, 10).id, True,
+                    "sabot : trames refusées")
+        s.commit()
+    dealer = page_as("dealer", table=10)
+    dealer.goto("/dealer/10?lang=fr")
+    dealer.wait_for_selector("#live-dot.on")
+    dealer.wait_for_selector("#hand-panel:not([hidden])")
+    assert "Saisie à la main" in dealer.locator("#hand-banner").inner_text()
+    dealer.click("#btn-shoe")
+    dealer.wait_for_selector("#shoe-info:has-text('1')")
+    dealer.click("#btn-open")
+    dealer.wait_for_selector(".round-status.betting")
+    dealer.select_option("#spot-select", "banker")
+    dealer.fill("#bet-form input[name=amount]", "20")
+    dealer.click("#bet-form button[type=submit]")
+    dealer.wait_for_selector("#bets tr")
+    dealer.click("#btn-close")
+    dealer.wait_for_selector(".round-status.dealing")
+    for n, card in enumerate(("2H", "7S", "3D", "KC", "8C"), start=1):   # player 3, banker 7: banker wins
+        dealer.click(f"#hand-pad [data-rank='{card[0]}']")
+        dealer.click(f"#hand-pad [data-suit='{card[1]}']")
+        if n == 5:
+            shot(dealer, "hand_dealer_card_keypad_fr")
+        dealer.click("#hand-pad [data-action=send-card]")
+        dealer.wait_for_function(f"document.querySelectorAll('#round-view .pcard').length >= {n}")
+    dealer.wait_for_selector("#hand-keyed:not([hidden])")
+    assert dealer.locator(".round-status.dealing").count() == 1        # nothing settles yet
+    shot(dealer, "hand_dealer_cards_keyed_fr")
+
+    pit = page_as("pitboss")
+    pit.goto("/pit?lang=fr")
+    item = pit.locator("#keyed-rounds li.keyed-round")
+    item.wait_for()
+    assert "Banquier gagne" in item.inner_text() and "Dan Dealer" in item.inner_text()
+    shot(pit, "hand_pit_confirm_cards_fr")
+    item.locator("[data-action=confirm-hand]").click()
+    item.wait_for(state="detached")
+    dealer.wait_for_selector(".round-status.settled")
+    assert dealer.locator("#paid-total").inner_text() == "39,00"          # 20.00 back, 19.00 won after 5 % (in French)
+    engine.dispose()
