@@ -1,7 +1,7 @@
 """a table's events by kind: its entry mode (devices or by hand) is read at every device event
 
 Revision ID: e8f1a2b3c4d7
-Revises: d1e2f3a4b5c6
+Revises: d9e0f1a2b3c4
 Create Date: 2026-12-03 05:20:00
 
 """
@@ -9,7 +9,7 @@ from alembic import op
 
 
 revision = 'e8f1a2b3c4d7'
-down_revision = 'd1e2f3a4b5c6'
+down_revision = 'd9e0f1a2b3c4'
 branch_labels = None
 depends_on = None
 
