@@ -6,6 +6,11 @@ that touches the database goes to the table's worker (``devices.worker``), which
 order it arrived: the raw bytes stored as received, then each game event in its own transaction
 through the rounds service (with the settlement and the device command that follow it).
 
+Each event is handled once, even across a crash: the transaction that handles it also moves the
+device's mark (``DeviceMark``: the chunk and how many of its events are handled), and a chunk is
+stored once (by its arrival time). A restarted reader hands on again, from its journal, the chunks
+from the mark on; what the floor already has of them is skipped here.
+
 Betting is judged by the line's time (``floor.rounds.line``): when a line closes betting, the lock
 is written with its arrival time on the line's lane, a worker of its own that never waits behind a
 table's work; and a watch pauses betting at a table whose work falls behind its line by more than
@@ -21,11 +26,11 @@ import time
 from datetime import datetime, timezone
 from typing import Callable, Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from devices import priority
-from devices.events import FrameError, Refused
+from devices.events import ClockStep, FrameError, Refused, Silence
 from devices.protocols import line_locks
 from devices.scanner import CardRead
 from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, Reply, ShoeError, ShoeResult
@@ -33,7 +38,7 @@ from devices.sink import DeviceHealth
 from devices.worker import Workers
 from devices.wheel import WheelStatus, WinningNumber
 from floor import device_health, notify
-from floor.models import DeviceChunk
+from floor.models import DeviceChunk, DeviceMark
 from floor.rounds import line
 
 log = logging.getLogger(__name__)
@@ -97,6 +102,9 @@ class FloorBridge:
         self._paused: dict[int, bool | None] = {}     # per table: paused as far as this process knows
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
+        # per device, on its table's worker only: the last chunk stored, and the mark (loaded once)
+        self._stored: dict[str, datetime | None] = {}
+        self._marks: dict[str, tuple[datetime, int] | None] = {}
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until the work handed over so far is done (tests, an orderly stop)."""
@@ -180,17 +188,51 @@ class FloorBridge:
         self._work(device, lambda: self._store_raw(device, bytes(data), arrived_at), self.clock())
 
     def stored_until(self, device: str) -> datetime | None:
-        """When the last chunk of ``device`` the floor has stored arrived (a reader's journal hands on
-        what came after it)."""
+        """When the last chunk of ``device`` the floor has stored arrived."""
         with self.session_factory() as s:
             return s.execute(select(func.max(DeviceChunk.arrived_at)).where(DeviceChunk.device == device)).scalar()
 
-    def _store_raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
-        if self.dispatch is not None and hasattr(self.dispatch, "chunk"):
-            self.dispatch.chunk(device, data)
+    def handled_until(self, device: str) -> datetime | None:
+        """The arrival of the chunk at the mark of ``device``: the events of the chunks before it are
+        handled, and maybe some of its own. A reader's journal hands on that chunk and what came
+        after it; the events already handled are skipped (None: nothing handled yet)."""
         with self.session_factory() as s:
-            s.add(DeviceChunk(device=device, table_id=self.tables.get(device), arrived_at=arrived_at, data=data))
+            return s.execute(select(DeviceMark.chunk_at).where(DeviceMark.device == device)).scalar()
+
+    def _mark(self, s: Session, device: str) -> tuple[datetime, int] | None:
+        if device not in self._marks:
+            row = s.get(DeviceMark, device)
+            self._marks[device] = None if row is None else (row.chunk_at, row.events)
+        return self._marks[device]
+
+    def _move_mark(self, s: Session, device: str, at: datetime, events: int) -> tuple[datetime, int]:
+        """In ``s``'s transaction: the mark of ``device`` at (``at``, ``events``); the caller keeps the
+        returned value in ``_marks`` once ``s`` has committed."""
+        if self._mark(s, device) is None:
+            s.add(DeviceMark(device=device, chunk_at=at, events=events))
+        else:
+            s.execute(update(DeviceMark).where(DeviceMark.device == device).values(chunk_at=at, events=events))
+        return at, events
+
+    def _store_raw(self, device: str, data: bytes, arrived_at: datetime) -> None:
+        with self.session_factory() as s:
+            mark = self._mark(s, device)
+            if self.dispatch is not None and hasattr(self.dispatch, "chunk") and (mark is None or mark < (arrived_at, 1)):
+                self.dispatch.chunk(device, data)   # no event of it filed yet: the first one files the bytes
+            if device not in self._stored:
+                self._stored[device] = s.execute(select(func.max(DeviceChunk.arrived_at))
+                                                 .where(DeviceChunk.device == device)).scalar()
+            last = self._stored[device]
+            new = last is None or arrived_at > last   # else stored before a crash, handed on again
+            if new:
+                s.add(DeviceChunk(device=device, table_id=self.tables.get(device), arrived_at=arrived_at, data=data))
+            # the worker runs a device's jobs in order: every event of the chunks before this one is done
+            moved = self._move_mark(s, device, arrived_at, 0) if mark is None or mark < (arrived_at, 0) else None
             s.commit()
+        if new:
+            self._stored[device] = arrived_at
+        if moved is not None:
+            self._marks[device] = moved
 
     def events(self, device: str, events: list, arrived_at: datetime) -> None:
         table_id = self.tables.get(device)
@@ -213,9 +255,11 @@ class FloorBridge:
             self._work(device, lambda: self._events(device, game, arrived_at), self.clock())
 
     def _events(self, device: str, events: list, arrived_at: datetime) -> None:
+        # the reader's own events (a silence, a clock step) come from no chunk: nothing to mark
+        marked = not all(isinstance(e, (Silence, ClockStep)) for e in events)
         failed: Exception | None = None
-        for event in events:
-            failed = self._one(device, event, arrived_at) or failed
+        for i, event in enumerate(events):
+            failed = self._one(device, event, arrived_at, i if marked else None) or failed
         if failed is not None:
             raise failed
 
@@ -236,18 +280,45 @@ class FloorBridge:
 
     # --- one event, one transaction --------------------------------------------------------
 
-    def _one(self, device: str, item, at: datetime) -> Exception | None:
+    def _one(self, device: str, item, at: datetime, index: int | None = None) -> Exception | None:
+        """``index``: the event's place among the game events of the chunk that arrived at ``at`` (None:
+        not from a chunk); an event at or before the device's mark was handled before, and is skipped."""
         table_id = self.tables[device]
         kind = self.kinds.get(device, "")
+        moved = None
         with self.session_factory() as s:
+            if index is not None:
+                mark = self._mark(s, device)
+                if mark is not None and (at, index) < mark:
+                    return None   # handled by the process before this one (its chunk is handed on again)
             try:
                 follow_up = self.dispatch.event(s, table_id, device, kind, item, at)
+                if index is not None:
+                    moved = self._move_mark(s, device, at, index + 1)   # handled and marked at once
                 s.commit()
-                if follow_up is not None:
-                    follow_up()
-                return None
             except Exception as exc:
                 # The event is kept in the raw stream; the worker counts the failure and goes on.
                 s.rollback()
                 log.exception("bridge: %r from %s failed", item, device)
+                if index is not None:
+                    self._skip(device, at, index)
                 return exc
+        if moved is not None:
+            self._marks[device] = moved
+        if follow_up is not None:
+            try:
+                follow_up()
+            except Exception as exc:   # the event itself is handled; its settlement is recovered later
+                log.exception("bridge: what follows %r from %s failed", item, device)
+                return exc
+        return None
+
+    def _skip(self, device: str, at: datetime, index: int) -> None:
+        """A failed event is not tried again by a later process either: it failed once, live."""
+        try:
+            with self.session_factory() as s:
+                moved = self._move_mark(s, device, at, index + 1)
+                s.commit()
+            self._marks[device] = moved
+        except Exception:
+            log.exception("bridge: the mark of %s could not be moved past a failed event", device)

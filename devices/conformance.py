@@ -46,7 +46,7 @@ def category(error: FrameError) -> str:
         return "checksum"
     if reason.startswith(_IMPOSSIBLE):
         return "impossible card"
-    if reason.startswith(_NOISE):
+    if reason.startswith(_NOISE) or "noise" in reason:
         return "noise"
     return "framing"
 
@@ -157,6 +157,8 @@ class Conformance:
         if isinstance(e, WheelStatus):
             self.beats.append(t)
             self._wheel_status(e)
+        elif isinstance(e, WinningNumber) and getattr(e, "alone", False):
+            self.whole.append({"spin": None, "number": e.number})   # a number-only wheel: the line is the spin
         elif isinstance(e, WinningNumber):
             spin = self._spins.get(self._last_spin) if self._last_spin is not None else None
             if spin is not None:
@@ -252,7 +254,7 @@ class Conformance:
             problems.append(f"the line does not fit {self.line}: {fit['baudrate']} {fit['framing']} fits")
         refused = sum(self.refused.values())
         if refused:
-            problems.append(f"{refused} frames refused (" + ", ".join(
+            problems.append(f"{refused} frame{'s' if refused != 1 else ''} refused (" + ", ".join(
                 f"{c} {self.refused[c]}" for c in CATEGORIES if self.refused.get(c)) + ")")
         if self.gaps:
             problems.append(f"{len(self.gaps)} sequence gaps")

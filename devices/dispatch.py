@@ -20,6 +20,7 @@ from devices.shoe import CardDealt, CardDrawn, CoupStart, CutCard, LockStatus, S
 from devices.wheel import WheelStatus, WinningNumber
 from devices.events import ClockStep, Refused, Silence
 from floor import alerts, rounds
+from floor.rounds import hand
 from floor.actors import Actor
 from floor.models import AlertKind, AlertSeverity, Table
 from floor.pit import visits
@@ -54,6 +55,9 @@ class RoundsDispatch:
     def event(self, session: Session, table_id: int, device: str, kind: str, event, at: datetime):
         raw = self._raw(device)
         common = {"raw": raw, "device": device}
+        if not isinstance(event, (PlayerCardRead, ClockStep)) and hand.journal(session, table_id, device, raw,
+                                                                               type(event).__name__, at):
+            return None   # the table is on entry by hand: its device's readings are kept, they drive nothing
         if isinstance(event, WheelStatus):
             self._spin[device] = event.spin
             out = rounds.wheel_status(session, table_id, event.state, event.spin, event.flag_names, at,

@@ -3,9 +3,10 @@
 
 One file per device, append-only; a record is the arrival time (microseconds since the epoch, 8
 bytes), the length (4 bytes) and the bytes as read; an empty record marks a (re)opened port. When
-the reader starts it hands the records the floor has not stored yet (those after the last stored
-chunk) on as if it read them again, then keeps only the last few records (enough for a decoder to
-pick up a frame that was split across them).
+the reader starts it hands on again the records whose events the floor has not all handled yet
+(from the device's mark on: ``devices.bridge``), as if it read them again, after feeding the decoder
+the few records before them (so a frame split across them is whole). A compaction keeps those
+records and the few before them, never a record the floor has not handled.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
         self._size = os.fstat(self._fd).st_size
+        self._limit = self._size + MAX_BYTES
 
     def append(self, at: datetime, data: bytes) -> None:
         """On the disk when this returns (a crash after it loses nothing)."""
@@ -39,8 +41,11 @@ class Journal:
         os.write(self._fd, record)
         os.fsync(self._fd)
         self._size += len(record)
-        if self._size > MAX_BYTES:
-            self.compact(read(self.path)[-KEEP:])
+
+    @property
+    def full(self) -> bool:
+        """Past ``MAX_BYTES`` since the last compaction: time to compact (the reader says what to keep)."""
+        return self._size > self._limit
 
     def compact(self, keep: list[Record]) -> None:
         """Rewrite the file with ``keep`` only (written aside, flushed, then renamed over it)."""
@@ -54,9 +59,18 @@ class Journal:
         os.close(self._fd)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
         self._size = os.fstat(self._fd).st_size
+        self._limit = self._size + MAX_BYTES   # what must be kept may be big: not compacted again at once
 
     def close(self) -> None:
         os.close(self._fd)
+
+
+def unhandled(records: list[Record], handled_at: datetime | None) -> int:
+    """Where the records still to hand on start: the chunk at the mark (``handled_at``; some of its
+    events may not be handled) and everything after it; 0 when nothing is handled yet."""
+    if handled_at is None:
+        return 0
+    return next((i for i, (at, _) in enumerate(records) if at >= handled_at), len(records))
 
 
 def read(path: str | os.PathLike) -> list[Record]:

@@ -45,16 +45,23 @@ def open_port(url: str, line: Line | int, timeout: float = 0.05, *, keep_input: 
     return port
 
 
-def _chunks(port, stop: threading.Event, until: float | None, clock=time.monotonic):
-    """(seconds since the start, bytes) as the reader reads them, until ``until`` or ``stop``."""
+def _chunks(port, stop: threading.Event, until: float | None, clock=time.monotonic, ended: list | None = None):
+    """(seconds since the start, bytes) as the reader reads them, until ``until`` or ``stop``, or the
+    port goes away (unplugged, the other end of a pty closed): then ``ended`` gets why and when."""
     t0 = clock()
     yield 0.0, b""    # the port was opened
     while not stop.is_set() and (until is None or clock() - t0 < until):
-        data = port.read(1)
+        try:
+            data = port.read(1)
+            if data:
+                waiting = port.in_waiting
+                if waiting:
+                    data += port.read(waiting)
+        except (OSError, serial.SerialException) as exc:
+            if ended is not None:
+                ended.append(f"the port went away after {clock() - t0:.1f} s: {exc}")
+            return
         if data:
-            waiting = port.in_waiting
-            if waiting:
-                data += port.read(waiting)
             yield clock() - t0, data
 
 
@@ -66,8 +73,9 @@ def check_port(config: DeviceConfig, *, seconds: float = 30.0, rounds: int = 0, 
     judge = Conformance(config, line)
     port = open_port(config.port, judge.line)
     last = 0.0
+    ended: list[str] = []
     try:
-        for t, data in _chunks(port, stop, seconds):
+        for t, data in _chunks(port, stop, seconds, ended=ended):
             last = t
             events = judge.feed(t, data) if data else []
             replies = b"".join(e.data for e in events if isinstance(e, Reply))
@@ -77,7 +85,10 @@ def check_port(config: DeviceConfig, *, seconds: float = 30.0, rounds: int = 0, 
                 break
     finally:
         port.close()
-    return judge.report(seconds if not rounds or _seen(judge) < rounds else last)
+    report = judge.report(last if ended or (rounds and _seen(judge) >= rounds) else seconds)
+    report["ended"] = ended[0] if ended else None
+    report["answered"] = answer
+    return report
 
 
 def _seen(judge: Conformance) -> int:
@@ -103,7 +114,7 @@ def capture_port(url: str, kind: str, baudrate: int, out: TextIO, *, seconds: fl
         cap.write_header(out, kind, url, baudrate, datetime.now(timezone.utc))
         if started:
             started()
-        for t, data in _chunks(port, stop, seconds):
+        for t, data in _chunks(port, stop, seconds, ended=[]):
             cap.append(out, t, data)
             chunks, size = chunks + 1, size + len(data)
     finally:

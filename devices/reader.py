@@ -68,6 +68,7 @@ class DeviceReader:
         self._published: DeviceHealth | None = None
         self._published_at = 0.0
         self._opened_once = False
+        self._last_at: datetime | None = None   # the arrival of the last chunk (each one later)
         self._last_beat: float | None = None  # last status line (wheel) or frame (others)
         # The line's times: the wall clock read once, then moved by the steady clock, so a step of
         # the wall clock (a +1 h jump) never moves a deadline counted from a line's time.
@@ -176,7 +177,7 @@ class DeviceReader:
             h = self._health
             self._health = replace(h, state="connected", connected=True, connected_since=self.wallclock(),
                                    reconnects=h.reconnects + int(reconnect))
-        at = self.stamp()
+        at = self._arrival()
         self._journal(at, b"")
         self._sink("raw", self.name, b"", at)  # a break marker for replays
         self._publish(force=True)
@@ -209,29 +210,63 @@ class DeviceReader:
     def _journal(self, at: datetime, data: bytes) -> None:
         if self.journal is not None:
             self.journal.append(at, data)   # on the disk before anything is done with it
+            if self.journal.full:
+                self._compact()
+
+    def _arrival(self) -> datetime:
+        """Now on the line's clock, later than the chunk before: a chunk's arrival names it (the
+        floor stores and marks each once by it)."""
+        at = self.stamp()
+        if self._last_at is not None and at <= self._last_at:
+            at = self._last_at + timedelta(microseconds=1)
+        self._last_at = at
+        return at
+
+    def _handled_from(self, records: list) -> int:
+        """Where the records the floor has not handled start (see ``devices.journal.unhandled``)."""
+        handled_until = getattr(self.sink, "handled_until", None)
+        if handled_until is not None:
+            return journal.unhandled(records, handled_until(self.name))
+        stored_until = getattr(self.sink, "stored_until", None)   # a sink that stores, and handles nothing
+        if stored_until is not None:
+            last = stored_until(self.name)
+            return 0 if last is None else next((i for i, (at, _) in enumerate(records) if at > last), len(records))
+        return len(records)
+
+    def _compact(self) -> None:
+        """Keep what the floor has not handled and the few records before it, nothing else."""
+        records = journal.read(self.journal.path)
+        try:
+            start = self._handled_from(records)
+        except Exception:   # the floor cannot say: keep everything
+            log.exception("device %s: the journal is kept whole (the floor's mark could not be read)", self.name)
+            start = 0
+        self.journal.compact(records[max(0, min(start, len(records)) - journal.KEEP):])
 
     def _replay_journal(self) -> None:
-        """The bytes this device sent that the floor has not stored (the process before this one was
-        killed with them in hand) go on as if read now, with their own arrival times; the records
-        before them are fed to the decoder first, so a frame split across the two is whole."""
+        """The bytes this device sent whose events the floor has not all handled (the process before
+        this one was killed with them in hand, stored or not) go on as if read now, with their own
+        arrival times: what the floor already has of them (the chunk, the events handled) it skips.
+        The records before them are fed to the decoder first, so a frame split across the two is
+        whole and a repeat is known as one."""
         records = journal.read(self.journal.path)
-        stored_until = getattr(self.sink, "stored_until", None)
-        if records and stored_until is not None:
-            last = stored_until(self.name)
-            start = 0 if last is None else next((i for i, (at, _) in enumerate(records) if at > last), len(records))
+        start = self._handled_from(records)
+        if records:
+            self._last_at = records[-1][0]
             before = records[max(0, start - journal.KEEP):start]
             marks = [i for i, (_, data) in enumerate(before) if not data]
             for at, data in before[marks[-1] if marks else 0:]:
                 feed_decoder(self.decoder, data, at)   # state only: these were handled before
             if start < len(records):
-                log.warning("device %s: %d chunks from the journal the floor had not stored", self.name,
+                log.warning("device %s: %d chunks from the journal the floor had not handled", self.name,
                             len(records) - start)
             for at, data in records[start:]:
                 self._process(data, at, self.clock(), live=False)
-        self.journal.compact(records[-journal.KEEP:])
+        # the records handed on stay until the floor has handled them (a second crash hands them on again)
+        self.journal.compact(records[max(0, min(start, len(records)) - journal.KEEP):])
 
     def _chunk(self, data: bytes) -> None:
-        at, now = self.stamp(), self.clock()
+        at, now = self._arrival(), self.clock()
         self._journal(at, data)
         self._process(data, at, now)
 

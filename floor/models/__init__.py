@@ -4,7 +4,7 @@ from floor.models.audit import AuditRecord  # noqa: F401
 from floor.models.base import Base, utcnow  # noqa: F401
 from floor.models.conduct import Ban  # noqa: F401
 from floor.models.dealers import DealerShift, DealerStint  # noqa: F401
-from floor.models.devices import DeviceChunk, LineLock, LinePause  # noqa: F401
+from floor.models.devices import DeviceChunk, DeviceMark, LineLock, LinePause  # noqa: F401
 from floor.models.disputes import PokerRuling  # noqa: F401
 from floor.models.ledger import ACCOUNT_KINDS, Account, CashRequest, CashRequestKind, MoneyMove, Transfer, TransferKind  # noqa: F401
 from floor.models.people import ROLES, ApiToken, LoginFailure, Player, Staff  # noqa: F401

@@ -32,6 +32,7 @@ class AlertKind(StrEnum):
     BETTING_PAUSED = "betting_paused"     # the device process behind its line
     LATE_BETS = "late_bets"               # bets placed after the line closed betting, refunded
     CLOCK_STEP = "clock_step"             # the host's wall clock jumped
+    ENTRY_BY_HAND = "entry_by_hand"       # a table switched to entry by hand (its device not used) or back
     # the poker room
     PLAYER_BANNED = "player_banned"
     CHIP_PICKUP = "chip_pickup"

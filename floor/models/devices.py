@@ -52,3 +52,16 @@ class LinePause(Base):
     started_at: Mapped[datetime]
     behind_ms: Mapped[int]
     ended_at: Mapped[datetime | None]
+
+
+class DeviceMark(Base):
+    """How far the floor has handled a device's line: every game event decoded from the chunks that
+    arrived before ``chunk_at``, and the first ``events`` of the chunk that arrived at ``chunk_at``.
+    Written in the very transaction that handles an event, so after a crash a device process knows
+    exactly which events of its stored bytes are still to be handled, and handles each once."""
+
+    __tablename__ = "device_marks"
+
+    device: Mapped[str] = mapped_column(String(60), primary_key=True)
+    chunk_at: Mapped[datetime]
+    events: Mapped[int]

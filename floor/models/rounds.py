@@ -121,6 +121,9 @@ class RoundEvent(Base):
     data: Mapped[dict | None]
     actor: Mapped[str] = mapped_column(String(120), default="system")
 
+    # a table's last event of a kind (its entry mode, read at every device event)
+    __table_args__ = (Index("ix_round_events_table_kind", "table_id", "kind", "id"),)
+
 
 class RoundCard(Base):
     """A card as read (shoe, scanner) or typed (dealer), accepted into the round or not."""

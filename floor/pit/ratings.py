@@ -16,6 +16,9 @@ house expected to win from him, from the settled bets and the ledger alone.
   (``floor.games.edges``), summed exactly and rounded once, half up, to the cent. Blackjack's and
   Casino Hold'em's edges are per initial bet (the box, the ante), so the doubles, splits and calls
   they lead to add stake but no theoretical win of their own.
+- **Entered by hand**: the rounds of a visit whose result the dealer keyed (the table played on
+  without its device, ``floor.rounds.hand``) are rated like the others and counted apart
+  (``hand_rounds``), so a rating resting on them says so.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from floor import spreadsheet
 from floor.gaming_day import gaming_day_bounds
 from floor.games.edges import house_edge, theo_cents
 from floor.models import Bet, Player, PlayerVisit, Round, Shoe, Table, Transfer
+from floor.rounds import hand
 from floor.rounds.table_rules import TableRules, table_rules
 from floor.settings import HouseSettings
 
@@ -75,6 +79,7 @@ class Visit:
     staked: int = 0
     won: int = 0                                            # the player's result, from the ledger
     by_bet: dict = field(default_factory=lambda: defaultdict(int))   # (game, spot, decks) -> stake
+    hand_rounds: set = field(default_factory=set)          # its rounds whose result was entered by hand
     house: HouseSettings = field(kw_only=True, repr=False)   # the table rules the edges come from
 
     @property
@@ -84,6 +89,10 @@ class Visit:
     @property
     def round_count(self) -> int:
         return len(self.rounds)
+
+    @property
+    def hand_round_count(self) -> int:
+        return len(self.hand_rounds)
 
     @property
     def seconds(self) -> float:
@@ -244,8 +253,10 @@ def visits(session: Session, start: datetime, end: datetime, house: HouseSetting
                 cur.ended_at = done
         _finish(cur, last_visit, gap)
         out.append(cur)
+    keyed = hand.by_hand_ids(session, {rid for v in out for rid in v.rounds})
     for v in out:
         v.started_at, v.ended_at = _aware(v.started_at), _aware(v.ended_at)
+        v.hand_rounds = v.rounds & keyed
     out.sort(key=lambda v: (v.started_at, v.player_id))
     return out
 
@@ -334,8 +345,9 @@ def players_of_day(session: Session, day: date, house: HouseSettings, limit: int
     stakes: dict[int, dict] = defaultdict(lambda: defaultdict(int))
     for v in vs:
         p = per.setdefault(v.player_id, {"player_id": v.player_id, "visits": 0, "seconds": 0.0, "rounds": 0,
-                                         "bets": 0, "staked": 0, "won": 0, "tables": set()})
+                                         "hand_rounds": 0, "bets": 0, "staked": 0, "won": 0, "tables": set()})
         p["visits"] += 1
+        p["hand_rounds"] += len(v.hand_rounds)
         p["seconds"] += (v.ended_at - v.started_at).total_seconds()
         p["rounds"] += len(v.rounds)
         p["bets"] += v.bets
@@ -369,6 +381,7 @@ def player_history(session: Session, player_id: int, since: datetime, until: dat
     rows = list(reversed(rated(session, vs)))
     totals = {k: sum(getattr(v, k) for v in (r.visit for r in rows)) for k in ("bets", "staked", "won")}
     totals.update(rounds=sum(r.visit.round_count for r in rows), visits=len(rows),
+                  hand_rounds=sum(r.visit.hand_round_count for r in rows),
                   minutes=minutes(sum(r.visit.seconds for r in rows)),
                   theo=theo_cents(sum((v.theo for v in vs), Fraction(0))))
     return {"since": since.isoformat(), "visits": rows, "totals": totals}
@@ -377,7 +390,7 @@ def player_history(session: Session, player_id: int, since: datetime, until: dat
 COLUMNS = [("player", "Player"), ("card_number", "Card"), ("table_number", "Table"), ("game", "Game"),
            ("seat", "Seat"), ("started_at", "Started"), ("ended_at", "Ended"), ("minutes", "Minutes"),
            ("rounds", "Rounds"), ("bets", "Bets"), ("staked", "Staked"), ("average_stake", "Average stake"),
-           ("won", "Player won"), ("theo", "Theoretical win")]
+           ("won", "Player won"), ("theo", "Theoretical win"), ("hand_rounds", "Rounds entered by hand")]
 MONEY = {"staked", "average_stake", "won", "theo"}
 
 
@@ -394,7 +407,7 @@ def _cell(key: str, value) -> str:
 
 def _value(r: RatedVisit, key: str):
     """A column of the visit: the rated visit's own (who, where) or the visit's (what he played)."""
-    key = {"rounds": "round_count", "theo": "theo_cents"}.get(key, key)
+    key = {"rounds": "round_count", "theo": "theo_cents", "hand_rounds": "hand_round_count"}.get(key, key)
     return getattr(r if hasattr(r, key) else r.visit, key)
 
 

@@ -17,6 +17,10 @@ Direction and speed alerts come once per run of trouble: not again while one of 
 for the table, and never for spins already alerted or played before the last one was acknowledged
 (they were that alert's trouble). Each check is safe to repeat: it finds what it
 raised before.
+
+Spins entered by hand (the table played on without its wheel, ``floor.rounds.hand``) are the
+dealer's word, not the wheel's: they are kept apart. The windows and the bias tests count the
+wheel's own spins only; the pit's page shows the spins entered by hand beside them, marked.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from floor.actors import Actor
 from floor.errors import Msg
 from floor.games import wheel_stats
 from floor.models import Alert, AuditRecord, Round, Table
+from floor.rounds import hand
 from floor.settings import HouseSettings
 
 BIAS, DIRECTION, SPEED = "possible_bias", "direction_not_alternating", "speed_out_of_range"
@@ -50,18 +55,23 @@ def limits(house: HouseSettings) -> wheel_stats.SpeedLimits:
 
 
 def spins(session: Session, table_id: int, after_id: int = 0, last: int | None = None,
-          skip: int | None = None, take: int | None = None) -> list[dict]:
+          skip: int | None = None, take: int | None = None, wheel_only: bool = True) -> list[dict]:
     """The table's played spins in order (all after ``after_id``, the ``last`` ones, or ``take`` of
-    them after the first ``skip``): round id, when, the number, the rotor's direction and rpm."""
+    them after the first ``skip``): round id, when, the number, the rotor's direction and rpm, and
+    whether it was entered by hand. ``wheel_only``: the wheel's own spins, those entered by hand
+    left out (what the tests count)."""
     q = (select(Round.id, Round.result_at, Round.result, Round.device)
          .where(Round.table_id == table_id, Round.kind == "roulette", Round.status == "settled", Round.id > after_id)
          .order_by(Round.id.desc() if last else Round.id))
+    if wheel_only:
+        q = q.where(hand.not_by_hand(Round.id))
     if last:
         q = q.limit(last)
     elif take:
         q = q.offset(skip or 0).limit(take)
     rows = [{"round_id": i, "at": at, "number": (res or {}).get("number"), "direction": (dev or {}).get("direction"),
-             "rpm": (dev or {}).get("rpm")} for i, at, res, dev in session.execute(q)]
+             "rpm": (dev or {}).get("rpm"), "by_hand": bool((res or {}).get("hand_entry"))}
+            for i, at, res, dev in session.execute(q)]
     rows = [r for r in rows if r["number"] is not None]
     return list(reversed(rows)) if last else rows
 
@@ -120,11 +130,17 @@ def report_data(report: wheel_stats.BiasReport) -> dict:
             "failing": [t.name for t in report.failing]}
 
 
+def _played(session: Session, t: Table) -> int:
+    """The wheel's own settled spins at the table (those entered by hand left out)."""
+    return session.execute(select(func.count(Round.id)).where(
+        Round.table_id == t.id, Round.kind == "roulette", Round.status == "settled",
+        hand.not_by_hand(Round.id))).scalar_one()
+
+
 def last_window(session: Session, t: Table, house: HouseSettings) -> tuple[int, list[dict]]:
     """The last completed window of spins: its number (1, 2, ...; 0 for none yet) and its spins."""
     n = house.wheel_window_spins
-    played = session.execute(select(func.count(Round.id)).where(
-        Round.table_id == t.id, Round.kind == "roulette", Round.status == "settled")).scalar_one()
+    played = _played(session, t)
     k = played // n
     if k == 0:
         return 0, []
@@ -153,8 +169,7 @@ def _bias(session: Session, t: Table, house: HouseSettings, now: datetime) -> li
     """Every completed window not tested yet, in order: two windows completed between two checks
     (the scheduler was down, a busy wheel, a smaller window) are both tested."""
     n = house.wheel_window_spins
-    played = session.execute(select(func.count(Round.id)).where(
-        Round.table_id == t.id, Round.kind == "roulette", Round.status == "settled")).scalar_one()
+    played = _played(session, t)
     raised = []
     for k in range(_tested(session, t, n) + 1, played // n + 1):
         raised += _test_window(session, t, house, k, spins(session, t.id, skip=(k - 1) * n, take=n), now)
@@ -197,6 +212,9 @@ def wheel(session: Session, table_id: int, house: HouseSettings, now: datetime) 
     n = house.wheel_window_spins
     recent = spins(session, table_id, last=n)
     counts = wheel_stats.frequencies([s["number"] for s in recent])
+    shown = spins(session, table_id, last=20, wheel_only=False)   # the last spins, those entered by hand marked
+    by_hand = spins(session, table_id, last=n, wheel_only=False)
+    by_hand = [s for s in by_hand if s["by_hand"]]
     k, window = last_window(session, t, house)
     report = wheel_stats.bias_check([s["number"] for s in window], watch_settings(house)) if window else None
     sections = []
@@ -208,7 +226,8 @@ def wheel(session: Session, table_id: int, house: HouseSettings, now: datetime) 
     return {"table_id": table_id, "table": t.number, "name": t.name, "window_spins": n, "spins": len(recent),
             "spins_last_hour": len(hour),
             "counts": counts, "wheel_order": list(wheel_stats.WHEEL_ORDER), "sections": sections,
-            "last": [{**s, "at": s["at"].isoformat() if s["at"] else None} for s in recent[-20:]],
+            "last": [{**s, "at": s["at"].isoformat() if s["at"] else None} for s in shown],
+            "hand_spins": len(by_hand), "hand_counts": wheel_stats.frequencies([s["number"] for s in by_hand]),
             "directions_alternate": not wheel_stats.direction_breaks([s["direction"] for s in recent[-50:]
                                                                       if s["direction"] is not None]),
             "window": k, "report": report}

@@ -59,4 +59,5 @@ from floor.rounds.table import (  # noqa: F401
                                 void_round,
 )
 from floor.rounds.unit import commit_then_settle  # noqa: F401
+from floor.rounds import hand  # noqa: F401
 from floor.rounds.wheel import no_ball_due, wheel_number, wheel_status  # noqa: F401

@@ -79,6 +79,8 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     table = get_table(session, table_id)
     device_back(session, table_id, at, actor)
     r = active_round(session, table_id)
+    if source == "dealer" and r is not None:
+        core.note_keyer(r, actor)   # at a table on entry by hand, none who typed a card confirms the result
     summary = f"card {c} from {source}" + (f" to {target}{index or ''}" if target else "")
     if table.kind == TableKind.BACCARAT:
         out = _baccarat_card(session, actor, table, r, c, source, target, at, index)

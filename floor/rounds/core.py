@@ -238,9 +238,61 @@ def stray(session: Session, actor: Actor, table_id: int, kind: str, message: str
                        data=data)
 
 
-def record_result(session: Session, actor: Actor, r: Round, result: dict, at: datetime) -> Outcome:
+# --- entry by hand (floor.rounds.hand has the moves; the state is read here, where results land) -----
+
+ENTRY_MODE = "entry_mode"      # the round event that switches a table to entry by hand and back
+KEYED = "keyed_by_hand"        # a result keyed at the terminal, waiting for a second person
+ENTERED = "entered_by_hand"    # that result confirmed: the round settles from it
+
+
+def entry_by_hand(session: Session, table_id: int) -> dict | None:
+    """The table's entry by hand when the pit boss switched it so (its last ``entry_mode`` event
+    says so): why, who and when; None while its devices drive its rounds."""
+    ev = session.execute(select(RoundEvent).where(RoundEvent.table_id == table_id, RoundEvent.kind == ENTRY_MODE)
+                         .order_by(RoundEvent.id.desc()).limit(1)).scalar_one_or_none()
+    if ev is None or not (ev.data or {}).get("by_hand"):
+        return None
+    return {**(ev.data or {}), "at": ev.at.isoformat() if ev.at else None, "by": ev.actor}
+
+
+def note_keyer(r: Round, actor: Actor) -> None:
+    """Who typed part of the round's result at a terminal: none of them may confirm it."""
+    if actor.staff_id is None:
+        return
+    dev = dict(r.device or {})
+    keyers = list(dev.get("keyers") or [])
+    if actor.staff_id not in [k.get("id") for k in keyers]:
+        keyers.append({"id": actor.staff_id, "name": actor.name})
+        r.device = {**dev, "keyers": keyers}
+
+
+def keep_keyed(session: Session, actor: Actor, r: Round, result: dict, at: datetime) -> Outcome:
+    """A result entered by hand: kept on the round, nothing settles, until a second person (a
+    floor manager or a pit boss who keyed none of it) confirms it (``floor.rounds.hand.confirm``)."""
+    note_keyer(r, actor)
+    dev = dict(r.device or {})
+    keyers = list(dev.get("keyers") or [])
+    shown = {k: v for k, v in result.items() if k != "flow"}
+    r.device = {**dev, "keyed": {"result": result, "at": at.isoformat(), "by": keyers}}
+    for name in ("decision", "device", "noball"):
+        timers.cancel_timer(session, f"round:{r.id}:{name}")
+    event(session, r, r.table_id, KEYED, at, actor, {"result": shown, "keyed_by": [k["name"] for k in keyers]})
+    audit.record(session, actor, "round.keyed_by_hand", f"round:{r.id}",
+                 after={"result": shown, "keyed_by": [k["name"] for k in keyers]}, at=at)
+    session.flush()
+    publish(session, r, "round.keyed")
+    notify.publish(session, "round.keyed", {"id": r.id, "table_id": r.table_id, "number": r.number},
+                   "role:pit_boss", "role:floor_manager")
+    return Outcome(r.id, r.status)
+
+
+def record_result(session: Session, actor: Actor, r: Round, result: dict, at: datetime, *,
+                  confirmed: bool = False) -> Outcome:
     """The round has its result: it is stored (and committed by the caller) before settling, so a
-    crash while settling leaves a round that ``recover`` settles."""
+    crash while settling leaves a round that ``recover`` settles. At a table switched to entry by
+    hand a result not ``confirmed`` by the second person is only kept (``keep_keyed``)."""
+    if not confirmed and entry_by_hand(session, r.table_id) is not None:
+        return keep_keyed(session, actor, r, result, at)
     r.result = result
     set_status(session, r, RoundStatus.RESULT, at, actor, data=public_result(r))
     timers.cancel_timer(session, f"round:{r.id}:decision")

@@ -27,7 +27,13 @@ LOCKS = ("no_more_bets", "result", "coup_start", "card")
 
 
 def record_lock(session: Session, table_id: int, device: str, arrived_at: datetime, what: str) -> LineLock:
-    """The line closed betting at ``arrived_at`` (the caller commits at once)."""
+    """The line closed betting at ``arrived_at`` (the caller commits at once). Once: the same lock
+    handed on again after a crash (its chunk's arrival time is its own) is the one already kept."""
+    kept = session.execute(select(LineLock).where(LineLock.table_id == table_id, LineLock.device == device,
+                                                  LineLock.arrived_at == arrived_at, LineLock.what == what)
+                           .limit(1)).scalar_one_or_none()
+    if kept is not None:
+        return kept
     lock = LineLock(table_id=table_id, device=device, arrived_at=arrived_at, what=what)
     session.add(lock)
     return lock

@@ -198,6 +198,26 @@ class BetLine:
 
 
 @dataclass
+class Keyed:
+    """A result keyed by hand at the terminal, waiting for its second person."""
+
+    result: dict          # in the game's own terms, like a round's result
+    at: str | None
+    keyed_by: list[str]
+    keyed_by_ids: list[int]
+
+
+@dataclass
+class EntryByHand:
+    """A table on entry by hand: its device (wheel, shoe, scanner) not used, since when, why, who."""
+
+    device: str
+    reason: str
+    at: str | None
+    by: str
+
+
+@dataclass
 class RoundDetail:
     """One round with what the dealer terminal and the pit boss see of it."""
 
@@ -210,6 +230,7 @@ class RoundDetail:
     settlement: Settlement | None
     flow: dict | None = None            # blackjack / Casino Hold'em: the deal as a player may see it
     decision_until: str | None = None   # while dealing: when the decision timer answers for the player
+    keyed: Keyed | None = None          # entry by hand: the result keyed, waiting for its second person
 
 
 @dataclass
@@ -219,6 +240,7 @@ class TableState:
     table: Table
     round: RoundDetail | None
     shoe: Shoe | None
+    entry_by_hand: EntryByHand | None = None   # the table plays on by hand (its device not used)
 
 
 def held_rounds(session: Session, house: HouseSettings) -> list[RoundDetail]:
@@ -251,7 +273,16 @@ def round_detail(session: Session, r: Round, house: HouseSettings) -> RoundDetai
     dev = r.device or {}
     return RoundDetail(round=r, table=get_table(session, r.table_id), result=core.public_result(r), cards=cards,
                        bets=bet_lines, staked=sum(b.amount for b in bet_lines), settlement=settlement, flow=view,
-                       decision_until=(dev.get("decision_until") or None) if r.status == RoundStatus.DEALING else None)
+                       decision_until=(dev.get("decision_until") or None) if r.status == RoundStatus.DEALING else None,
+                       keyed=_keyed(dev.get("keyed")))
+
+
+def _keyed(keyed: dict | None) -> "Keyed | None":
+    if not keyed:
+        return None
+    res = {k: v for k, v in (keyed.get("result") or {}).items() if k != "flow"}
+    return Keyed(result=res, at=keyed.get("at"), keyed_by=[k.get("name") for k in keyed.get("by") or []],
+                 keyed_by_ids=[k.get("id") for k in keyed.get("by") or []])
 
 
 def table_state(session: Session, table_id: int, house: HouseSettings) -> TableState:
@@ -259,7 +290,15 @@ def table_state(session: Session, table_id: int, house: HouseSettings) -> TableS
     table = get_table(session, table_id)
     r = active_round(session, table_id, lock=False) or core.last_round(session, table_id)
     return TableState(table=table, round=round_detail(session, r, house) if r is not None else None,
-                      shoe=current_shoe(session, table_id) if table.kind == TableKind.BACCARAT else None)
+                      shoe=current_shoe(session, table_id) if table.kind == TableKind.BACCARAT else None,
+                      entry_by_hand=_entry(core.entry_by_hand(session, table_id)))
+
+
+def _entry(mode: dict | None) -> EntryByHand | None:
+    if mode is None:
+        return None
+    return EntryByHand(device=mode.get("device") or "device", reason=mode.get("reason") or "", at=mode.get("at"),
+                       by=mode.get("by") or "")
 
 
 @dataclass

@@ -32,7 +32,8 @@ def _configured(port: str | None) -> dict:
     return {}
 
 
-def _config(port: str, kind: str | None, baudrate: int | None, bcc_includes_start: bool | None) -> DeviceConfig:
+def _config(port: str, kind: str | None, baudrate: int | None, bcc_includes_start: bool | None,
+            protocol: str | None = None) -> DeviceConfig:
     entry = _configured(port)
     kind = kind or entry.get("kind")
     if kind not in KINDS:
@@ -44,6 +45,9 @@ def _config(port: str, kind: str | None, baudrate: int | None, bcc_includes_star
         entry["baudrate"] = baudrate
     if bcc_includes_start is not None:
         entry["bcc_includes_start"] = bcc_includes_start
+    if protocol:
+        entry["protocol"] = protocol
+        entry.setdefault("heartbeat_s", None)
     try:
         return DeviceConfig.from_dict(entry)
     except ValueError as exc:
@@ -75,10 +79,13 @@ def _fail(text: str, code: int = EXIT_NO_LINE):
 @click.option("--bcc-includes-start/--bcc-without-start", default=None, help="shoe: firmware that XORs ENQ into the BCC")
 @click.option("--file", "capture_file", type=click.Path(exists=True, dir_okay=False),
               help="judge a capture file instead of a port")
+@click.option("--protocol", help="the line format (e.g. wheel-number-v1, or a decoder's dotted path; default: the "
+                                 "configured device's, else the kind's)")
 @click.option("--no-answer", is_flag=True, help="shoe: listen only, write no ACK/NAK back")
 @click.option("--json", "as_json", is_flag=True, help="the report as JSON, for machines")
 @with_appcontext
-def check(port, kind, seconds, rounds, baudrate, framing, bcc_includes_start, capture_file, no_answer, as_json):
+def check(port, kind, seconds, rounds, baudrate, framing, bcc_includes_start, capture_file, protocol, no_answer,
+          as_json):
     """Listen to one device's PORT (a pyserial URL, a pty or /dev path, or a configured device's
     name) and report whether it speaks its protocol: frames decoded, frames refused and why, the line
     speed that fits, gaps, heartbeat, whole rounds. Exit status 0 when it conforms, 1 when it does not,
@@ -89,12 +96,12 @@ def check(port, kind, seconds, rounds, baudrate, framing, bcc_includes_start, ca
         except (OSError, cap.CaptureError) as exc:
             _fail(f"{capture_file}: {exc}")
         config = _config(port or recording.header.port, kind or recording.kind,
-                         baudrate or recording.header.baudrate, bcc_includes_start)
+                         baudrate or recording.header.baudrate, bcc_includes_start, protocol)
         source = capture_file
     elif not port:
         raise click.UsageError("give a PORT to listen to, or --file CAPTURE")
     else:
-        config = _config(port, kind, baudrate, bcc_includes_start)
+        config = _config(port, kind, baudrate, bcc_includes_start, protocol)
         source = config.port
     try:
         line = parse_line(f"{config.baudrate} {framing}")
@@ -132,7 +139,8 @@ def render(r: dict) -> str:
     for category, raw in r["examples"].items():
         out.append(f"             e.g. {category}: {raw[:60]}")
     if r["replies"]:
-        out.append("  answered   " + ", ".join(f"{k} {v}" for k, v in r["replies"].items()))
+        out.append(("  answered   " if r.get("answered", True) else "  would answer ")
+                   + ", ".join(f"{k} {v}" for k, v in r["replies"].items()))
     fit = r["fit"]
     if fit is None:
         out.append(f"  line       {r['line']}" + (" fits" if r["frames_total"] else ""))
@@ -155,6 +163,8 @@ def render(r: dict) -> str:
         w = r["whole"]
         first = f" (first: {_round_text(w['first'])})" if w["first"] else ""
         out.append(f"  whole {w['kind']}s seen: {w['seen']}{first}")
+    if r.get("ended"):
+        out.append(f"  ended      {r['ended']}")
     if r["problems"]:
         out.append("problems:")
         out += [f"  - {p}" for p in r["problems"]]
@@ -163,7 +173,7 @@ def render(r: dict) -> str:
 
 def _round_text(first: dict) -> str:
     if "spin" in first:
-        return f"spin {first['spin']}, number {first['number']}"
+        return f"spin {first['spin']}, number {first['number']}" if first["spin"] else f"number {first['number']}"
     return f"{' '.join(first['cards'])}, {first['winner']}"
 
 

@@ -89,6 +89,9 @@ VOCABULARY = {
     # a round's events (its timeline)
     "shoe_lock": _l("shoe lock"), "cut_card": _l("cut card"), "no_more_bets": _l("no more bets"),
     "misspin": _l("misspin"), "decision": _l("decision"), "ruling": _l("ruling"),
+    "entered_by_hand": _l("entered by hand"), "keyed_by_hand": _l("keyed by hand, waiting for a second person"),
+    "entry_mode": _l("devices or entry by hand"), "hand_refused": _l("result entered by hand refused"),
+    "entry_by_hand": _l("entry by hand"),
     # kinds of money the ledger's check knows (floor.ledger.Purpose), and who moves it
     "cash_in": _l("cash in"), "desk_cash": _l("cash at a tournament desk"), "cash_out": _l("cash out"),
     "round": _l("round"), "prize": _l("prize"), "overlay": _l("overlay"), "deal": _l("deal"),

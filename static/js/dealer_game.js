@@ -1,7 +1,7 @@
 // The dealer terminal of a live game: the round, its timer, cards as they are read, decisions, seat bets.
 import { amount, api, connect, el, money, newestOnly, refill, toast } from "./live.js";
 import { _, term } from "./i18n.js";
-import { ball, cardEl } from "./cards.js";
+import { RED as RED_SET, ball, cardEl } from "./cards.js";
 import { startSeatPlayers } from "./seat_players.js";
 import { startRelief } from "./dealer_relief.js";
 
@@ -90,7 +90,7 @@ function roundView(r) {
       res.number !== undefined ? ball(res.number, "big") : el("span", { class: "ball pending big" }, "–"),
       // a wheel that sends only its numbers has no spin counter: once its number is in, nothing is awaited
       el("div", {}, r.spin ? el("p", {}, _("Spin {n}", { n: r.spin }))
-        : res.number === undefined ? el("p", {}, _("Waiting for the wheel")) : null,
+        : res.number === undefined ? el("p", {}, state.entry_by_hand ? _("Waiting for the number keyed by hand") : _("Waiting for the wheel")) : null,
         res.number !== undefined ? el("p", { class: "result-line" }, _("Winning number {n}", { n: res.number })) : null))];
   }
   if (kind === "baccarat") {
@@ -143,6 +143,70 @@ function decisionButtons(r) {
   return [];
 }
 
+// --- entry by hand: the pit boss switched the table off its device; the dealer keys the result ---
+const DEVICE = () => ({ roulette: _("The wheel"), baccarat: _("The shoe"), blackjack: _("The card scanner"), casino_holdem: _("The card scanner") });
+let picked = { number: null, rank: null, suit: null };
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+const SUITS = () => [["S", "♠", _("spades")], ["H", "♥", _("hearts")], ["D", "♦", _("diamonds")], ["C", "♣", _("clubs")]];
+// the numbers as on the layout: three rows (3, 6 … 36 at the top), twelve columns
+const LAYOUT_ORDER = [3, 2, 1].flatMap(row => Array.from({ length: 12 }, (_x, col) => col * 3 + row));
+const rankLabel = x => x === "T" ? "10" : x;
+
+function numberPad(r) {
+  const can = r && r.status === "locked" && !r.keyed;
+  const key = n => el("button", { type: "button", class: `pad-key num-${n === 0 ? "green" : RED_SET.has(n) ? "red" : "black"} ${picked.number === n ? "picked" : ""}`,
+    "data-number": n, disabled: !can, onclick: () => { picked.number = n; renderHand(); } }, String(n));
+  const grid = el("div", { class: "number-pad" }, el("div", { class: "zero-row" }, key(0)),
+    el("div", { class: "number-grid" }, LAYOUT_ORDER.map(key)));
+  const send = el("button", { type: "button", class: "btn primary pad-send", "data-action": "send-number", disabled: !can || picked.number === null,
+    onclick: async () => {
+      const n = picked.number;
+      try { await call("POST", `/api/tables/${tableNo}/round/number`, { number: n }); picked.number = null; renderHand(); }
+      catch (e) { renderHand(); }
+    } }, picked.number === null ? _("Tap the winning number") : _("Send number {n}", { n: picked.number }));
+  const hint = !r || r.status === "betting" || r.status === "settled" || r.status === "voided"
+    ? _("Open betting, call no more bets, then key the number where the ball lies.") : "";
+  return [hint ? el("p", { class: "hint" }, hint) : null, grid, send];
+}
+
+function cardPad(r) {
+  const can = r && r.status === "dealing" && !r.keyed;
+  const ranks = el("div", { class: "rank-row" }, RANKS.map(x => el("button", { type: "button", class: `pad-key ${picked.rank === x ? "picked" : ""}`,
+    "data-rank": x, disabled: !can, onclick: () => { picked.rank = x; renderHand(); } }, rankLabel(x))));
+  const suits = el("div", { class: "suit-row" }, SUITS().map(([code, sign, name]) => el("button", { type: "button",
+    class: `pad-key suit ${code === "H" || code === "D" ? "red" : "black"} ${picked.suit === code ? "picked" : ""}`,
+    "data-suit": code, disabled: !can, "aria-label": name, onclick: () => { picked.suit = code; renderHand(); } }, sign)));
+  const card = picked.rank && picked.suit ? picked.rank + picked.suit : null;
+  const send = el("button", { type: "button", class: "btn primary pad-send", "data-action": "send-card", disabled: !can || !card,
+    onclick: async () => {
+      try { await call("POST", `/api/tables/${tableNo}/round/card`, { card }); picked.rank = picked.suit = null; renderHand(); }
+      catch (e) { renderHand(); }
+    } }, card ? [_("Enter card"), " ", cardEl(card)] : _("Tap the rank, then the suit"));
+  const hint = !r || !["dealing"].includes(r.status) ? _("Open betting, call no more bets, then key each card as it is dealt.") : "";
+  return [hint ? el("p", { class: "hint" }, hint) : null, ranks, suits, send];
+}
+
+function keyedText(r) {
+  const res = r.keyed.result || {};
+  if (kind === "roulette") return [ball(res.number, "big"), " ", _("Number {n} keyed by {who}: waiting for a floor manager or pit boss to confirm. Nothing is paid before.", { n: res.number, who: r.keyed.keyed_by.join(", ") })];
+  return [_("Result keyed by {who}: waiting for a floor manager or pit boss to confirm. Nothing is paid before.", { who: r.keyed.keyed_by.join(", ") })];
+}
+
+function renderHand() {
+  const panel = document.getElementById("hand-panel");
+  const mode = state.entry_by_hand;
+  panel.hidden = !mode;
+  root.classList.toggle("by-hand", !!mode);
+  if (!mode) return;
+  const r = state.round;
+  document.getElementById("hand-banner").textContent = _("Entry by hand: {device} is not used ({reason}). Key the result here; a second person confirms it.",
+    { device: DEVICE()[kind], reason: mode.reason });
+  const keyed = document.getElementById("hand-keyed");
+  keyed.hidden = !(r && r.keyed);
+  keyed.replaceChildren(...(r && r.keyed ? keyedText(r) : []));
+  refill(document.getElementById("hand-pad"), (kind === "roulette" ? numberPad(r) : cardPad(r)).filter(Boolean));
+}
+
 function render() {
   const r = state.round;
   document.getElementById("round-no").textContent = r ? _("Round {n}", { n: r.number }) + (r.coup ? " · " + _("coup {n}", { n: r.coup }) : "") : "";
@@ -165,6 +229,7 @@ function render() {
   document.getElementById("bets-total").textContent = amount(bets.reduce((a, b) => a + b.amount, 0));
   const settled = r && r.settlement;
   document.getElementById("paid-total").textContent = settled ? amount(settled.returned) : "";
+  renderHand();
   tick();
 }
 
@@ -188,7 +253,7 @@ async function refresh() {
 render();
 const socket = connect(s => s.emit("join_table", { table_id: state.table.id }));
 for (const ev of ["round.changed", "round.card", "round.result", "round.settled", "round.voided", "round.held",
-  "round.decision", "bet.placed", "shoe.changed"]) {
+  "round.decision", "bet.placed", "shoe.changed", "round.keyed", "table.entry_mode"]) {
   socket.on(ev, msg => { if (!msg || msg.table_id === undefined || msg.table_id === state.table.id) refresh(); });
 }
 socket.on("connect", refresh);

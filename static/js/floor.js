@@ -298,7 +298,7 @@ function entryRow(lst, e) {
   }
   if (e.place > 1) actions.push(btn("↑", "", () => askReason(_("Move {player} up", { player: e.player.name }), _("Why? (audited)"),
     r => act("POST", `/api/waitlists/entries/${e.id}/move`, { to_place: e.place - 1, reason: r })), { "aria-label": _("move up") }));
-  actions.push(btn(_("QR"), "", () => passSheet(e), { "aria-label": _("his pass (QR code)"), "data-action": "pass" }));
+  actions.push(btn(_("QR"), "", () => passSheet(e), { "aria-label": _("QR: his pass"), "data-action": "pass" }));
   actions.push(btn("✕", "", confirmed(_("Take {player} off the list?", { player: e.player.name }),
     _("He loses his place ({place}) on {list}.", { place: e.place, list: lst.game.name }), _("Take off the list"),
     () => act("POST", `/api/waitlists/entries/${e.id}/remove`, { reason: "removed by floor" }, _("{player} off the list", { player: e.player.name }))),

@@ -7,6 +7,7 @@ import { alertArrived, renderAlerts } from "./tables.js";
 import { startDevices } from "./devices.js";
 import { startHeld } from "./pit_rounds.js";
 import { pendingItem } from "./pit_rulings.js";
+import { startHandEntry } from "./pit_hand.js";
 import { paceChart, winLossChart } from "./charts.js";
 
 const root = document.getElementById("pit-console");
@@ -31,6 +32,7 @@ socket.on("alert.acknowledged", ({ id }) => { alerts = alerts.filter(a => a.id !
 // held rounds and devices
 const reloadHeld = startHeld(document.getElementById("held-rounds"), socket);
 startDevices(socket);
+startHandEntry(socket, { canSwitch: root.dataset.canSwitch === "yes", canConfirm: root.dataset.canConfirm === "yes", me });
 
 // rulings waiting for a second pit boss
 const pendingRoot = document.getElementById("pending-rulings");

@@ -1,7 +1,7 @@
 // A round laid out again for a dispute: the cards as dealt (pictures), the replay by the house rules,
 // every frame, state change, bet, decision and transfer in time order, and the pit boss's rulings.
 import { amount, api, connect, el, money, newestOnly, toast } from "./live.js";
-import { _, clock, ngettext, term } from "./i18n.js";
+import { _, clock, ngettext, say, term } from "./i18n.js";
 import { ball, cardEl } from "./cards.js";
 import { correctionText, pendingItem } from "./pit_rulings.js";
 import { rule } from "./pit_rounds.js";
@@ -213,6 +213,14 @@ function details(e) {
       const d = e.data || {};
       const text = e.kind === "decision" ? `${_("seat {seat}", { seat: d.seat })} ${term(d.action)}${d.amount ? " " + money(d.amount) : ""}`
         : e.to ? `${e.from ? term(e.from) : "—"} → ${term(e.to)}` : term(e.kind);
+      if (d.msg) return [el("b", {}, text), " ", say(d.msg)];   // a switch to entry by hand and back
+      if (e.kind === "entered_by_hand" || e.kind === "keyed_by_hand") {
+        const res = d.result || {};
+        const what = res.number !== undefined ? ` ${res.number}` : res.winner ? ` ${term(res.winner)}` : "";
+        return [el("b", { class: "by-hand-mark" }, text + what), " ", e.kind === "entered_by_hand"
+          ? _("keyed by {keyer}, confirmed by {confirmer}", { keyer: (d.keyed_by || []).join(", "), confirmer: d.confirmed_by })
+          : _("keyed by {keyer}", { keyer: (d.keyed_by || []).join(", ") })];
+      }
       const extra = d.reason ? ` (${d.reason})` : d.winner ? ` (${term(d.winner)})` : d.number !== undefined ? ` (${d.number})` : "";
       return [el("b", {}, text), extra];
     }
@@ -267,6 +275,8 @@ function renderHead() {
   if (r.locked_at) bits.push(_("no more bets {time}", { time: time(r.locked_at) }));
   if (r.ended_at) bits.push(_("ended {time}", { time: time(r.ended_at) }));
   if (r.held_reason) bits.push(_("held: {reason}", { reason: r.held_reason }));
+  const byHand = (r.result || {}).hand_entry;
+  if (byHand) bits.push(_("entered by hand: keyed by {keyer}, confirmed by {confirmer}", { keyer: byHand.keyed_by.join(", "), confirmer: byHand.confirmed_by }));
   document.getElementById("tl-facts").textContent = bits.join(" · ");
 }
 

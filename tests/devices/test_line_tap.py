@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from devices.shoe import ACK, encode_card, encode_frame, encode_result
+from devices.shoe import ACK, encode_card, encode_command, encode_frame, encode_result
 from devices.sink import RecordingSink
 from devices.tap import ROOM, LineTap
 from tests.devices.helpers import read_from, wait_until
@@ -77,6 +77,11 @@ def test_a_watched_line_reaches_the_devices_room_bytes_events_refusals_writes_an
         kinds = [i["kind"] for i in room.items() if i["kind"] != "health"]
         assert kinds.index("refused") < kinds.index("sent")
         assert room.items("health")[-1]["health"]["name"] == reader.name
+        # a command given to the device (the pit's "lock the shoe") shows as written, like the replies
+        lock = encode_command("LK", 2)
+        assert reader.send(lock)
+        read_from(pty, len(lock))
+        wait_until(lambda: any(bytes.fromhex(s["hex"]) == lock for s in room.items("sent")), 10, "the command on the page")
     finally:
         tap.stop()
 

@@ -58,6 +58,10 @@ def test_the_phone_follows_his_place_and_answers_his_call(browser, page_as, live
     tablet.locator("#fl-sheet .close").click()
 
     phone = _phone(browser, live_server, "fr-FR")
+    # what the phone is asked to ring and vibrate, counted
+    phone.add_init_script("""window.__buzz = []; navigator.vibrate = p => { window.__buzz.push(p); return true; };
+        window.__tones = 0; const make = AudioContext.prototype.createOscillator;
+        AudioContext.prototype.createOscillator = function () { window.__tones++; return make.call(this); };""")
     phone.goto(link)
     assert phone.evaluate("document.documentElement.lang") == "fr"
     card = phone.locator(f"article.pass-list[data-entry='{mine}']")
@@ -66,6 +70,9 @@ def test_the_phone_follows_his_place_and_answers_his_call(browser, page_as, live
     assert names[11] not in phone.locator("body").inner_text()
     phone.locator("[data-action=allow-alerts]").tap()             # asked once, when opened
     assert phone.locator("#pass-ask").is_hidden()
+    assert phone.evaluate("window.__buzz.length") == 1              # the tap lets him feel and hear it
+    tones = phone.evaluate("window.__tones")
+    assert tones > 0
     phone.wait_for_selector("#live-dot.on")
     shot(phone, "pass_phone_waiting_fr")
 
@@ -87,6 +94,7 @@ def test_the_phone_follows_his_place_and_answers_his_call(browser, page_as, live
     call.wait_for()
     assert (call.get_attribute("data-table"), call.get_attribute("data-seat")) == ("1", "5")
     assert "Table 1" in call.inner_text() and "5" in call.locator(".where").inner_text()
+    phone.wait_for_function(f"window.__buzz.length === 2 && window.__tones > {tones}")   # the call rings, once
     countdown = phone.locator("#pass-countdown").inner_text()
     assert ":" in countdown and countdown.split(":")[0] in ("4", "5"), countdown
     big = phone.evaluate("parseFloat(getComputedStyle(document.querySelector('#pass-call h1')).fontSize)")
@@ -97,6 +105,11 @@ def test_the_phone_follows_his_place_and_answers_his_call(browser, page_as, live
     # the floor's tablet shows it beside the call
     tablet.wait_for_selector(f"li.fl-entry[data-entry='{mine}'] [data-on-my-way]")
     tablet.wait_for_selector(".fl-seat.held [data-on-my-way]")
+    assert phone.evaluate("window.__buzz.length") == 2               # the same call never rings twice
+    phone.reload()                                                    # nor when the page is opened again
+    phone.wait_for_selector("#pass-call [data-answered=on-my-way]")
+    assert phone.locator("#pass-ask").is_hidden()                     # and the question is not asked again
+    assert phone.evaluate("window.__buzz.length") == 0
     shot(tablet, "pass_tablet_on_my_way")
     engine = create_engine(sqlite_url)
     with Session(engine) as s:

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 # Untyped maps that are free-form by nature (module.Schema.field: why).
 FREE_FORM = {
     "round_schemas.RoundSchema.result": "the game's own record of the round (roulette, baccarat, cards), stored as is",
+    "round_schemas.KeyedSchema.result": "the game's own record of the round as keyed by hand, stored as is",
     "schemas.AlertSchema.data": "what the alert's kind attached, a different shape per kind",
     # A round's result and what a device kept of it, as the pit's timeline, replay and rulings show them.
     "pit_schemas.TimelineRoundSchema.result": "the game's own record of the round, stored as is",

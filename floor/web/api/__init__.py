@@ -14,6 +14,7 @@ from floor.web.api import (
         devices,
         disputes,
         floor,
+        hand,
         layout,
         mustmove,
         passes,
@@ -36,5 +37,5 @@ def register(app: Flask) -> None:
     api.security_scheme("session", {"type": "apiKey", "in": "cookie", "name": "floor_session"})
     for module in (tables, players, alerts, devices, disputes, dealer_poker, conduct,
                    floor, waitlist, seating, mustmove, board, rounds, bets, cashier, pit, tournaments, ratings,
-                   pit_numbers, rotation, layout, accounting, passes):
+                   pit_numbers, rotation, layout, accounting, passes, hand):
         api.register_blueprint(module.blp)

@@ -10,7 +10,7 @@ from floor import accounting
 from floor.accounting import drop as drop_svc
 from floor.accounting import slips as slips_svc
 from floor.tables import table_by_number
-from floor.web.api.accounting_schemas import (BuyInIn, BuyInOut, CancelIn, CountIn, CountOut, DayQuery, DropCountOut,
+from floor.web.api.accounting_schemas import (BuyInIn, BuyInOut, SlipCancelIn, CountIn, CountOut, DayQuery, DropCountOut,
                                               DropIn, SheetOut, SlipIn, SlipOut, TableDayOut)
 from floor.web.api.schemas import EmptySchema
 from floor.web.extensions import db, house
@@ -97,7 +97,7 @@ def receive(args, table_number: int, serial: int):
 
 @blp.route("/tables/<int:table_number>/slips/<int:serial>/cancel", methods=["POST"])
 @allow(*TABLE, table_arg="table_number")
-@blp.arguments(CancelIn)
+@blp.arguments(SlipCancelIn)
 @blp.response(200, SlipOut)
 def cancel_at_table(args, table_number: int, serial: int):
     """Cancel a slip of this table, with a reason, until it is received."""
@@ -146,7 +146,7 @@ def approve(args, serial: int):
 
 @blp.route("/slips/<int:serial>/cancel", methods=["POST"])
 @allow("cashier", "floor_manager", "pit_boss")
-@blp.arguments(CancelIn)
+@blp.arguments(SlipCancelIn)
 @blp.response(200, SlipOut)
 def cancel(args, serial: int):
     """The cage or the pit cancels a slip, with a reason, until it is received."""

@@ -27,7 +27,7 @@ class SlipIn(Strict):
     chips = chips_field(required=True)
 
 
-class CancelIn(Strict):
+class SlipCancelIn(Strict):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 

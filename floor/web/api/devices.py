@@ -1,12 +1,18 @@
 from __future__ import annotations
 
+import re
+from datetime import datetime, timedelta, timezone
+
+from flask import Response, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
+
+from devices import capture as capture_file
 
 from devices.commands import COMMANDS
 from floor import audit, device_health
 from floor.errors import BadInput, NotFound
-from floor.web import device_commands
+from floor.web import device_commands, device_live
 from floor.web.api.schemas import Strict
 from floor.web.extensions import db
 from floor.web.policy import actor, allow
@@ -79,3 +85,55 @@ def command(args, name: str):
     sent = device_commands.send(args["command"], device=name, code=args["code"])
     db.session.commit()
     return {"device": name, "command": args["command"], "sent": sent}
+
+
+EXPORT_MAX = timedelta(hours=24)
+
+
+def _when(name: str, default: datetime) -> datetime:
+    raw = (request.args.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        at = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise BadInput("'{field}' is a date and time, e.g. 2026-12-03T05:00:00Z", field=name) from None
+    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+@blp.route("/<name>/capture")
+@allow("pit_boss", "admin")
+@blp.doc(parameters=[
+    {"in": "query", "name": "from", "schema": {"type": "string", "format": "date-time"},
+     "description": "start of the range (default: an hour before 'to')"},
+    {"in": "query", "name": "to", "schema": {"type": "string", "format": "date-time"},
+     "description": "end of the range (default: now); at most 24 hours after 'from'"}],
+    responses={"200": {"description": "the device's stored raw stream in the range as a capture file (JSON Lines: "
+                                      "a header line, then one line per chunk with its arrival time), which "
+                                      "`flask floor devices replay` plays back and `check --file` judges",
+                       "content": {"application/x-ndjson": {}}}})
+def export_capture(name: str):
+    """A device's stored raw stream for a time range, as a capture file."""
+    now = datetime.now(timezone.utc)
+    until = _when("to", now)
+    since = _when("from", until - timedelta(hours=1))
+    if since >= until:
+        raise BadInput("'from' must be before 'to'", field="from")
+    if until - since > EXPORT_MAX:
+        raise BadInput("a capture covers at most {hours} hours", field="to", hours=int(EXPORT_MAX.total_seconds() // 3600))
+    known = {d["name"]: d for d in device_health.devices(db.session, now)}
+    stream = device_health.stream(db.session, name, since, until)
+    if name not in known and not stream:
+        raise NotFound("no device named '{name}' on this floor", name=name)
+    kind, port, baudrate = device_live._line_of(name, known.get(name, {}))
+    if kind not in capture_file.KINDS:
+        raise NotFound("no device named '{name}' on this floor", name=name)
+    started_at = stream[0][0] if stream else since
+    body = capture_file.dumps(kind, port, baudrate, started_at, stream)
+    audit.record(db.session, actor(), "device.capture_export", f"device:{name}",
+                 after={"from": since.isoformat(), "to": until.isoformat(), "chunks": len(stream)})
+    db.session.commit()
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    return Response(body, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="{safe}-{since.strftime("%Y%m%dT%H%M%SZ")}.capture.jsonl"'})

@@ -56,13 +56,13 @@ class GameIn(GameChange):
     kind = fields.String(required=True, validate=validate.OneOf([str(k) for k in TABLE_KINDS]))
 
 
-class TableChange(Strict):
+class TableLayoutChange(Strict):
     name = fields.String(validate=validate.Length(min=1, max=80))
     game_id = fields.Integer()
     seats = fields.Integer(validate=validate.Range(min=1, max=layout.MAX_SEATS))
 
 
-class TableIn(TableChange):
+class TableIn(TableLayoutChange):
     number = fields.Integer(required=True, validate=validate.Range(min=1, max=layout.MAX_TABLE_NUMBER))
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
     game_id = fields.Integer(required=True)
@@ -116,7 +116,7 @@ def create_table(args):
 
 @blp.route("/tables/<int:table_number>", methods=["PATCH"])
 @allow("admin")
-@blp.arguments(TableChange)
+@blp.arguments(TableLayoutChange)
 @blp.response(200, LayoutOut)
 def change_table(args, table_number: int):
     """A table's name at any time; its game and seats while it is closed and empty."""

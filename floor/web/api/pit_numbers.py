@@ -138,6 +138,7 @@ class Spin(Schema):
     number = fields.Integer(allow_none=True)
     direction = fields.Integer(allow_none=True, metadata={"description": "the rotor's direction: 0 clockwise, 1 anticlockwise"})
     rpm = fields.Float(allow_none=True, metadata={"description": "the rotor's speed"})
+    by_hand = fields.Boolean(metadata={"description": "entered by hand (the wheel not used): not in the bias tests"})
 
 
 class Rounded(fields.Float):
@@ -185,6 +186,9 @@ class WheelOut(Schema):
     sections = fields.List(fields.Nested(WheelSection))
     last = fields.List(fields.Nested(Spin), metadata={"description": "the last spins: number, rotor direction and rpm"})
     directions_alternate = fields.Boolean()
+    hand_spins = fields.Integer(metadata={"description": "spins entered by hand among the last window_spins: kept "
+                                                         "apart, out of counts and the bias tests"})
+    hand_counts = fields.List(fields.Integer(), metadata={"description": "hits per pocket 0..36 of those entered by hand"})
     window = fields.Integer(metadata={"description": "the last completed window (1, 2, ...; 0: none yet)"})
     report = fields.Nested(BiasReportSchema, allow_none=True, metadata={"description": "that window's bias tests"})
 

@@ -61,6 +61,7 @@ class RatedPlay(Schema):
 
     minutes = fields.Float()
     rounds = fields.Integer()
+    hand_rounds = fields.Integer(metadata={"description": "of those rounds, the ones whose result was entered by hand"})
     bets = fields.Integer()
     staked = fields.Integer(metadata={"description": "cents"})
     average_stake = fields.Integer(metadata={"description": "cents per round"})
@@ -84,7 +85,7 @@ class RatedVisit(RatedPlay):
     ended_at = Iso()
 
     OWN = ("player", "card_number", "table_number", "table_name", "game")
-    FROM_VISIT = {"rounds": "round_count", "theo": "theo_cents"}
+    FROM_VISIT = {"rounds": "round_count", "theo": "theo_cents", "hand_rounds": "hand_round_count"}
 
     def get_attribute(self, obj, attr, default):
         if attr in self.OWN:
@@ -118,6 +119,7 @@ class PlayerTotals(Schema):
     visits = fields.Integer()
     minutes = fields.Float()
     rounds = fields.Integer()
+    hand_rounds = fields.Integer()
     bets = fields.Integer()
     staked = fields.Integer(metadata={"description": "cents"})
     won = fields.Integer(metadata={"description": "cents"})

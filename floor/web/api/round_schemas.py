@@ -88,6 +88,20 @@ class FlowSchema(Schema):
         "description": "the decisions open now: hit, stand, double, split, insurance, no_insurance; call, fold"})
 
 
+class KeyedSchema(Schema):
+    result = fields.Dict(metadata={"description": "the result keyed, in the game's own terms (like a round's result)"})
+    at = fields.String(allow_none=True)
+    keyed_by = fields.List(fields.String(), metadata={"description": "who keyed it (none of them confirms it)"})
+    keyed_by_ids = fields.List(fields.Integer(), metadata={"description": "their staff ids"})
+
+
+class EntryByHandSchema(Schema):
+    device = fields.String(metadata={"description": "the device not used: wheel | shoe | scanner"})
+    reason = fields.String()
+    at = fields.String(allow_none=True, metadata={"description": "since when"})
+    by = fields.String(metadata={"description": "the pit boss who switched"})
+
+
 class RoundSchema(Out):
     OMIT_NONE = ("flow", "decision_until")
 
@@ -117,6 +131,9 @@ class RoundSchema(Out):
     ended_at = Iso(attribute="round.ended_at", allow_none=True)
     decision_until = fields.String(metadata={"description": "when the decision timer answers for the player"})
     staked = Cents()
+    keyed = fields.Nested(KeyedSchema, allow_none=True, metadata={
+        "description": "entry by hand: the result keyed at the terminal, waiting for a second person's "
+                       "confirmation; null otherwise"})
 
 
 class ShoeSchema(Schema):
@@ -130,6 +147,8 @@ class TableStateSchema(Schema):
     table = fields.Nested(LiveTableSchema)
     round = fields.Nested(RoundSchema, allow_none=True)
     shoe = fields.Nested(ShoeSchema, allow_none=True, metadata={"description": "baccarat: the current shoe"})
+    entry_by_hand = fields.Nested(EntryByHandSchema, allow_none=True, metadata={
+        "description": "the table plays on by hand, its device not used; null: its device gives the results"})
 
 
 class NumberSchema(Schema):
