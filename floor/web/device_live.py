@@ -47,19 +47,25 @@ def capture(name: str):
     if not raw.isdigit() or not 1 <= int(raw) <= MAX_MINUTES:
         raise BadInput("minutes is a whole number from 1 to {most}", field="minutes", most=MAX_MINUTES)
     now = datetime.now(timezone.utc)
+    return capture_response(name, now - timedelta(minutes=int(raw)), None, "device.capture", {"minutes": int(raw)})
+
+
+def capture_response(name: str, since: datetime, until: datetime | None, action: str, after: dict) -> Response:
+    """A device's stored raw stream from ``since`` (to ``until``, None: now) as a capture file to
+    download, the download audited as ``action``; 404 for a device this floor does not know."""
+    now = datetime.now(timezone.utc)
     known = {d["name"]: d for d in device_health.devices(db.session, now)}
-    stream = device_health.stream(db.session, name, now - timedelta(minutes=int(raw)))
+    stream = device_health.stream(db.session, name, since, until)
     if name not in known and not stream:
         raise NotFound("no device named '{name}' on this floor", name=name)
     kind, port, baudrate = _line_of(name, known.get(name, {}))
     if kind not in capture_file.KINDS:
         raise NotFound("no device named '{name}' on this floor", name=name)
-    started_at = stream[0][0] if stream else now
+    started_at = stream[0][0] if stream else since
     body = capture_file.dumps(kind, port, baudrate, started_at, stream)
-    audit.record(db.session, actor(), "device.capture", f"device:{name}",
-                 after={"minutes": int(raw), "chunks": len(stream)})
+    audit.record(db.session, actor(), action, f"device:{name}", after={**after, "chunks": len(stream)})
     db.session.commit()
-    stamp = started_at.strftime("%Y%m%dT%H%M%SZ")
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)
     return Response(body, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-{stamp}.capture.jsonl"'})
+                    headers={"Content-Disposition":
+                             f'attachment; filename="{safe}-{started_at.strftime("%Y%m%dT%H%M%SZ")}.capture.jsonl"'})

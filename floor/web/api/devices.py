@@ -1,13 +1,10 @@
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta, timezone
 
-from flask import Response, request
+from flask import request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
-
-from devices import capture as capture_file
 
 from devices.commands import COMMANDS
 from floor import audit, device_health
@@ -121,19 +118,5 @@ def export_capture(name: str):
         raise BadInput("'from' must be before 'to'", field="from")
     if until - since > EXPORT_MAX:
         raise BadInput("a capture covers at most {hours} hours", field="to", hours=int(EXPORT_MAX.total_seconds() // 3600))
-    known = {d["name"]: d for d in device_health.devices(db.session, now)}
-    stream = device_health.stream(db.session, name, since, until)
-    if name not in known and not stream:
-        raise NotFound("no device named '{name}' on this floor", name=name)
-    kind, port, baudrate = device_live._line_of(name, known.get(name, {}))
-    if kind not in capture_file.KINDS:
-        raise NotFound("no device named '{name}' on this floor", name=name)
-    started_at = stream[0][0] if stream else since
-    body = capture_file.dumps(kind, port, baudrate, started_at, stream)
-    audit.record(db.session, actor(), "device.capture_export", f"device:{name}",
-                 after={"from": since.isoformat(), "to": until.isoformat(), "chunks": len(stream)})
-    db.session.commit()
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)
-    return Response(body, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition":
-                             f'attachment; filename="{safe}-{since.strftime("%Y%m%dT%H%M%SZ")}.capture.jsonl"'})
+    return device_live.capture_response(name, since, until, "device.capture_export",
+                                        {"from": since.isoformat(), "to": until.isoformat()})

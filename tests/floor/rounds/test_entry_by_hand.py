@@ -268,3 +268,27 @@ def test_spins_entered_by_hand_are_kept_out_of_the_bias_tests_and_counted_in_rat
     day = ratings.visits(session, T0 - timedelta(hours=1), T0 + timedelta(hours=1), HOUSE)
     mine = [v for v in day if v.player_id == 1]
     assert sum(v.round_count for v in mine) == 4 and sum(v.hand_round_count for v in mine) == 4
+
+
+def test_a_blackjack_round_keyed_by_hand_settles_after_the_confirmation(session):
+    table = tid(session, 14)
+    pit, dealer, manager = person(session, "pitboss"), person(session, "dealer"), person(session, "manager")
+    hand.switch(session, pit, table, True, "card scanner faulty", at(0))
+    r = rounds.open_betting(session, dealer, table, at(1), house=HOUSE)
+    bets.place(session, dealer, table, spot="bet", seat=2, amount=2_000, source="dealer", at=at(2), house=HOUSE)
+    session.commit()
+    rounds.close_betting(session, dealer, table, at(3))
+    session.commit()
+    for i, c in enumerate(("TH", "6S", "KD", "TC")):             # seat 2, dealer up, seat 2, hole
+        event(session, rounds.card, table, c, "dealer", None, at(4 + i), actor=dealer, house=HOUSE)
+    event(session, rounds.decide, dealer, table, 2, "stand", at(9), house=HOUSE)
+    event(session, rounds.card, table, "9H", "dealer", None, at(10), actor=dealer, house=HOUSE)   # 25: bust
+    session.expire_all()
+    r = session.get(Round, r.id)
+    assert r.status == "dealing" and r.device["keyed"] and _settlements(session, r.id) == 0
+    rounds.commit_then_settle(session, hand.confirm(session, manager, r.id, at(11)), house=HOUSE)
+    session.expire_all()
+    r = session.get(Round, r.id)
+    assert r.status == "settled" and r.result["hand_entry"]["confirmed_by"] == "Marc Manager"
+    assert session.execute(select(Settlement.returned).where(Settlement.round_id == r.id)).scalar_one() == 4_000
+    books_balance(session)
