@@ -125,18 +125,18 @@ def test_on_a_pty_through_the_real_reader_with_the_simulator_and_no_heartbeat_to
     sim = NumberWheelSimulator(pty, seed=3, paced=True, copies=2).start()
     try:
         for spin in range(1, 4):
-            wait_until(lambda: sim.waiting, 10, "the ball in the rim")
+            wait_until(lambda: sim.waiting, 60, "the ball in the rim")
             sim.land()
-            wait_until(lambda: len(sink.events_of(reader.name, WinningNumber)) == spin, 10, f"result {spin}")
+            wait_until(lambda: len(sink.events_of(reader.name, WinningNumber)) == spin, 60, f"result {spin}")
             with lock:
                 now[0] += 60.0   # a minute of silence on the line's clock
+        h = reader.health()      # before the simulator's end closes the line
     finally:
         sim.stop()
     got = sink.events_of(reader.name, WinningNumber)
     assert [(e.number, e.direction) for e in got] == sim.results
     assert [e.direction for e in got] == [0, 1, 0]   # the rotor alternates
     assert all(e.alone for e in got)
-    h = reader.health()
     assert (h.frames, h.duplicates, h.frame_errors) == (3, 3, 0)   # each line was sent twice: one result
     assert not h.lost and h.connected and h.last_frame_at is not None
     assert not sink.events_of(reader.name, Silence)

@@ -86,9 +86,10 @@ def test_a_shift_on_a_live_table_through_the_pages(page_as, live_server, sqlite_
 
     cashier_sheet = page_as("cashier", device=IPAD)
     cashier_sheet.goto("/pit/tables/12/money")
-    cashier_sheet.wait_for_selector("#tm-drop-form")
+    cashier_sheet.wait_for_selector("#tm-figures dd")        # the page's script has drawn it: its forms answer
     cashier_sheet.fill("#tm-drop-form input[name=total]", "500")
     cashier_sheet.click("#tm-drop-form [data-action=drop]")
+    cashier_sheet.wait_for_selector("#tm-drop [data-drop]")  # the count is entered (its answer came)
     pit.wait_for_selector("#tm-drop [data-action=verify-drop]")
     pit.click("#tm-drop [data-action=verify-drop]")
     pit.wait_for_selector("#tm-drop-form[hidden]", state="attached")
