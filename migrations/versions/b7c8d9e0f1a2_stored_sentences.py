@@ -3,7 +3,7 @@
 Rows from before keep only their English text (the web layer finds it again in the catalog).
 
 Revision ID: b7c8d9e0f1a2
-Revises: e8f1a2b3c4d7
+Revises: a1f2c3d4e5b6
 Create Date: 2026-12-04 09:00:00
 
 """
@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision = 'b7c8d9e0f1a2'
-down_revision = 'e8f1a2b3c4d7'
+down_revision = 'a1f2c3d4e5b6'
 branch_labels = None
 depends_on = None
 
