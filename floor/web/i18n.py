@@ -109,7 +109,7 @@ VOCABULARY = {
     "hand:high_card": _l("high card"), "hand:folded": _l("folded"),
     # tournaments
     "registering": _l("registering"), "running": _l("running"), "registered": _l("registered"),
-    "alternate": _l("alternate"), "out": _l("out"), "refunded": _l("refunded"), "none": _l("none"),
+    "alternate": _l("alternate"), "out": _l("out"), "out:banned": _l("out: banned"), "refunded": _l("refunded"), "none": _l("none"),
     "knockout": _l("knockout"), "progressive": _l("progressive knockout"), "mystery": _l("mystery bounty"),
     "icm": _l("ICM"), "chip_chop": _l("chip chop"), "offered": _l("offered"), "paid": _l("paid"),
     "balance": _l("balancing"), "break": _l("table broken"), "final_table": _l("final table"),
@@ -142,12 +142,6 @@ CARD_KEYS = {"card", "cards", "was", "real"}
 # ... where a card came from or went ("shoe", "player1", "seat:3"), as words.
 PLACE_KEYS = {"source", "target"}
 
-# Sentences the rounds keep as plain text for a device's frame (its decoded summary): said again when
-# read (see ``said``), as the other stored sentences are.
-FRAME_SUMMARIES = [_l("card {card} from {source} to {target}"), _l("card {card} from {source}"), _l("coup start"),
-                   _l("shoe locked"), _l("shoe unlocked"), _l("cut card"), _l("G {winner}"), _l("G {winner} (repeat)"),
-                   _l("number {number} (spin {spin})"), _l("bad number {number}"), _l("fault: {reason}"),
-                   _l("refused: {reason}")]
 
 
 def init_app(app) -> None:
