@@ -118,7 +118,7 @@ VOCABULARY = {
     "hand:high_card": _l("high card"), "hand:folded": _l("folded"),
     # tournaments
     "registering": _l("registering"), "running": _l("running"), "registered": _l("registered"),
-    "alternate": _l("alternate"), "out": _l("out"), "refunded": _l("refunded"), "none": _l("none"),
+    "alternate": _l("alternate"), "out": _l("out"), "out:banned": _l("out: banned"), "refunded": _l("refunded"), "none": _l("none"),
     "knockout": _l("knockout"), "progressive": _l("progressive knockout"), "mystery": _l("mystery bounty"),
     "icm": _l("ICM"), "chip_chop": _l("chip chop"), "offered": _l("offered"), "paid": _l("paid"),
     "balance": _l("balancing"), "break": _l("table broken"), "final_table": _l("final table"),
