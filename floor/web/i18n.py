@@ -151,12 +151,6 @@ CARD_KEYS = {"card", "cards", "was", "real"}
 # ... where a card came from or went ("shoe", "player1", "seat:3"), as words.
 PLACE_KEYS = {"source", "target"}
 
-# Sentences the rounds keep as plain text for a device's frame (its decoded summary): said again when
-# read (see ``said``), as the other stored sentences are.
-FRAME_SUMMARIES = [_l("card {card} from {source} to {target}"), _l("card {card} from {source}"), _l("coup start"),
-                   _l("shoe locked"), _l("shoe unlocked"), _l("cut card"), _l("G {winner}"), _l("G {winner} (repeat)"),
-                   _l("number {number} (spin {spin})"), _l("bad number {number}"), _l("fault: {reason}"),
-                   _l("refused: {reason}")]
 
 
 def init_app(app) -> None:
