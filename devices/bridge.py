@@ -235,11 +235,20 @@ class FloorBridge:
             self._marks[device] = moved
 
     def events(self, device: str, events: list, arrived_at: datetime) -> None:
+        self._take(device, events, arrived_at, live=True)
+
+    def replayed(self, device: str, events: list, arrived_at: datetime) -> None:
+        """Events of a reader's journal handed on after a restart: the process before this one sent
+        them to the live feed as it read them, so they go to the floor's work only (the round's own
+        update follows their handling; what was handled already is skipped there)."""
+        self._take(device, events, arrived_at, live=False)
+
+    def _take(self, device: str, events: list, arrived_at: datetime, live: bool) -> None:
         table_id = self.tables.get(device)
-        if self.tap is not None:
+        if self.tap is not None and live:
             self.tap.events(device, events, arrived_at)
         # The live feed first: a dealer watching the wheel should not wait for the database.
-        if self.emit is not None and table_id is not None:
+        if self.emit is not None and table_id is not None and live:
             for event in events:
                 live = live_payload(event)
                 if live is not None:

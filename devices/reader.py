@@ -301,7 +301,9 @@ class DeviceReader:
             self._health = replace(h, **changes)
         self._sink("raw", self.name, data, at)
         if events:
-            self._sink("events", self.name, events, at)
+            # a journal's events were read, and sent to the live feed, by the process before this one
+            replay = not live and hasattr(self.sink, "replayed")
+            self._sink("replayed" if replay else "events", self.name, events, at)
         self._publish()
 
     def _tick(self) -> None:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from floor import audit
@@ -91,6 +91,14 @@ def _throttle(session: Session, username: str, client: str, now: datetime, failu
     if failures >= failures_to_lock:
         raise RateLimited("too many failed logins for this name from this terminal; try again in {minutes} minutes",
                           code="login_throttled", minutes=lock_minutes)
+
+
+def forget_login_failures(session: Session, now: datetime, lock_minutes: int, keep_hours: int = 24) -> int:
+    """Delete failed-login rows older than ``keep_hours`` (never younger than the lockout window:
+    the throttle reads the window's rows). A failure against a real account is also in the audit
+    log, which keeps it; these rows only count guesses, so a day is enough to look into an attack."""
+    keep = max(timedelta(hours=keep_hours), timedelta(minutes=lock_minutes))
+    return session.execute(delete(LoginFailure).where(LoginFailure.at < now - keep)).rowcount or 0
 
 
 def _check(session: Session, username: str, staff: Staff | None, ok: bool, now: datetime, terminal: str,

@@ -3,10 +3,23 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 
 from devices.simulate import FAULTS, PROTOCOL_SIMULATORS, SIMULATORS, open_end
+
+
+def house_blackjack(path: str | None):
+    """The blackjack the floor's config plays ([rules.blackjack], [house] blackjack_decks; FLOOR_CONFIG
+    and FLOOR_* as for the floor itself), so a self-dealing scanner deals the house's game."""
+    from config import load_config
+    from floor.rounds import table_rules
+    from floor.settings import HouseSettings
+    environ = {**os.environ, "FLOOR_SECRET_KEY": os.environ.get("FLOOR_SECRET_KEY") or "unused"}   # it signs nothing
+    cfg = load_config(path, environ)
+    house = table_rules.configured(HouseSettings.from_mapping(cfg["house"]), cfg.get("rules"))
+    return table_rules.table_rules(house).blackjack, house.blackjack_decks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="another line format of the kind: wheel-number-v1, a winning-number-only wheel")
     ap.add_argument("--spin-s", type=float, default=30.0, help="wheel-number-v1: seconds between spins")
     ap.add_argument("--copies", type=int, default=1, help="wheel-number-v1: copies of each result line")
+    ap.add_argument("--config", help="scanner: the floor's config file whose blackjack rules it deals by "
+                                     "(default: FLOOR_CONFIG, else the embedded default)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -53,8 +68,13 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             ap.error("--bias is POCKET:WEIGHT, e.g. 17:2")
         kw["alternate"] = not args.same_direction
+    about = ""
     if args.kind == "scanner":
         kw.update(game=args.game, seats=args.seats)
+        if args.game == "blackjack":
+            rules, decks = house_blackjack(args.config)
+            kw.update(rules=rules, decks=decks)
+            about = f" (blackjack, {decks} decks, dealer {'hits' if rules.dealer_hits_soft_17 else 'stands on'} soft 17)"
     cls = SIMULATORS[args.kind]
     if args.protocol:
         cls = PROTOCOL_SIMULATORS[args.protocol]
@@ -63,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         kw.update(spin_s=args.spin_s, copies=args.copies)
     end = open_end(args.port, args.link, args.baudrate)
     sim = cls(end, **kw)
-    print(f"{args.kind} simulator on {end.path}", flush=True)
+    print(f"{args.kind} simulator on {end.path}{about}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sim.stop(timeout=0))
     try:
         sim.run_forever()

@@ -1,7 +1,8 @@
 """A serial card scanner reading blackjack and Casino Hold'em deals in deal order (docs/protocols.md, "The card scanner").
 
 Blackjack (European, no hole card): one card to each seat, the dealer's up card, a second card to
-each seat, hits by a simple policy, then the dealer's cards to 17. Casino Hold'em: two cards to
+each seat, hits by a simple policy, then the dealer's cards by the house's rules (``rules``: on a
+soft 17 he stands or draws as configured; the command line reads them from the floor's config). Casino Hold'em: two cards to
 each seat and to the dealer in turn, the flop, the turn and the river. Faults: noise, double read
 (the same card again within the duplicate window), silence, unplug and replug.
 
@@ -38,7 +39,8 @@ class ScannerSimulator(Simulator):
 
     def __init__(self, end, *, game: str = "blackjack", seats: int = 3, decks: int = 6,
                  prefix: bytes = b"", suffix: bytes = b"", timings: dict | None = None,
-                 silence_s: float = 3.0, on_demand: bool = False, **kw) -> None:
+                 silence_s: float = 3.0, on_demand: bool = False,
+                 rules: blackjack.BlackjackSettings = blackjack.DEFAULT, **kw) -> None:
         super().__init__(end, **kw)
         if game not in ("blackjack", "holdem"):
             raise ValueError("game is blackjack or holdem")
@@ -47,7 +49,7 @@ class ScannerSimulator(Simulator):
         self._sent = threading.Condition()
         self.asked = 0   # cards asked for (on demand)
         self.sent = 0    # cards passed over the reader (every mode)
-        self.game, self.seats, self.decks = game, seats, decks
+        self.game, self.seats, self.decks, self.rules = game, seats, decks, rules
         self.prefix, self.suffix = prefix, suffix
         self.timings = {**self.TIMINGS, **(timings or {})}
         self.silence_s = silence_s
@@ -158,7 +160,7 @@ class ScannerSimulator(Simulator):
             while total(hand) < 21 and wants_hit(hand, dealer[0]) and not self.stopped:
                 hand.append(self.draw())
                 self.read(hand[-1], faults)
-        while blackjack.dealer_must_draw(dealer, blackjack.DEFAULT) and not self.stopped:
+        while blackjack.dealer_must_draw(dealer, self.rules) and not self.stopped:
             dealer.append(self.draw())
             self.read(dealer[-1], faults)
 

@@ -219,6 +219,9 @@ class TournamentElimination(Base):
     bounty_paid: Mapped[int] = mapped_column(BigInteger, default=0)   # to the winners in cash
     at: Mapped[datetime] = mapped_column(default=utcnow)
     by_name: Mapped[str] = mapped_column(String(120))
+    # a player made to leave by a ban (floor.standing): which one, and his chips, taken out of play
+    ban_id: Mapped[int | None] = mapped_column(ForeignKey("bans.id"))
+    chips_removed: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class TournamentMove(Base):

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 
 from sqlalchemy import and_, case, func, or_, select, tuple_, type_coerce
 from sqlalchemy.types import NullType
@@ -165,21 +166,20 @@ def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int |
     """One row per bet of a settled round placed in [start, end): who funded it, where, the stake,
     the rules, when, and what the ledger moved between its account and the table (stake included)."""
     in_period = (Round.status == "settled", Bet.placed_at >= start, Bet.placed_at < end)
-    # per bet, narrow and grouped on its own: what the ledger moved to (+) and from (-) its account
-    net = (select(Transfer.bet_id.label("bet_id"),
-                  func.sum(case((Transfer.to_account_id == Bet.account_id, Transfer.amount),
-                                (Transfer.from_account_id == Bet.account_id, -Transfer.amount),
-                                else_=0)).label("net"))
-           .join(Bet, Bet.id == Transfer.bet_id).join(Round, Round.id == Bet.round_id)
-           .where(*in_period).group_by(Transfer.bet_id).subquery())
     dialect = session.get_bind().dialect.name
+    # per bet, what the ledger moved to (+) and from (-) its account: its transfers joined and summed
+    # in the same pass (a grouped subquery joined back cost SQLite and PostgreSQL a third more)
+    net = func.coalesce(func.sum(case((Transfer.to_account_id == Bet.account_id, Transfer.amount),
+                                      (Transfer.from_account_id == Bet.account_id, -Transfer.amount),
+                                      else_=0)), 0)
     q = (select(Bet.player_id, Bet.table_id, Bet.seat, Bet.round_id, Round.kind, Bet.spot, Bet.amount,
                 _raw(Bet.placed_at, dialect), _raw(func.coalesce(Round.result_at, Round.ended_at), dialect),
-                Shoe.decks, func.coalesce(net.c.net, 0))
+                Shoe.decks, net)
          .join(Round, Round.id == Bet.round_id)
          .outerjoin(Shoe, Shoe.id == Round.shoe_id)
-         .outerjoin(net, net.c.bet_id == Bet.id)
-         .where(*in_period))
+         .outerjoin(Transfer, Transfer.bet_id == Bet.id)
+         .where(*in_period)
+         .group_by(Bet.id, Round.id, Shoe.id))
     if player_id is not None:
         seats = select(PlayerVisit.table_id, PlayerVisit.seat).where(PlayerVisit.player_id == player_id)
         q = q.where(or_(Bet.player_id == player_id,
@@ -213,29 +213,39 @@ def visits(session: Session, start: datetime, end: datetime, house: HouseSetting
             mine[(v[4], v[3])].append(v)
     decks_of = {"baccarat": house.baccarat_decks, "blackjack": house.blackjack_decks}
     by_place: dict[tuple, list] = defaultdict(list)
+    # what a round gives each of its bets (its end, its game and decks) worked out once per round,
+    # each distinct time once: 50,000 bets come from a few thousand rounds
+    of_round: dict[int, tuple] = {}
+    times: dict = {}
     for pid, table_id, seat, round_id, kind, spot, amount, placed, done, decks, net in _bet_rows(
             session, start, end, player_id):
-        placed = _naive(placed)
+        at = times.get(placed)
+        if at is None:
+            at = times[placed] = _naive(placed)
+        r = of_round.get(round_id)
+        if r is None:
+            r = of_round[round_id] = (_naive(done), kind, decks or decks_of.get(kind, 0))
         visit = None
         if pid is None:                           # a seat bet: the player identified there then
-            visit = _covering(seats.get((table_id, seat), ()), placed)
+            visit = _covering(seats.get((table_id, seat), ()), at)
             pid = visit[3] if visit is not None else None
             if pid is None:
                 continue
         else:                                     # from his balance: his seat visit at this table, if any
-            visit = _covering(mine.get((table_id, pid), ()), placed)
+            his = mine.get((table_id, pid))
+            visit = _covering(his, at) if his else None
         if player_id is not None and pid != player_id:
             continue
-        by_place[(pid, table_id)].append((placed, _naive(done) or placed, visit, seat, round_id,
-                                          (kind, spot, decks or decks_of.get(kind, 0)), amount, int(net)))
+        by_place[(pid, table_id)].append((at, r[0] or at, visit, seat, round_id, (r[1], spot, r[2]), amount, int(net)))
     out: list[Visit] = []
     for (pid, table_id), rows in by_place.items():
-        rows.sort(key=lambda r: r[0])
+        rows.sort(key=itemgetter(0))
         cur: Visit | None = None
         last_visit = None
         for placed, done, visit, seat, round_id, bet, amount, net in rows:
-            if cur is None or visit is not last_visit or placed - cur.ended_at > gap:
+            if cur is None or visit is not last_visit or placed - ended > gap:
                 if cur is not None:
+                    cur.ended_at = ended
                     _finish(cur, last_visit, gap)
                     out.append(cur)
                 begin = visit[0] if visit is not None and placed - visit[0] <= gap else placed
@@ -243,14 +253,16 @@ def visits(session: Session, start: datetime, end: datetime, house: HouseSetting
                     begin = placed
                 cur = Visit(pid, table_id, visit[5] if visit is not None else seat, begin, placed,
                             house=house)   # naive UTC until done
+                ended, rounds, by_bet = placed, cur.rounds, cur.by_bet
                 last_visit = visit
-            cur.rounds.add(round_id)
+            rounds.add(round_id)
             cur.bets += 1
             cur.staked += amount
             cur.won += net
-            cur.by_bet[bet] += amount
-            if done > cur.ended_at:
-                cur.ended_at = done
+            by_bet[bet] += amount
+            if done > ended:
+                ended = done
+        cur.ended_at = ended
         _finish(cur, last_visit, gap)
         out.append(cur)
     keyed = hand.by_hand_ids(session, {rid for v in out for rid in v.rounds})
@@ -330,9 +342,28 @@ def rated(session: Session, vs: list[Visit]) -> list[RatedVisit]:
     return out
 
 
+# The edges by (game, spot, decks) of the last house settings seen: the pit's reads all pass the
+# app's one HouseSettings, and hashing it (its game rules) for every bet kind cost more than the sums.
+_EDGES: tuple = (None, {})
+
+
+def _edges(house: HouseSettings) -> dict:
+    global _EDGES
+    last = _EDGES
+    if last[0] is not house:
+        last = _EDGES = (house, {})
+    return last[1]
+
+
 def _theo(by_bet: dict, house: HouseSettings) -> Fraction:
-    return sum((bet_edge(kind, spot, house, decks) * stake for (kind, spot, decks), stake in by_bet.items()),
-               Fraction(0))
+    """Σ stake x edge, exact: summed as integers per denominator, then as fractions."""
+    edges, per_denominator = _edges(house), defaultdict(int)
+    for key, stake in by_bet.items():
+        edge = edges.get(key)
+        if edge is None:
+            edge = edges[key] = bet_edge(key[0], key[1], house, key[2])
+        per_denominator[edge.denominator] += edge.numerator * stake
+    return sum((Fraction(n, d) for d, n in per_denominator.items()), Fraction(0))
 
 
 def players_of_day(session: Session, day: date, house: HouseSettings, limit: int | None = None,

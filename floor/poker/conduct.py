@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from floor import alerts, audit, notify
+from floor import alerts, audit, notify, standing
 from floor.actors import Actor
 from floor.errors import BadInput, Conflict, Msg, NotFound
 from floor.gaming_day import end_of_gaming_day, gaming_day, gaming_day_bounds
@@ -25,14 +25,19 @@ def ban_json(b: Ban) -> dict:
 
 
 def ban(session: Session, actor: Actor, player_id: int, reason: str, until: datetime | None,
-        scope: str = "poker_room", now: datetime | None = None) -> Ban:
+        scope: str = "poker_room", now: datetime | None = None, house: HouseSettings | None = None) -> Ban:
+    """Make a ban; where it bars the player he already is (a running tournament) is told at once
+    (floor.standing). The caller frees his poker seats and lists (``exclude``)."""
     if not (reason or "").strip():
         raise BadInput("a ban needs a reason", field="reason")
-    b = Ban(player_id=player_id, scope=scope, reason=reason.strip(), decided_by=actor.staff_id,
-            starts_at=now or datetime.now(timezone.utc), expires_at=until)
+    now = now or datetime.now(timezone.utc)
+    # a Msg (the floor's own reason) is kept whole; a person's text as typed
+    b = Ban(player_id=player_id, scope=scope, reason=reason if isinstance(reason, Msg) else reason.strip(),
+            decided_by=actor.staff_id, starts_at=now, expires_at=until)
     session.add(b)
     session.flush()
     audit.record(session, actor, "ban.create", f"player:{player_id}", after=ban_json(b))
+    standing.ban_takes_effect(session, actor, house or HouseSettings(), b, now)
     notify.publish(session, "bans.changed", {"player_id": player_id}, "role:floor_manager", "role:pit_boss")
     return b
 
@@ -135,9 +140,9 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     result = WarningResult(w, count, None, [])
     if count >= house.warnings_to_ban and active_ban(session, player_id, now) is None:
         until = end_of_gaming_day(now, house.timezone, house.gaming_day_rollover)
-        # the reason is kept as its English text, which is this catalog sentence: pages say it again
+        # the floor's own reason: kept as its template and values (Ban.reason), said in the reader's language
         b = ban(session, actor, player_id, Msg("{count} warnings: must leave the poker area for the rest of the "
-                                               "gaming day", count=count), until, now=now)
+                                               "gaming day", count=count), until, now=now, house=house)
         w.ban_id = b.id
         result.ban = b
         result.freed_seats = exclude(session, actor, house, player_id, "banned_warnings", now)
@@ -198,7 +203,7 @@ def ban_player(session: Session, actor: Actor, house: HouseSettings, player_id: 
         raise NotFound("no player {player_id}", player_id=player_id)
     if until <= now:
         raise BadInput("a ban must end in the future", field="until")
-    b = ban(session, actor, player_id, reason, until, now=now)
+    b = ban(session, actor, player_id, reason, until, now=now, house=house)
     freed = exclude(session, actor, house, player_id, "banned", now)
     alerts.raise_alert(session, actor, AlertKind.PLAYER_BANNED, Msg("{player} is banned from the poker area: {reason}",
                                                              player=player.name, reason=b.reason),

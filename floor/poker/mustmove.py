@@ -204,7 +204,7 @@ def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: 
     text = f"refused to move from table {due.from_table} to table {due.to_table} (must-move)"
     if (reason or "").strip():
         text += f": {reason.strip()}"
-    b = conduct.ban(session, actor, player_id, text, until, now=now)
+    b = conduct.ban(session, actor, player_id, text, until, now=now, house=settings)
     seating.leave(session, actor, settings, session.get(SeatAssignment, due.assignment_id), "refused_move", None, now)
     waitlist.close_player_entries(session, actor, player_id, "banned", now)
     audit.record(session, actor, "mustmove.refuse", f"player:{player_id}",

@@ -1,6 +1,6 @@
 """The scheduler: one APScheduler per deployment, in the scheduler process (or in the one process
 of the embedded default). It runs the periodic jobs (heartbeat, recovery of cut settlements, purge
-of old timer rows, the pit's checks) and the timer dispatch loop.
+of old timer rows and old failed-login rows, the pit's checks) and the timer dispatch loop.
 
 Timers are rows (floor.timers) that any process writes in its own transaction. The dispatcher
 claims a due row (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serialises writers anyway),
@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 import floor.poker.jobs  # noqa: F401  (each area registers its timer jobs)
 import floor.rounds.jobs  # noqa: F401
 import floor.tournaments.jobs  # noqa: F401
-from floor import jobs, timers
+from floor import jobs, staff, timers
 from floor.errors import FloorError
 from floor.models import Timer
 from floor.pit.watch import watch
@@ -249,6 +249,7 @@ class Scheduler:
         self.aps.add_job(self._recover, "interval", seconds=RECOVER_SECONDS, id="recover",
                          next_run_time=now + timedelta(seconds=RECOVER_SECONDS))
         self.aps.add_job(self.dispatch.purge, "interval", hours=1, id="timers-purge")
+        self.aps.add_job(self.forget_login_failures, "interval", hours=1, id="login-failures-purge", next_run_time=now)
         self.aps.add_job(self._watch, "interval", seconds=WATCH_SECONDS, id="pit-watch",
                          next_run_time=now + timedelta(seconds=WATCH_SECONDS))
         timers.set_waker(self.dispatch.wake_at)   # timers set in this process wake it directly
@@ -264,6 +265,14 @@ class Scheduler:
 
     def _recover(self) -> None:
         recovery.recover_rounds(self.factory, self.settings)
+
+    def forget_login_failures(self) -> int:
+        """Delete the failed-login rows no lockout reads any more (floor.staff)."""
+        sec = self.app.config["FLOOR"]["security"]
+        with self.factory() as s:
+            n = staff.forget_login_failures(s, utcnow(), sec["lockout_minutes"], sec["login_failures_keep_hours"])
+            s.commit()
+        return n
 
     def _watch(self) -> None:
         try:

@@ -185,10 +185,13 @@ def layout(session: Session, t: Tournament) -> dict[int, dict[int, int]]:
 
 def chips_in_play(session: Session, t: Tournament) -> int:
     """Every chip handed out: a starting stack per entry (an alternate's waits for his seat) and the
-    chips of each rebuy and add-on; players going out only move chips to the winners."""
+    chips of each rebuy and add-on; players going out only move chips to the winners, except a player
+    made to leave by a ban, whose chips are taken out of play."""
     bought = session.execute(select(func.coalesce(func.sum(TournamentPurchase.chips), 0)).where(
         TournamentPurchase.tournament_id == t.id, TournamentPurchase.status == "paid")).scalar_one()
-    return entries_count(session, t) * structure(t).starting_stack + int(bought)
+    removed = session.execute(select(func.coalesce(func.sum(TournamentElimination.chips_removed), 0)).where(
+        TournamentElimination.tournament_id == t.id)).scalar_one()
+    return entries_count(session, t) * structure(t).starting_stack + int(bought) - int(removed)
 
 
 def place_late_busts(session: Session, t: Tournament) -> list[TournamentEntry]:

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from floor import audit, notify, timers
+from floor import audit, notify, standing, timers
 from floor.actors import Actor
 from floor.errors import N_, BadInput, InvalidState, NotAllowed
 from floor.games import tournament as rules
-from floor.models import Tournament, TournamentElimination, TournamentEntry
+from floor.models import Ban, Tournament, TournamentElimination, TournamentEntry
 from floor.settings import HouseSettings
-from floor.tournaments import balancing, clock, core
+from floor.tournaments import balancing, clock, core, registration
 from floor.tournaments.places import finish, pay_place, settle_field
 
 
@@ -146,6 +146,75 @@ def bust(session: Session, actor: Actor, settings: HouseSettings, tournament_id:
     core.publish(session, t, "tournament.bust", {"hand": hand})
     core.publish(session, t, "tournament.clock")
     return {"hand": hand, "eliminations": rows, "moves": moves, "finished": t.status == "finished"}
+
+
+@standing.when_banned("poker")
+def ban_takes_effect(session: Session, actor: Actor, settings: HouseSettings, ban: Ban, now: datetime) -> None:
+    """A ban from the poker area bars its tournaments: the player leaves every one that is running."""
+    running = session.execute(select(TournamentEntry.tournament_id, TournamentEntry.id)
+                              .join(Tournament, Tournament.id == TournamentEntry.tournament_id)
+                              .where(TournamentEntry.player_id == ban.player_id, Tournament.status == "running",
+                                     TournamentEntry.status.in_(core.IN_PLAY))
+                              .order_by(TournamentEntry.tournament_id)).all()
+    for tournament_id, entry_id in running:
+        remove_banned(session, actor, settings, tournament_id, entry_id, ban, now)
+
+
+def remove_banned(session: Session, actor: Actor, settings: HouseSettings, tournament_id: int, entry_id: int,
+                  ban: Ban, now: datetime | None = None) -> TournamentElimination | None:
+    """A banned player must leave the poker area, so he leaves a running tournament at once. Seated,
+    he is out as if alone on the next hand (in a hand-for-hand hand, placed with that hand's busts):
+    his chips are taken out of play (nobody won them), his seat is freed and the tables balanced, his
+    place is paid if it is in the money, and the bounty on his own head (nobody knocked him out)
+    goes back to him. An alternate who never got a seat has played nothing: his entry is refunded.
+    Returns his elimination row (None for a refunded alternate)."""
+    now = core.now_or(now)
+    t = core.lock(session, tournament_id)
+    core.require_status(t, "running")
+    e = core.entry(session, t, entry_id)
+    if e.status == "alternate":
+        # what he paid goes back exactly, by the rule, whoever made the ban (a dealer moves no refunds)
+        paid = registration.refund(session, t, e, now, actor=Actor.system("ban"), house=settings)
+        e.status = "refunded"
+        session.flush()
+        audit.record(session, actor, "tournament.banned", f"tournament:{t.id}",
+                     after={"entry_id": e.id, "player_id": e.player_id, "ban": ban.id, "refunded": paid})
+        core.publish(session, t, "tournament.entries", {"entry_id": e.id})
+        return None
+    if e.status != "seated":
+        raise InvalidState("{player} is not playing", code="not_playing", player=e.player.name)
+    late = clock.late_open(session, t, now)
+    in_hand = t.hfh_hand is not None and t.hfh_left is not None
+    left = t.hfh_left if in_hand else len(core.entries(session, t, *core.IN_PLAY))
+    hand = t.hfh_hand if in_hand else t.hands + 1
+    pending = late or in_hand
+    table_id, seat, chips = e.table_id, e.seat, e.chips
+    e.status, e.place, e.out_at, e.seat = "out", None if pending else left, now, None
+    own = e.bounty
+    if own:
+        core.pay(session, t, "bounties", e, own, "bounty", now, actor=actor, house=settings)
+        e.bounties_won += own
+        e.bounty = 0
+    session.flush()
+    prize = 0 if pending else pay_place(session, settings, t, e, left, now, actor=actor)
+    row = TournamentElimination(tournament_id=t.id, entry_id=e.id, hand=hand, place=left, chips_at_start=chips,
+                                table_id=table_id, seat=seat, winners=[], prize=prize, bounty_paid=0, at=now,
+                                by_name=actor.name, ban_id=ban.id, chips_removed=chips)
+    session.add(row)
+    if not in_hand:
+        t.hands = hand
+    session.flush()
+    # in a hand-for-hand hand his table plays it out without him; its end places him with the others
+    moves = [] if in_hand else _after_hand(session, settings, t, late, now, actor)
+    audit.record(session, actor, "tournament.banned", f"tournament:{t.id}",
+                 after={"entry_id": e.id, "player_id": e.player_id, "ban": ban.id, "hand": hand,
+                        "table": e.table.number if e.table else None,
+                        "seat": seat, "chips_removed": chips, "place": e.place, "prize": prize,
+                        "own_bounty": own, "moves": [m.id for m in moves], "status": t.status})
+    core.publish(session, t, "tournament.bust", {"hand": hand})
+    core.publish(session, t, "tournament.entries", {"entry_id": e.id})
+    core.publish(session, t, "tournament.clock")
+    return row
 
 
 def _after_hand(session: Session, settings: HouseSettings, t: Tournament, late: bool, now: datetime,

@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 
 from floor import spreadsheet
 from floor import ledger
-from floor.models import (Table, Tournament, TournamentDeal, TournamentDraw, TournamentEntry, TournamentMove,
-                          TournamentTable)
+from floor.models import (Table, Tournament, TournamentDeal, TournamentDraw, TournamentElimination, TournamentEntry,
+                          TournamentMove, TournamentTable)
 from floor.settings import HouseSettings
 from floor.games import tournament as rules
 from floor.tournaments import balancing, clock, core, deals
@@ -32,6 +32,7 @@ class Standing:
     rebuys: int = 0
     add_ons: int = 0
     purchases_paid: int = 0
+    banned: bool = False     # made to leave by a ban (his chips taken out of play)
 
     @property
     def table(self) -> int | None:
@@ -42,7 +43,10 @@ class Standing:
 
 def _standings(session: Session, t: Tournament) -> list[Standing]:
     bought = purchases_by_entry(session, t)
-    return [Standing(e, (mine := bought.get(e.id, {})).get("rebuy", 0), mine.get("add_on", 0), mine.get("paid", 0))
+    banned = set(session.execute(select(TournamentElimination.entry_id).where(
+        TournamentElimination.tournament_id == t.id, TournamentElimination.ban_id.is_not(None))).scalars())
+    return [Standing(e, (mine := bought.get(e.id, {})).get("rebuy", 0), mine.get("add_on", 0), mine.get("paid", 0),
+                     e.id in banned)
             for e in core.entries(session, t)]
 
 
@@ -179,6 +183,6 @@ def results_csv(session: Session, t: Tournament) -> str:
     w.writerow(CSV_COLUMNS)
     for s in standings(session, t):
         e = s.entry
-        w.writerow([e.place or "", e.player.name, e.number, e.prize, e.bounties_won, e.status,
+        w.writerow([e.place or "", e.player.name, e.number, e.prize, e.bounties_won, "banned" if s.banned else e.status,
                     s.rebuys, s.add_ons, s.purchases_paid])
     return out.getvalue()

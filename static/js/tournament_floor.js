@@ -189,7 +189,7 @@ function entriesCard(t, role, reload) {
         e.rebuys ? el("span", { class: "tn-bought" }, " · ", _("rebuys: {n}", { n: e.rebuys })) : null,
         e.add_ons ? el("span", { class: "tn-bought" }, " · ", _("add-on")) : null,
         ...buyButtons(t, role, e, reload)),
-      el("td", {}, term(e.status)),
+      el("td", { class: e.banned ? "tn-banned" : "" }, term(e.banned ? "out:banned" : e.status)),
       el("td", { class: "num" }, e.table ?? ""), el("td", { class: "num" }, e.seat ?? ""),
       el("td", { class: "num" }, canBust && e.status === "seated"
         ? el("input", { type: "number", min: 1, class: "tn-chips", "data-entry": e.id, value: e.chips, inputmode: "numeric",

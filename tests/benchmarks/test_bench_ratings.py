@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
@@ -18,10 +19,17 @@ from floor import pit
 from floor.models import Bet, Round
 from floor.pit import ratings
 from floor.settings import HouseSettings
-from tests.conftest import make_engine
+from tests.conftest import make_config, make_engine
 from tests.floor.pit.bulk_day import DAY_START, make_day
 
 HOUSE = HouseSettings()
+
+
+@pytest.fixture
+def app_config(db_url, tmp_path):
+    # the house's own rollover: the test floors' moves with the clock, and the bulk day must fall in
+    # the gaming day the bench reads whatever the hour of the run
+    return make_config(db_url, tmp_path, house={"gaming_day_rollover": HOUSE.gaming_day_rollover})
 
 
 def test_bench_ratings_50k(db_url):

@@ -7,9 +7,10 @@ process is killed:
 - ``after:<Event>``: that event is handled and committed, and the worker is held before the next one;
 - ``none``: nothing held.
 
-When it holds, the process writes the file HELD_FILE so the test knows (a state, not a time).
+When it holds, the process writes the file HELD_FILE so the test knows (a state, not a time). With a
+REDIS_CHANNEL, its live feed goes out on the Redis message queue as the device process's does.
 
-    python -m tests.devices.held_process DB_URL PORT JOURNAL_DIR KIND TABLE_NUMBER HOLD HELD_FILE
+    python -m tests.devices.held_process DB_URL PORT JOURNAL_DIR KIND TABLE_NUMBER HOLD HELD_FILE [REDIS_CHANNEL]
 """
 from __future__ import annotations
 
@@ -54,7 +55,11 @@ class HeldBridge(FloorBridge):
         return out
 
 
-def main(url: str, port: str, journal_dir: str, kind: str, number: int, hold: str, held_file: str) -> None:
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def main(url: str, port: str, journal_dir: str, kind: str, number: int, hold: str, held_file: str,
+         channel: str | None = None) -> None:
     factory = sessionmaker(bind=make_engine(url), expire_on_commit=False)
     with factory() as s:
         table_id = table_by_number(s, number).id
@@ -62,7 +67,12 @@ def main(url: str, port: str, journal_dir: str, kind: str, number: int, hold: st
     readers: dict[str, DeviceReader] = {}
     dispatch = RoundsDispatch(factory, HOUSE, send=lambda d, c: readers[d].send(c))
     # the lag pause off: this process is held behind its line on purpose
-    bridge = HeldBridge(factory, {name: table_id}, {name: kind}, dispatch=dispatch, lag_limit_s=0,
+    emit = None
+    if channel:
+        from floor.web.live_queue import LiveQueue
+        queue = LiveQueue(REDIS, channel, write_only=True)
+        emit = lambda ev, payload, room: queue.emit(ev, payload, namespace="/live", room=room)   # noqa: E731
+    bridge = HeldBridge(factory, {name: table_id}, {name: kind}, emit=emit, dispatch=dispatch, lag_limit_s=0,
                         hold=hold, held_file=held_file)
     readers[name] = DeviceReader(DeviceConfig(name=name, table=str(number), kind=kind, port=port), bridge,
                                  backoff_initial=0.02, backoff_max=0.2, journal_dir=journal_dir).start()
@@ -70,4 +80,5 @@ def main(url: str, port: str, journal_dir: str, kind: str, number: int, hold: st
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6], sys.argv[7])
+    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6], sys.argv[7],
+         *sys.argv[8:9])

@@ -4,12 +4,15 @@ of them once: the wheel's number settles its round once, a shoe's card is dealt 
 process runs on its own, on a real pty, its table worker held on purpose (``held_process``)."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import uuid
 
 import pytest
+import redis
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -27,17 +30,21 @@ from tests.floor.rounds.helpers import DEALER, HOUSE
 from tests.money import cash_in
 from tests.servers import ROOT
 
+REDIS = "redis://127.0.0.1:6379/0"
+
 pytestmark = pytest.mark.slow   # device processes started, held and killed
 
 
 class DeviceProcess:
     """One run of the device process; ``kill`` as a power cut would (nothing cleaned up)."""
 
-    def __init__(self, tmp_path, db_url: str, port: str, kind: str, number: int, hold: str, run: int) -> None:
+    def __init__(self, tmp_path, db_url: str, port: str, kind: str, number: int, hold: str, run: int,
+                 channel: str | None = None) -> None:
         self.held_file = tmp_path / f"held-{run}"
         self.log = open(tmp_path / f"device-process-{run}.log", "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.devices.held_process", db_url, port,
-                                      str(tmp_path / "journal"), kind, str(number), hold, str(self.held_file)],
+                                      str(tmp_path / "journal"), kind, str(number), hold, str(self.held_file),
+                                      *([channel] if channel else [])],
                                      cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=self.log)
 
     def wait_held(self) -> None:
@@ -49,6 +56,40 @@ class DeviceProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
         self.log.close()
+
+
+class LiveFeed:
+    """What the device processes send to the live feed, as the web processes read it: the messages on
+    the Redis message queue's channel."""
+
+    def __init__(self) -> None:
+        self.channel = f"floorman-test-{uuid.uuid4().hex}"
+        self.redis = redis.Redis.from_url(REDIS)
+        self.pubsub = self.redis.pubsub()
+        self.pubsub.subscribe(self.channel)
+        wait_until(lambda: self.pubsub.get_message(timeout=0.1), what="subscribed to the live feed")
+
+        self.emitted: list[tuple[str, dict]] = []
+
+    def sent(self, event: str) -> list[dict]:
+        """Every ``event`` sent so far: a marker published now comes after all of them."""
+        marker = uuid.uuid4().hex
+        self.redis.publish(self.channel, json.dumps({"marker": marker}))
+        while True:
+            m = self.pubsub.get_message(timeout=30)
+            assert m is not None, "the live feed's marker never came back"
+            if m["type"] != "message":
+                continue
+            data = json.loads(m["data"])
+            if data.get("marker") == marker:
+                return [d for e, d in self.emitted if e == event]
+            if data.get("method") == "emit":
+                args = data["data"]    # the event's arguments: one payload
+                self.emitted.append((data["event"], args[0] if isinstance(args, list) else args))
+
+    def close(self) -> None:
+        self.pubsub.close()
+        self.redis.close()
 
 
 def _frames(engine, table_id: int, prefix: str) -> list[str]:
@@ -147,24 +188,28 @@ def test_a_card_stored_but_not_handled_is_dealt_once_across_two_kills(db_url, pt
     frames = [encode_card(seq, target, index, card) for seq, (target, index, card) in enumerate(COUP, start=1)]
     rest = b"".join(frames[1:]) + encode_result(5, "banker")
     path = tmp_path / "journal" / "shoe-10.journal"
-    runs = [DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "before:CardDealt", 1)]
+    feed = LiveFeed()
+    runs = [DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "before:CardDealt", 1, feed.channel)]
     try:
         wait_until(lambda: journal.read(path), what="the device process's port open")
         pty.write(encode_simple(0, "S") + frames[0])
         runs[0].wait_held()              # the first card's chunk stored, its card not dealt
         pty.write(rest)                  # the dealer goes on: read and journaled, not stored yet
         wait_until(lambda: rest in b"".join(d for _, d in journal.read(path)), what="the rest in the journal")
+        wait_until(lambda: len(feed.sent("device.card")) == len(COUP), what="the cards on the live feed")
         runs[0].kill()
         assert frames[0] in _stored(engine, "shoe-10")
         assert _frames(engine, table, "card") == []
 
         # started again and killed once more, its replay one card in
-        runs.append(DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "after:CardDealt", 2))
+        # the dealer's terminal saw each card once, live, as the first process read it
+        assert [c["card"] for c in feed.sent("device.card")] == [c for _, _, c in COUP]
+        runs.append(DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "after:CardDealt", 2, feed.channel))
         runs[-1].wait_held()
         runs[-1].kill()
         assert _frames(engine, table, "card") == ["card 2C from shoe to player1"]
 
-        runs.append(DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "none", 3))
+        runs.append(DeviceProcess(tmp_path, db_url, pty.path, "shoe", 10, "none", 3, feed.channel))
 
         def ended():
             with Session(engine) as s:
@@ -175,6 +220,10 @@ def test_a_card_stored_but_not_handled_is_dealt_once_across_two_kills(db_url, pt
         for p in runs:
             p.kill()
     assert r.status == "settled", r.held_reason
+    # the two replays sent no card to the table's live feed a second time
+    sent = feed.sent("device.card")
+    feed.close()
+    assert [(c["card"], c["table_id"]) for c in sent] == [(c, table) for _, _, c in COUP]
     # each card dealt once, in the shoe's order: the coup the shoe dealt, paid once
     assert r.result["cards"] == [c for _, _, c in COUP] and r.result["winner"] == "banker"
     assert _frames(engine, table, "card") == [f"card {c} from shoe to {t}{i}" for t, i, c in COUP]

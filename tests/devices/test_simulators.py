@@ -1,5 +1,6 @@
 """Simulators speak the real protocols: run them in-process (and once as the CLI) against readers."""
 import os
+import random
 import subprocess
 import sys
 
@@ -9,7 +10,8 @@ from devices.scanner import CardRead
 from devices.shoe import CardDealt, CoupStart, ShoeResult
 from devices.simulate import ScannerSimulator, ShoeSimulator, WheelSimulator
 from devices.wheel import FLAG_MISSPIN, WheelStatus
-from floor.games import baccarat
+from floor.games import baccarat, blackjack
+from floor.games.cards import Card, shoe
 from floor.rounds.engines.wheel import Lock, Misspin, Open, Result
 from tests.devices.helpers import wait_until, wheel_outcomes
 
@@ -137,6 +139,42 @@ def test_scanner_simulator_reads_deals_in_order(pty, sink, make_reader, sims, ga
     if game == "holdem":
         assert len(first) == 2 * (seats + 1) + 5
     assert reader.health().duplicates >= 1
+
+
+@pytest.mark.parametrize("hits_soft_17, dealt", [(False, ["TH", "AS", "9D", "6C"]),
+                                                  (True, ["TH", "AS", "9D", "6C", "2D"])])
+def test_a_self_dealing_scanner_deals_the_dealer_by_the_house_rules(pty, sink, make_reader, sims, hits_soft_17, dealt):
+    """The dealer's soft 17 (ace, six): he stands where the house stands on all 17s, and draws where
+    its rules say he hits a soft 17."""
+    reader = make_reader("scanner", pty.path)
+    rules = blackjack.BlackjackSettings(dealer_hits_soft_17=hits_soft_17)
+    sim = ScannerSimulator(pty, seed=3, speed=40, game="blackjack", seats=1, rules=rules)
+    top = [Card.parse(c) for c in ("TH", "AS", "9D", "6C", "2D")]    # seat, dealer up, seat (19 stands), dealer
+    sim._cards = shoe(2, random.Random(1))[:60] + top[::-1]           # drawn from the end
+    sims.append(sim.start())
+    wait_until(lambda: len(sim.deals) >= 2)
+    assert sim.deals[0] == dealt
+    wait_until(lambda: len(sink.events_of(reader.name, CardRead)) >= len(dealt))
+    assert [str(e.card) for e in sink.events_of(reader.name, CardRead)][:len(dealt)] == dealt
+
+
+def test_the_scanner_command_line_deals_by_the_floors_configured_blackjack(tmp_path, sink, make_reader):
+    config = tmp_path / "floor.toml"
+    config.write_text("[house]\nblackjack_decks = 2\n\n[rules.blackjack]\ndealer_hits_soft_17 = true\n")
+    link = tmp_path / "usb-scanner-if00"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLOOR_")}
+    proc = subprocess.Popen([sys.executable, "-m", "devices.simulate", "scanner", "--link", str(link), "--seed", "1",
+                             "--speed", "50", "--config", str(config)], cwd=os.getcwd(), env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert "(blackjack, 2 decks, dealer hits soft 17)" in proc.stdout.readline()
+        reader = make_reader("scanner", str(link))
+        wait_until(lambda: sink.events_of(reader.name, CardRead))
+    finally:
+        proc.terminate()
+        proc.wait(5)
+    from devices.simulate.__main__ import house_blackjack
+    assert house_blackjack(str(config)) == (blackjack.BlackjackSettings(dealer_hits_soft_17=True), 2)
 
 
 def test_simulator_command_line_on_a_symlinked_pty(tmp_path, sink, make_reader):

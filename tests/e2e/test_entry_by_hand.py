@@ -136,3 +136,70 @@ def test_baccarat_cards_keyed_on_the_keypad_settle_after_a_pit_boss_confirms(pag
     dealer.wait_for_selector(".round-status.settled")
     assert dealer.locator("#paid-total").inner_text() == "39,00"          # 20.00 back, 19.00 won after 5 % (in French)
     engine.dispose()
+
+
+def test_a_blackjack_round_keyed_on_the_keypad_settles_after_a_second_person_confirms(page_as, sqlite_url):
+    """In French: the card scanner of table 14 is faulty; the dealer keys each card on the keypad and
+    taps the seat's decision; nothing settles until a floor manager confirms on the floor tablet (the
+    dealer who keyed cannot); then the seat that stood on 20 against the dealer's bust is paid 1 to 1."""
+    from floor.actors import Actor
+    from floor.models import Staff
+    from floor.rounds import hand
+    engine = create_engine(sqlite_url, connect_args={"timeout": 30})
+    with Session(engine) as s:
+        boss = s.execute(select(Staff).where(Staff.username == "pitboss")).scalar_one()
+        table = table_by_number(s, 14).id
+        hand.switch(s, Actor(boss.name, boss.role, "pit-1", boss.id), table, True, "scanner de cartes défaillant")
+        s.commit()
+    dealer = page_as("dealer", table=14)
+    dealer.goto("/dealer/14?lang=fr")
+    dealer.wait_for_selector("#live-dot.on")
+    dealer.wait_for_selector("#hand-panel:not([hidden])")
+    assert "Saisie à la main" in dealer.locator("#hand-banner").inner_text()
+    dealer.click("#btn-open")
+    dealer.wait_for_selector(".round-status.betting")
+    dealer.select_option("#bet-form select[name=seat]", "2")
+    dealer.fill("#bet-form input[name=amount]", "20")
+    dealer.click("#bet-form button[type=submit]")
+    dealer.wait_for_selector("#bets tr")
+    dealer.click("#btn-close")
+    dealer.wait_for_selector(".round-status.dealing")
+
+    def key(card: str, n: int) -> None:
+        dealer.click(f"#hand-pad [data-rank='{card[0]}']")
+        dealer.click(f"#hand-pad [data-suit='{card[1]}']")
+        dealer.click("#hand-pad [data-action=send-card]")
+        dealer.wait_for_function(f"document.querySelectorAll('#round-view .pcard').length >= {n}")
+
+    for n, card in enumerate(("TH", "6S", "KD", "TC"), start=1):     # seat 2, dealer up, seat 2, hole card
+        key(card, n)
+    dealer.wait_for_selector("#decisions [data-action=stand]")
+    shot(dealer, "hand_dealer_blackjack_decision_fr")
+    dealer.click("#decisions [data-action=stand]")
+    dealer.wait_for_selector("#decisions [data-action=stand]", state="detached")
+    key("9H", 5)                                                      # the dealer draws to 25: bust
+    dealer.wait_for_selector("#hand-keyed:not([hidden])")
+    assert "Dan Dealer" in dealer.locator("#hand-keyed").inner_text()
+    shot(dealer, "hand_dealer_blackjack_keyed_fr")
+    with Session(engine) as s:
+        r = s.execute(select(Round).where(Round.table_id == table).order_by(Round.id.desc()).limit(1)).scalar_one()
+        rid = r.id
+        assert r.status == "dealing" and r.result is None
+        assert s.execute(select(func.count(Settlement.id)).where(Settlement.round_id == rid)).scalar_one() == 0
+
+    manager = page_as("manager")
+    manager.goto("/floor?lang=fr")
+    item = manager.locator(f"#keyed-rounds li[data-round='{rid}']")
+    item.wait_for()
+    assert "Dan Dealer" in item.inner_text()
+    shot(manager, "hand_manager_confirm_blackjack_fr")
+    item.locator("[data-action=confirm-hand]").click()
+    manager.wait_for_selector(f"#keyed-rounds li[data-round='{rid}']", state="detached")
+    dealer.wait_for_selector(".round-status.settled")
+    assert dealer.locator("#paid-total").inner_text() == "40,00"          # 20.00 back and 20.00 won
+    with Session(engine) as s:
+        r = s.get(Round, rid)
+        assert r.status == "settled"
+        assert r.result["hand_entry"] == {"keyed_by": ["Dan Dealer"], "confirmed_by": "Marc Manager"}
+        assert s.execute(select(Settlement.returned).where(Settlement.round_id == rid)).scalar_one() == 4_000
+    engine.dispose()

@@ -1,9 +1,13 @@
 """Logins, lockout, rate limit, CSRF, cookies, dealer PIN terminals and bearer tokens."""
 from __future__ import annotations
 
+import time
+from datetime import datetime, timedelta, timezone
+
 from sqlalchemy import select
 
-from floor.models import AuditRecord, Staff
+from floor.models import AuditRecord, LoginFailure, Staff
+from floor.runtime import scheduler
 from tests.conftest import app_session, csrf_token, make_config
 
 
@@ -58,6 +62,51 @@ def test_a_name_that_does_not_exist_is_throttled_the_same_way(app):
         return [(r.status_code, "too many" in r.get_data(as_text=True))
                 for r in (_post_login(c, name, "wrong-password") for _ in range(6))]
     assert answers("manager") == answers("nobody-here") == [(401, False)] * 5 + [(429, True)]
+
+
+def _failures(app) -> list[tuple[str, str]]:
+    with app_session(app) as s:
+        return sorted(s.execute(select(LoginFailure.username, LoginFailure.client)).all())
+
+
+def test_the_scheduler_forgets_old_failed_logins_and_the_lockout_still_counts_recent_ones(app):
+    """Failed-login rows past the kept day go (scheduled, once an hour and when the scheduler starts);
+    those the lockout window reads stay and still refuse the guesser."""
+    now = datetime.now(timezone.utc)
+    with app_session(app) as s:
+        for client, ago in (("10.5.5.1", timedelta(days=3)), ("10.5.5.2", timedelta(hours=25))):
+            s.add(LoginFailure(username="pitboss", client=client, at=now - ago))
+    guesser = _from(app, "10.5.5.9")
+    for _ in range(5):
+        assert _post_login(guesser, "pitboss", "wrong-password").status_code == 401
+    assert len(_failures(app)) == 7
+
+    scheduler.start(app)
+    try:
+        deadline = time.monotonic() + 120   # a hang guard: the job runs when the scheduler starts
+        while len(_failures(app)) != 5:
+            assert time.monotonic() < deadline, "the scheduler never forgot the old failed logins"
+            time.sleep(0.05)
+    finally:
+        scheduler.shutdown()
+    assert _failures(app) == [("pitboss", "10.5.5.9")] * 5
+    assert _post_login(guesser, "pitboss", "floorman-demo").status_code == 429
+    # the audit log keeps every failure against the real account
+    with app_session(app) as s:
+        failed = s.scalars(select(AuditRecord.id).where(AuditRecord.action == "login.password.failed")).all()
+    assert len(failed) == 5
+
+
+def test_failed_logins_are_kept_at_least_as_long_as_the_lockout_window(app):
+    from floor import staff
+    now = datetime.now(timezone.utc)
+    with app_session(app) as s:
+        s.add_all([LoginFailure(username="x", client="c", at=now - timedelta(minutes=50)),
+                   LoginFailure(username="x", client="c", at=now - timedelta(minutes=70))])
+    with app_session(app) as s:
+        # a house that keeps rows for no time still keeps its hour-long lockout window
+        assert staff.forget_login_failures(s, now, lock_minutes=60, keep_hours=0) == 1
+    assert _failures(app) == [("x", "c")]
 
 
 def test_a_locked_account_logs_in_nowhere_and_its_token_and_session_stop(app, client, login):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from floor.models import Ban, PlayerVisit, TournamentEntry
+from floor.models import AuditRecord, Ban, PlayerVisit, TournamentEntry
 from tests.conftest import Login, app_session
 from tests.floor.tournaments.helpers import players, tables
 
@@ -64,3 +64,28 @@ def test_a_floor_wide_ban_bars_a_live_game_seat_and_the_poker_list(app, login):
     manager("manager")
     r = manager.post("/api/waitlists/1/entries", json={"player_id": 5})
     assert r.status_code == 409 and r.get_json()["error"] in ("banned", "player_banned")
+
+
+def test_a_ban_while_the_tournament_runs_puts_him_out_and_the_director_sees_it(app, login):
+    with app_session(app) as s:
+        tables(s, (41, 42))
+        ids = players(s, 3)
+    login("manager")
+    t = login.post("/api/tournaments", json=BASE | {"name": "Banned mid-run"}).get_json()
+    for pid in ids:
+        assert login.post(f"/api/tournaments/{t['id']}/entries", json={"player_id": pid}).status_code == 201
+    assert login.post(f"/api/tournaments/{t['id']}/start", json={}).status_code == 200
+    assert login.post(f"/api/tournaments/{t['id']}/close-registration", json={}).status_code == 200
+    _three_warnings(login, ids[0])
+    entries = {e["player_id"]: e for e in login.client.get(f"/api/tournaments/{t['id']}").get_json()["entries"]}
+    assert (entries[ids[0]]["status"], entries[ids[0]]["banned"], entries[ids[0]]["seat"]) == ("out", True, None)
+    assert entries[ids[0]]["place"] == 3
+    assert [entries[p]["status"] for p in ids[1:]] == ["seated", "seated"]
+    clock = login.client.get(f"/api/tournaments/{t['id']}/clock").get_json()
+    assert clock["players_left"] == 2 and clock["counts_add_up"]
+    with app_session(app) as s:
+        assert s.query(AuditRecord).filter_by(action="tournament.banned").count() == 1
+    # the director's results page says why he is out, in the reader's language
+    page = login.client.get(f"/tournaments/{t['id']}/results?lang=fr").get_data(as_text=True)
+    row = page.split(f'data-entry="{entries[ids[0]]["id"]}"')[1].split("</tr>")[0]
+    assert "exclu" in row and "banned" not in row

@@ -233,6 +233,7 @@ class EntryOut(Schema):
     rebuys = fields.Integer()
     add_ons = fields.Integer()
     purchases_paid = Cents()   # rebuys and add-ons, fees included
+    banned = fields.Boolean(metadata={"description": "out because a ban made him leave (his chips taken out of play)"})
 
 
 class ReceiptPurchaseOut(Schema):

@@ -204,3 +204,22 @@ def test_the_day_list_and_the_players_page_agree_on_minutes(session):
     mine = ratings.player_history(session, 1, T0 - timedelta(hours=1), T0 + timedelta(hours=4), HOUSE)
     assert day[0]["minutes"] == mine["totals"]["minutes"] == 0.7
     assert day[0]["average_stake"] == 1_001            # 30.02 over three rounds: 10.0067, not 10.00
+
+
+def test_a_visits_theoretical_win_follows_its_own_house_settings():
+    """The edges are remembered for the house settings last read with: a visit rated under other
+    settings (another commission) gets its own, and back again the first ones."""
+    import dataclasses
+    from datetime import datetime, timezone
+    other = dataclasses.replace(HOUSE, baccarat_commission_percent=4)
+    stakes = {("baccarat", "banker", 8): 100_000, ("roulette", "straight", 0): 3_700}
+
+    def theo(house):
+        v = ratings.Visit(1, 1, 1, datetime.now(timezone.utc), datetime.now(timezone.utc), house=house)
+        v.by_bet.update(stakes)
+        return v.theo
+
+    expected = {h: sum((ratings.bet_edge(g, s, h, d or None) * stake for (g, s, d), stake in stakes.items()), Fraction(0))
+                for h in (HOUSE, other)}
+    assert expected[HOUSE] != expected[other]
+    assert [theo(HOUSE), theo(other), theo(HOUSE)] == [expected[HOUSE], expected[other], expected[HOUSE]]

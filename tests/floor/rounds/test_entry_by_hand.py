@@ -292,3 +292,49 @@ def test_a_blackjack_round_keyed_by_hand_settles_after_the_confirmation(session)
     assert r.status == "settled" and r.result["hand_entry"]["confirmed_by"] == "Marc Manager"
     assert session.execute(select(Settlement.returned).where(Settlement.round_id == r.id)).scalar_one() == 4_000
     books_balance(session)
+
+
+def test_a_casino_holdem_round_keyed_by_hand_settles_to_the_cent_after_the_confirmation(session):
+    """The scanner of table 15 is faulty: the dealer keys every card and each call or fold; nothing is
+    paid until a second person confirms, then ante, call and AA bonus pay by the Casino Hold'em rules."""
+    table = tid(session, 15)
+    pit, dealer, manager = person(session, "pitboss"), person(session, "dealer"), person(session, "manager")
+    fund(session, 11, 10_000)
+    fund(session, 12, 10_000)
+    hand.switch(session, pit, table, True, "card scanner faulty", at(0))
+    session.commit()
+    r = rounds.open_betting(session, dealer, table, at(1), house=HOUSE)
+    ante1, _ = bets.place(session, dealer, table, spot="ante", seat=1, amount=1_000, player_id=11, at=at(2), house=HOUSE)
+    aa1, _ = bets.place(session, dealer, table, spot="aa_bonus", seat=1, amount=1_000, player_id=11, at=at(2), house=HOUSE)
+    ante2, _ = bets.place(session, dealer, table, spot="ante", seat=2, amount=2_000, player_id=12, at=at(2), house=HOUSE)
+    session.commit()
+    rounds.close_betting(session, dealer, table, at(3))
+    session.commit()
+    # seats 1-2, dealer, seats 1-2, dealer, flop: seat 1 three aces on the flop, the dealer a pair of 4s
+    for i, c in enumerate(("AH", "2D", "4H", "AD", "7S", "4S", "AS", "9C", "3C")):
+        event(session, rounds.card, table, c, "dealer", None, at(4 + i), actor=dealer, house=HOUSE)
+    event(session, rounds.decide, dealer, table, 1, "call", at(20), house=HOUSE)
+    event(session, rounds.decide, dealer, table, 2, "fold", at(21), house=HOUSE)
+    for i, c in enumerate(("8D", "JC")):                                  # turn, river
+        event(session, rounds.card, table, c, "dealer", None, at(22 + i), actor=dealer, house=HOUSE)
+    session.expire_all()
+    r = session.get(Round, r.id)
+    assert r.status == "dealing" and r.device["keyed"] and _settlements(session, r.id) == 0
+    assert ledger.player_balance(session, 11) == 10_000 - 2_000 - 2_000     # ante, bonus and the call staked
+    with pytest.raises(NotAllowed):
+        hand.confirm(session, dealer, r.id, at(30))                       # who keyed is no second person
+    session.rollback()
+    rounds.commit_then_settle(session, hand.confirm(session, manager, r.id, at(31)), house=HOUSE)
+    session.expire_all()
+    r = session.get(Round, r.id)
+    assert r.status == "settled" and r.result["hand_entry"] == {"keyed_by": ["Dan Dealer"],
+                                                                 "confirmed_by": "Marc Manager"}
+    p11, p12 = ledger.player_account(session, 11), ledger.player_account(session, 12)
+    # three aces against a qualifying pair of 4s: ante 1:1, call 1:1, AA bonus 7:1
+    assert bet_returns(session, ante1.id, p11) == 2_000
+    assert bet_returns(session, aa1.id, p11) == 8_000
+    assert ledger.player_balance(session, 11) == 10_000 - 4_000 + 2_000 + 4_000 + 8_000
+    assert bet_returns(session, ante2.id, p12) == 0                      # folded: the ante is lost
+    assert ledger.player_balance(session, 12) == 8_000
+    assert _settlements(session, r.id) == 1
+    books_balance(session)
