@@ -369,12 +369,34 @@ def app_config(db_url, tmp_path):
     return make_config(db_url, tmp_path)
 
 
+def _template_code():
+    """The pages' templates compiled once per worker for every app built after (Jinja's bytecode cache,
+    keyed by the template's name and a checksum of its source): each test's app compiled them again."""
+    from jinja2 import BytecodeCache
+
+    class InMemory(BytecodeCache):
+        def __init__(self):
+            self.code: dict[str, bytes] = {}
+
+        def load_bytecode(self, bucket):
+            if bucket.key in self.code:
+                bucket.bytecode_from_string(self.code[bucket.key])
+
+        def dump_bytecode(self, bucket):
+            self.code[bucket.key] = bucket.bytecode_to_string()
+    return InMemory()
+
+
+_TEMPLATE_CODE = _template_code()
+
+
 @pytest.fixture
 def app(app_config):
     from app import create_app
     from floor.web.extensions import db
     app = create_app(app_config)
     app.config["TESTING"] = True
+    app.jinja_env.bytecode_cache = _TEMPLATE_CODE
     yield app
     with app.app_context():
         db.session.remove()
