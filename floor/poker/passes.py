@@ -9,20 +9,23 @@ himself off a list. Every issue, withdrawal, answer and taking off is audited.""
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from floor import audit
+from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import N_, BadInput, Conflict, FloorError, NotFound
 from floor.gaming_day import end_of_gaming_day
 from floor.models import Game, ListCall, Player, PlayerPass, WaitlistEntry
 from floor.poker import pass_feed, queries, waitlist
 from floor.settings import HouseSettings
+
+log = logging.getLogger(__name__)
 
 TOKEN_BYTES = 24    # 192 bits of secrets.token_urlsafe: 32 characters in the link
 
@@ -214,3 +217,45 @@ def take_off(session: Session, p: PlayerPass, entry_id: int, now: datetime | Non
     now = _now(now)
     _own_entry(session, p, entry_id)
     return waitlist.remove(session, player_actor(p), entry_id, "taken off by the player", now)
+
+
+# --- pushing each pass its own state (floor.poker.pass_feed notes what changed) --------------------
+
+_settings: HouseSettings | None = None
+
+
+def push_with(settings: HouseSettings | None) -> None:
+    """The house settings the pushed states are worked out with (the waits): those of the process
+    that sends live updates, installed by the web layer beside the emitter. None: nothing is pushed."""
+    global _settings
+    _settings = settings
+
+
+def push(session: Session, changes: pass_feed.Changes, settings: HouseSettings, now: datetime | None = None) -> None:
+    """Send every pass the transaction touched its own state, worked out now (the changes flushed) for
+    all of them at once; a pass that ended, why (what its 410 says)."""
+    now = _now(now)
+    session.flush()
+    live = pass_feed.touched_passes(session, changes)
+    gone = {}
+    for p in session.execute(select(PlayerPass).where(PlayerPass.id.in_(sorted(live | changes.ended)))).scalars():
+        why = ended(p, now)
+        if why is not None:
+            gone[p.id] = why
+    for pass_id, state in sorted(views(session, settings, live - set(gone), now).items()):
+        notify.publish(session, pass_feed.EVENT, state, pass_feed.room(pass_id))
+    for pass_id, why in sorted(gone.items()):
+        notify.publish(session, pass_feed.EVENT, why, pass_feed.room(pass_id))
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    if session.in_nested_transaction():
+        return
+    changes = pass_feed.take_changes(session)
+    if changes is None or _settings is None or not notify.live():
+        return    # nobody listens: nothing to work out
+    try:
+        push(session, changes, _settings)
+    except Exception:   # a live update must never stop the change it reports; the page catches up on waking
+        log.exception("could not work out the passes' states")

@@ -188,7 +188,7 @@ def test_a_committed_change_sends_each_pass_its_own_state_worked_out_once(sessio
     session.commit()
     sent = []
     notify.set_emitter(lambda ev, payload, room: sent.append((ev, payload, room)))
-    pass_feed.use_settings(HOUSE)
+    passes.push_with(HOUSE)
     try:
         calls = _counting(monkeypatch)
         waitlist.remove(session, m, entries[0].id, "went home")      # his last list: his pass ends
@@ -199,7 +199,7 @@ def test_a_committed_change_sends_each_pass_its_own_state_worked_out_once(sessio
         session.rollback()
     finally:
         notify.set_emitter(None)
-        pass_feed.use_settings(None)
+        passes.push_with(None)
     assert len(calls) == 1 and calls[0] == {NLH}
     to = {room: payload for ev, payload, room in sent if ev == pass_feed.EVENT}
     assert set(to) == {pass_feed.room(pass_of[p]) for p in (11, 12, 13)}    # not 14's: his list did not change
