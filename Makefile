@@ -69,9 +69,12 @@ test-fast: venv node mo
 	TEST_DATABASE_URL= $(PY) -m pytest -n $(WORKERS) --dist loadgroup -m "not slow and not e2e" --ignore=tests/e2e --ignore=tests/e2e_devices $(PYTEST_ARGS)
 
 # A benchmark builds big floors (20,000 bets, 300 hands) and runs for minutes on a busy host: its hang
-# guard is half an hour, not the suite's five minutes.
+# guard is half an hour, not the suite's five minutes. `make bench PYTEST_ARGS=tests/benchmarks/test_bench_phones.py`
+# runs that one alone: the whole folder only when the arguments name no path of their own (pytest would run both).
+BENCH_PATHS = $(if $(filter tests/%,$(PYTEST_ARGS)),,tests/benchmarks)
+
 bench: venv node mo
-	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -q -s -o addopts="" -o timeout=1800 $(PYTEST_ARGS)
+	$(PY) -m pytest $(BENCH_PATHS) -p no:cacheprovider -q -s -o addopts="" -o timeout=1800 $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules instance .pytest_cache

@@ -27,8 +27,20 @@ from floor.pit import visits
 from floor.errors import Msg
 from floor.settings import HouseSettings
 
-SHOE_ERRORS = {1: "unreadable card", 2: "overdraw", 3: "button misuse", 4: "card pulled back",
-               5: "card pulled back", 6: "bad card code", 7: "draw timeout"}
+SHOE_ERRORS = {1: Msg("unreadable card"), 2: Msg("overdraw"), 3: Msg("button misuse"), 4: Msg("card pulled back"),
+               5: Msg("card pulled back"), 6: Msg("bad card code"), 7: Msg("draw timeout")}
+# A device event by name, as words (a frame's summary, kept to show later: said in the reader's language)
+EVENTS = {"WheelStatus": Msg("wheel status"), "WinningNumber": Msg("winning number"), "SelfTest": Msg("self test"),
+          "CommandReply": Msg("command reply"), "CardDealt": Msg("card dealt"), "CardDrawn": Msg("card drawn"),
+          "CardRepeated": Msg("card repeated"), "CutCard": Msg("cut card"), "CoupStart": Msg("coup start"),
+          "Standby": Msg("standby"), "LockStatus": Msg("lock status"), "ShoeResult": Msg("shoe result"),
+          "ShoeError": Msg("shoe error"), "ShoeErrorCleared": Msg("shoe error cleared"), "CardRead": Msg("card read"),
+          "PlayerCardRead": Msg("player card read"), "Silence": Msg("silence"), "ClockStep": Msg("clock step")}
+
+
+def event_name(event) -> str:
+    name = type(event).__name__
+    return EVENTS.get(name, name)
 
 
 class RoundsDispatch:
@@ -56,7 +68,7 @@ class RoundsDispatch:
         raw = self._raw(device)
         common = {"raw": raw, "device": device}
         if not isinstance(event, (PlayerCardRead, ClockStep)) and hand.journal(session, table_id, device, raw,
-                                                                               type(event).__name__, at):
+                                                                               event_name(event), at):
             return None   # the table is on entry by hand: its device's readings are kept, they drive nothing
         if isinstance(event, WheelStatus):
             self._spin[device] = event.spin
@@ -74,7 +86,7 @@ class RoundsDispatch:
         elif isinstance(event, CardRead):
             out = rounds.card(session, table_id, event.card, "scanner", None, at, house=self.house, **common)
         elif isinstance(event, PlayerCardRead):
-            rounds.device_frame(session, table_id, device, raw, "player card", at)
+            rounds.device_frame(session, table_id, device, raw, EVENTS["PlayerCardRead"], at)
             visits.card_read(session, table_id, event.card_number, at)
             return None
         elif isinstance(event, ShoeResult):
@@ -102,9 +114,9 @@ class RoundsDispatch:
             out = rounds.device_fault(session, table_id, Msg("wheel lost (no status line for {seconds} s mid-round)", seconds=event.seconds),
                                       at, device=device)
         elif isinstance(event, ShoeError):
-            out = rounds.device_fault(session, table_id, Msg("shoe error {code}: {error}", code=event.code, error=SHOE_ERRORS.get(event.code, "unknown")), at, **common)
+            out = rounds.device_fault(session, table_id, Msg("shoe error {code}: {error}", code=event.code, error=SHOE_ERRORS.get(event.code, Msg("unknown"))), at, **common)
         else:
-            rounds.device_frame(session, table_id, device, raw, type(event).__name__, at)
+            rounds.device_frame(session, table_id, device, raw, event_name(event), at)
             return None
         return self._after(out, device)
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from floor.models.base import Base, utcnow
+from floor.models.base import Base, sentence, utcnow
 
 
 class PokerHand(Base):
@@ -152,7 +152,9 @@ class MissedBlindTicket(Base):
     blind: Mapped[str | None] = mapped_column(String(10))  # small | big | third
     counts_as_ticket: Mapped[bool] = mapped_column(default=True)
     voids_id: Mapped[int | None] = mapped_column(ForeignKey("missed_blind_tickets.id"), unique=True)
-    reason: Mapped[str] = mapped_column(String(200), default="")
+    _reason: Mapped[str] = mapped_column("reason", String(200), key="reason", default="")
+    reason_msg: Mapped[dict | None]      # a ticket New hand recorded: its reason's template and values
+    reason = sentence("reason", "reason_msg", 200)
     at: Mapped[datetime] = mapped_column(default=utcnow)
     recorded_by: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from floor.models.base import Base, utcnow, whole_cents
+from floor.models.base import Base, sentence, utcnow, whole_cents
 
 # betting -> locked (no more bets; roulette) or dealing (card games) -> result -> settled
 #         \-> held (device fault, disagreement) -> settled | voided by the pit boss
@@ -94,7 +94,9 @@ class Round(Base):
     ended_at: Mapped[datetime | None]         # settled or voided
     result: Mapped[dict | None]               # what settles it: {"number": 17}, the coup, the hands
     device: Mapped[dict | None]               # device bookkeeping (wheel: spin, bare number, state 5...)
-    held_reason: Mapped[str | None] = mapped_column(String(200))
+    _held_reason: Mapped[str | None] = mapped_column("held_reason", String(200), key="held_reason")
+    held_msg: Mapped[dict | None]             # why it is held: its template and values
+    held_reason = sentence("held_reason", "held_msg", 200)
     # who dealt it: the dealer on the table when betting opened (pace and results per dealer)
     dealer_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"), index=True)
     steps: Mapped[int] = mapped_column(default=0)   # shared sequence of cards and decisions
@@ -143,7 +145,9 @@ class RoundCard(Base):
     source: Mapped[str] = mapped_column(String(10))   # shoe | scanner | dealer
     target: Mapped[str | None] = mapped_column(String(30))   # player, banker, burn, seat:3:1, dealer, board
     accepted: Mapped[bool] = mapped_column(default=True)
-    reason: Mapped[str | None] = mapped_column(String(200))
+    _reason: Mapped[str | None] = mapped_column("reason", String(200), key="reason")
+    reason_msg: Mapped[dict | None]           # why it was refused: its template and values
+    reason = sentence("reason", "reason_msg", 200)
 
 
 class Bet(Base):
@@ -192,7 +196,9 @@ class Settlement(Base):
     returned: Mapped[int] = mapped_column(BigInteger, default=0)
     commission: Mapped[int] = mapped_column(BigInteger, default=0)
     actor: Mapped[str] = mapped_column(String(120), default="system")
-    reason: Mapped[str | None] = mapped_column(String(200))
+    _reason: Mapped[str | None] = mapped_column("reason", String(200), key="reason")
+    reason_msg: Mapped[dict | None]           # a void's reason the floor gave: its template and values
+    reason = sentence("reason", "reason_msg", 200)
 
 
 class DeviceFrame(Base):
@@ -205,5 +211,7 @@ class DeviceFrame(Base):
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"), index=True)
     arrived_at: Mapped[datetime] = mapped_column(default=utcnow)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    summary: Mapped[str] = mapped_column(String(200), default="")
+    _summary: Mapped[str] = mapped_column("summary", String(200), key="summary", default="")
+    summary_msg: Mapped[dict | None]          # what the decoder read in it: its template and values
+    summary = sentence("summary", "summary_msg", 200)
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), index=True)

@@ -31,8 +31,9 @@ def ban(session: Session, actor: Actor, player_id: int, reason: str, until: date
     if not (reason or "").strip():
         raise BadInput("a ban needs a reason", field="reason")
     now = now or datetime.now(timezone.utc)
-    b = Ban(player_id=player_id, scope=scope, reason=reason.strip(), decided_by=actor.staff_id,
-            starts_at=now, expires_at=until)
+    # a Msg (the floor's own reason) is kept whole; a person's text as typed
+    b = Ban(player_id=player_id, scope=scope, reason=reason if isinstance(reason, Msg) else reason.strip(),
+            decided_by=actor.staff_id, starts_at=now, expires_at=until)
     session.add(b)
     session.flush()
     audit.record(session, actor, "ban.create", f"player:{player_id}", after=ban_json(b))
@@ -139,7 +140,7 @@ def give_warning(session: Session, actor: Actor, player_id: int, reason: str, ho
     result = WarningResult(w, count, None, [])
     if count >= house.warnings_to_ban and active_ban(session, player_id, now) is None:
         until = end_of_gaming_day(now, house.timezone, house.gaming_day_rollover)
-        # the reason is kept as its English text, which is this catalog sentence: pages say it again
+        # the floor's own reason: kept as its template and values (Ban.reason), said in the reader's language
         b = ban(session, actor, player_id, Msg("{count} warnings: must leave the poker area for the rest of the "
                                                "gaming day", count=count), until, now=now, house=house)
         w.ban_id = b.id

@@ -36,6 +36,9 @@ from floor.poker import blinds, conduct, queries, seating
 from floor.settings import HouseSettings
 
 STAY_ARRIVALS = ("seat_change", "rebuy")   # a new assignment that continues the same stay at the table
+# a ticket's reason New hand writes (kept as a message: said in the reader's language)
+MISSED = {"small": Msg("small blind passed while away"), "big": Msg("big blind passed while away"),
+          "third": Msg("third blind passed while away")}
 
 
 def _now(now: datetime | None) -> datetime:
@@ -348,7 +351,7 @@ def new_hand(session: Session, actor: Actor, table: Table, house: HouseSettings,
         session.add(MissedBlindTicket(table_id=table.id, player_id=m.player_id, assignment_id=info.assignment.id,
                                       hand_id=hand.id, seat_number=m.seat, kind="miss", blind=m.blind,
                                       counts_as_ticket=m.ticket, at=now, recorded_by=actor.staff_id,
-                                      reason=f"{m.blind} blind passed while away"))
+                                      reason=MISSED[m.blind]))
         if m.ticket:
             ticketed[m.seat] = ticketed.get(m.seat, 0) + 1
     session.flush()

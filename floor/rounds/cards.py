@@ -81,7 +81,8 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     r = active_round(session, table_id)
     if source == "dealer" and r is not None:
         core.note_keyer(r, actor)   # at a table on entry by hand, none who typed a card confirms the result
-    summary = f"card {c} from {source}" + (f" to {target}{index or ''}" if target else "")
+    summary = (Msg("card {card} from {source} to {target}", card=str(c), source=source, target=f"{target}{index or ''}")
+               if target else Msg("card {card} from {source}", card=str(c), source=source))
     if table.kind == TableKind.BACCARAT:
         out = _baccarat_card(session, actor, table, r, c, source, target, at, index)
         if r is not None and r.status == RoundStatus.DEALING and source != "dealer":
@@ -218,8 +219,8 @@ def shoe_result(session: Session, table_id: int, winner: str, player_pair: bool,
                                    coup_engine.ShoeSays(winner, bool(player_pair), bool(banker_pair)), at)
     out = _apply_coup(session, actor, table, r, outcomes, at)
     filed = r or last_round(session, table_id)
-    core.frame(session, device, table_id, raw, f"G {winner}" + (" (repeat)" if repeat else ""), at,
-               filed.id if filed else None)
+    said = Msg("G {winner} (repeat)", winner=Term(winner)) if repeat else Msg("G {winner}", winner=Term(winner))
+    core.frame(session, device, table_id, raw, said, at, filed.id if filed else None)
     return out
 
 
@@ -231,7 +232,7 @@ def shoe_lock(session: Session, table_id: int, locked: bool, at: datetime | None
     shoe = current_shoe(session, table_id)
     core.event(session, r, table_id, "shoe_lock", at, Actor.device(device or "shoe", table_id),
                {"locked": locked, "shoe": shoe.id if shoe is not None else None})
-    core.frame(session, device, table_id, raw, "shoe locked" if locked else "shoe unlocked", at, r.id if r else None)
+    core.frame(session, device, table_id, raw, Msg("shoe locked") if locked else Msg("shoe unlocked"), at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 
@@ -258,7 +259,7 @@ def cut_card(session: Session, table_id: int, at: datetime | None = None, *, raw
         core.event(session, r, table_id, "cut_card", at, actor, {"shoe": shoe.number, "last_coup": shoe.last_coup})
         notify.publish(session, "shoe.changed", {"table_id": table_id, "shoe": shoe.number, "status": "last_coup"},
                        notify.table_room(table_id), "floor", "board")
-    core.frame(session, device, table_id, raw, "cut card", at, r.id if r else None)
+    core.frame(session, device, table_id, raw, Msg("cut card"), at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 
@@ -305,7 +306,7 @@ def shown_flow(session: Session, r: Round, house: HouseSettings) -> dict | None:
 
 def _flow_card(session, actor, table, r, c, source, at, house) -> Outcome:
     if r is None or r.status != RoundStatus.DEALING:
-        _record(session, None, table.id, c, source, None, at, False, "no round dealing")
+        _record(session, None, table.id, c, source, None, at, False, Msg("no round dealing"))
         stray(session, actor, table.id, "card_no_round",
               Msg("Table {table}: card {card} with no round dealing; not settled", table=table.number, card=str(c)),
               at, {"card": str(c)})

@@ -100,11 +100,12 @@ def event(session: Session, r: Round | None, table_id: int, kind: str, at: datet
 
 def frame(session: Session, device: str | None, table_id: int | None, raw: bytes | None, summary: str,
           at: datetime, round_id: int | None) -> None:
-    """File a raw device frame against its round (the pit boss timeline and replays read these)."""
+    """File a raw device frame against its round (the pit boss timeline and replays read these).
+    ``summary``: a ``Msg`` (a card as ``card``), so the pit reads it in its language."""
     if raw is None:
         return
     session.add(DeviceFrame(device=device or "unknown", table_id=table_id, arrived_at=at, raw=bytes(raw),
-                            summary=summary[:200], round_id=round_id))
+                            summary=summary, round_id=round_id))
 
 
 def device_frame(session: Session, table_id: int | None, device: str, raw: bytes, summary: str = "",
@@ -216,7 +217,7 @@ def hold(session: Session, actor: Actor, r: Round, reason: str, at: datetime, da
     """Stop the round for the pit boss: nothing settles until he settles or voids it."""
     if r.status not in ACTIVE:
         return r
-    r.held_reason = reason[:200]
+    r.held_reason = reason     # kept whole, its template and values too (floor.models.base.sentence)
     set_status(session, r, RoundStatus.HELD, at, actor, data={"reason": reason, **(data or {})})
     timers.cancel_timer(session, f"round:{r.id}:betting")
     timers.cancel_timer(session, f"round:{r.id}:decision")

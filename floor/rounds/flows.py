@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from floor.errors import BadInput, Conflict, Money
+from floor.errors import BadInput, Conflict, Money, Msg
 from floor.games import blackjack
 from floor.games.cards import Card
 
@@ -115,10 +115,11 @@ class BlackjackFlow:
     def apply_card(self, card: Card) -> str:
         exp = self.expecting()
         if exp[0] != "card":
-            what = {"insurance": f"seat {exp[1]}'s insurance decision" if len(exp) > 1 else "",
-                    "decision": f"seat {exp[1]}'s decision" if len(exp) > 1 else "",
-                    "done": "nothing: the round is complete"}[exp[0]]
-            raise NotExpected("a card ({card}) came while waiting for {what}", card=card, what=what)
+            seat = exp[1] if len(exp) > 1 else "?"
+            what = {"insurance": Msg("seat {seat}'s insurance decision", seat=seat),
+                    "decision": Msg("seat {seat}'s decision", seat=seat),
+                    "done": Msg("nothing: the round is complete")}[exp[0]]
+            raise NotExpected("a card ({card}) came while waiting for {what}", card=str(card), what=what)
         target = exp[1]
         if target == "dealer":
             self.dealer.append(card)

@@ -200,7 +200,7 @@ def journal(session: Session, table_id: int, device: str, raw: bytes | None, wha
     if entry_by_hand(session, table_id) is None:
         return False
     if raw:
-        core.device_frame(session, table_id, device, raw, f"not used, the table is on entry by hand: {what}", at)
+        core.device_frame(session, table_id, device, raw, Msg("not used, the table is on entry by hand: {event}", event=what), at)
     return True
 
 

@@ -47,7 +47,7 @@ def close_betting(session: Session, actor: Actor, table_id: int, at: datetime | 
         main = "bet" if r.kind == TableKind.BLACKJACK else "ante"
         has = session.execute(select(Bet.id).where(Bet.round_id == r.id, Bet.spot == main).limit(1)).first()
         if has is None:
-            core.void(session, actor, r.id, "no bets", at)
+            core.void(session, actor, r.id, Msg("no bets"), at)
             return r
     core.set_status(session, r, RoundStatus.DEALING, at, actor, kind="no_more_bets")
     if r.kind in ("blackjack", "casino_holdem"):
@@ -64,7 +64,7 @@ def coup_start(session: Session, table_id: int, at: datetime | None = None, *, r
         close_betting(session, Actor.device(device or "shoe", table_id), table_id, at)
     if r is not None and r.status == RoundStatus.DEALING:
         wait_for_device(session, r, at, house, True)
-    core.frame(session, device, table_id, raw, "coup start", at, r.id if r else None)
+    core.frame(session, device, table_id, raw, Msg("coup start"), at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 
@@ -81,7 +81,7 @@ def device_fault(session: Session, table_id: int, reason: str, at: datetime | No
         alerts.raise_alert(session, actor, AlertKind.DEVICE_FAULT, Msg("Table {table}: {reason}", table=table.number, reason=reason),
                            severity=AlertSeverity.WARNING,
                            table_id=table_id)
-    core.frame(session, device, table_id, raw, f"fault: {reason}", at, r.id if r else None)
+    core.frame(session, device, table_id, raw, Msg("fault: {reason}", reason=reason), at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 
@@ -96,7 +96,7 @@ def refused_frame(session: Session, table_id: int, reason: str, at: datetime | N
     alerts.raise_alert(session, actor, AlertKind.DEVICE_FRAME_REFUSED, Msg("Table {table}: {reason}", table=table.number,
                                                                     reason=reason),
                        severity=AlertSeverity.WARNING, table_id=table_id, data={"reason": reason})
-    core.frame(session, device, table_id, raw, f"refused: {reason}", at, r.id if r else None)
+    core.frame(session, device, table_id, raw, Msg("refused: {reason}", reason=reason), at, r.id if r else None)
     return Outcome(r.id if r else None, r.status if r else None)
 
 

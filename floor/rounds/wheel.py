@@ -127,8 +127,9 @@ def wheel_status(session: Session, table_id: int, state: int, spin: int, flags: 
         round_id = last.id if last is not None and last.spin == spin else None
     else:
         round_id = r.id
-    core.frame(session, device, table_id, raw, f"*X state={state} spin={spin} win={winning} flags={','.join(sorted(flags)) or '-'}", at,
-               round_id)
+    said = Msg("wheel status {state}, spin {spin}, number {number}, flags {flags}", state=state, spin=spin,
+               number=winning, flags=",".join(sorted(flags)) or "-")
+    core.frame(session, device, table_id, raw, said, at, round_id)
     out.round_id = out.round_id or round_id
     if r is not None:
         out.status = r.status
@@ -152,9 +153,10 @@ def wheel_number(session: Session, table_id: int, spin: int | None, number: int,
     carries it, is kept on the round for the pit's wheel watch."""
     r = active_round(session, table_id)
     out = Outcome(r.id if r else None, r.status if r else None)
-    summary = f"number {number} (spin {spin})" if not alone else f"number {number} (dir {direction}, number only)"
+    summary = (Msg("number {number} (spin {spin})", number=number, spin=spin) if not alone else
+               Msg("number {number} (direction {direction}, number only)", number=number, direction=direction))
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 36:
-        core.frame(session, device, table_id, raw, f"bad number {number!r}", at, out.round_id)
+        core.frame(session, device, table_id, raw, Msg("bad number {number}", number=repr(number)), at, out.round_id)
         return out.note("not a pocket")
     if alone and r is not None and r.status in engine.RUNNING and direction in (0, 1):
         r.device = {**(r.device or {}), "direction": direction}

@@ -99,6 +99,15 @@ VOCABULARY = {
     "table_chips": _l("table chips"),
     # the pit's numbers: pace, wheel integrity, rotation
     "below": _l("below target"), "on_target": _l("on target"), "above": _l("above target"),
+    # the alerts' kinds (the shift report counts the devices' alerts by kind)
+    "round_held": _l("round held"), "ruling_pending": _l("ruling waiting for a second pit boss"),
+    "card_no_round": _l("card with no round"), "impossible_card": _l("impossible card"),
+    "result_without_no_more_bets": _l("result without no more bets"), "device_fault": _l("device fault"),
+    "device_lost": _l("device lost"), "device_disconnected": _l("device disconnected"),
+    "device_frame_refused": _l("device frame refused"), "betting_paused": _l("betting paused"),
+    "late_bets": _l("late bets"), "clock_step": _l("clock step"), "player_banned": _l("player banned"),
+    "chip_pickup": _l("chip pickup"), "seat_at_risk": _l("seat at risk"), "seat_forfeited": _l("seat forfeited"),
+    "table_reconciliation": _l("table reconciliation"),
     "pace_below_target": _l("pace below target"), "possible_bias": _l("possible bias"),
     "direction_not_alternating": _l("rotor direction not alternating"), "speed_out_of_range": _l("speed out of range"),
     "on_break": _l("on break"), "clocked_out": _l("clocked out"),
@@ -142,12 +151,6 @@ CARD_KEYS = {"card", "cards", "was", "real"}
 # ... where a card came from or went ("shoe", "player1", "seat:3"), as words.
 PLACE_KEYS = {"source", "target"}
 
-# Sentences the rounds keep as plain text for a device's frame (its decoded summary): said again when
-# read (see ``said``), as the other stored sentences are.
-FRAME_SUMMARIES = [_l("card {card} from {source} to {target}"), _l("card {card} from {source}"), _l("coup start"),
-                   _l("shoe locked"), _l("shoe unlocked"), _l("cut card"), _l("G {winner}"), _l("G {winner} (repeat)"),
-                   _l("number {number} (spin {spin})"), _l("bad number {number}"), _l("fault: {reason}"),
-                   _l("refused: {reason}")]
 
 
 def init_app(app) -> None:

@@ -17,7 +17,12 @@ bets a second through the API and baccarat coups dealt by a smart shoe). Printed
 - ``staff_last_client_p99_ms`` / ``staff_last_client_burst_p99_ms``: from the wheel's line to the
   last of the staff clients;
 - ``clients_dropped``: clients that never connected, or did not stay connected, or missed an update;
-- per live process, the memory and threads it holds per client.
+- per live process, the memory and threads it holds per client;
+- ``list_change_answer_..._ms``: the floor manager's request to its answer (the pages-and-API
+  process's own part of a phone's figure);
+- what the host's load does not change: each part's CPU (also as a share of a core over each phase),
+  the API's CPU per list change and per bet, the device process's per spin, the live processes' per
+  update delivered and the bench's own clients' per update received.
 
 The live processes' worker is what their unit runs (``FLOOR_SERVER_WORKER`` in
 config/systemd/floorman-live@.service, else threads); ``BENCH_LIVE_WORKER=threads|gevent`` and
@@ -128,6 +133,7 @@ class Changer:
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {token}"
         self.sent: dict[int, list[tuple[str, float]]] = {g: [] for g in lists}
+        self.answered: dict[str, list[float]] = {"quiet": [], "burst": []}   # ms from the request to its answer
         self.errors: list[str] = []
         self.phase = "quiet"
         self.stop = threading.Event()
@@ -156,6 +162,7 @@ class Changer:
                                   json={"to_place": 1, "reason": "bench"}, timeout=30)
             if resp.status_code == 200:
                 self.sent[game].append((self.phase, t0))
+                self.answered[self.phase].append((time.monotonic() - t0) * 1000)
                 order.insert(0, order.pop())
             else:
                 self.errors.append(f"{resp.status_code} {resp.text[:200]}")
@@ -260,16 +267,18 @@ def test_thousand_live_clients(production_db, tmp_path):
                           "bettors": [burst.proc.pid]})
         changer = Changer(floor.api_webs[0].url, manager_token, lists)
 
-        load_quiet, cpu = _load(), [meter.snapshot()]
+        load_quiet, cpu, phase_at = _load(), [meter.snapshot()], [time.monotonic()]
         changer.start("quiet")
         starts = _spins(end, got, SPINS, 0)
         changer.finish()
         cpu.append(meter.snapshot())
+        phase_at.append(time.monotonic())
         burst.go()
         changer.start("burst")
         starts += _spins(end, got, SPINS, SPINS)
         changer.finish()
         cpu.append(meter.snapshot())
+        phase_at.append(time.monotonic())
         load_burst = _load()
         done = burst.stop()
         burst = None
@@ -340,12 +349,32 @@ def test_thousand_live_clients(production_db, tmp_path):
         print(f"staff_last_client{tag}_p99_ms: {_pct(staff_ms[phase], 99):.1f}")
     print(f"first_staff_client_burst_p99_ms: "
           f"{_pct([(arrivals[k] - t0) * 1000 for k, t0 in enumerate(starts) if k >= SPINS and k < len(arrivals)], 99):.1f}")
-    for part in ("live", "api", "devices", "clients"):
-        print(f"cpu_s_{part}: {quiet_cpu[part]:.1f} quiet, {burst_cpu[part]:.1f} under the burst")
+    for part in ("live", "api", "devices", "clients", "bettors"):
+        print(f"cpu_s_{part}: {quiet_cpu[part]:.1f} quiet, {burst_cpu[part]:.1f} under the burst   "
+              f"({quiet_cpu[part] / (phase_at[1] - phase_at[0]) * 100:.0f} % / "
+              f"{burst_cpu[part] / (phase_at[2] - phase_at[1]) * 100:.0f} % of a core)")
+    for phase, tag in (("quiet", ""), ("burst", "_burst")):
+        if changer.answered[phase]:
+            print(f"list_change_answer{tag}_p99_ms: {_pct(changer.answered[phase], 99):.1f}   (p50 "
+                  f"{_pct(changer.answered[phase], 50):.1f}: the floor manager's request to its answer)")
+    # what each operation costs its process, whatever else the host runs: the quiet phase's API does
+    # nothing but the list changes; under the burst, what it spent beyond them went to the bets (and
+    # the dealer's coups)
+    changes = {phase: len(changer.answered[phase]) for phase in ("quiet", "burst")}
+    per_change = quiet_cpu["api"] / max(changes["quiet"], 1)
+    bets = done["placed"] + done["refused"]
+    print(f"api_cpu_ms_per_list_change: {per_change * 1000:.1f}   ({changes['quiet']} changes)")
+    print(f"api_cpu_ms_per_bet: {(burst_cpu['api'] - per_change * changes['burst']) * 1000 / max(bets, 1):.1f}   "
+          f"({bets} bets and {done['coups']} coups)")
+    print(f"devices_cpu_ms_per_spin: {quiet_cpu['devices'] * 1000 / SPINS:.1f}   (quiet)")
+    print(f"phase_s: {phase_at[1] - phase_at[0]:.0f} quiet, {phase_at[2] - phase_at[1]:.0f} under the burst")
     delivered = sum(r["received"] for r in reports)
     live_cpu = quiet_cpu["live"] + burst_cpu["live"]
     print(f"live_cpu_us_per_update_delivered: {live_cpu * 1e6 / max(delivered, 1):.0f}   ({delivered} updates to the "
           f"load clients, {live_cpu:.1f} CPU s in the live processes: what the host's load does not change)")
+    clients_cpu = quiet_cpu["clients"] + burst_cpu["clients"]
+    print(f"clients_cpu_us_per_update_received: {clients_cpu * 1e6 / max(delivered, 1):.0f}   (the bench's own "
+          f"clients: a floor's phones and tablets are devices of their own)")
     print(f"machine_busy_pct: {quiet_cpu['machine_busy'] * 100:.0f}   (under the burst: "
           f"{burst_cpu['machine_busy'] * 100:.0f}; two cores)")
     print(f"burst_bets_per_s: {rate:.1f}   (asked {BURST_RATE:.0f}); list changes: "

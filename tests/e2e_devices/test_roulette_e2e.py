@@ -66,7 +66,7 @@ def test_every_roulette_bet_kind_is_paid_on_the_number_the_wheel_announced(rig, 
     assert any(ev == "device.wheel.number" and p["number"] == 17 for ev, p, _ in rig.feed)
     with rig.session() as s:
         frames = s.execute(select(DeviceFrame.summary).where(DeviceFrame.round_id == r.id)).scalars().all()
-    assert any(f.startswith("number 17") for f in frames) and any("state=5" in f for f in frames)
+    assert any(f.startswith("number 17") for f in frames) and any(f.startswith("wheel status 5,") for f in frames)
 
 
 def test_a_misspin_keeps_the_bets_locked_and_the_respin_settles_them(rig, pit):

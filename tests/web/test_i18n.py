@@ -180,3 +180,19 @@ def test_a_pages_amounts_look_the_locale_and_pattern_up_once(app):
             assert shown[lang][:3] == fresh
             assert (i18n._format_locale.cache_info().misses, i18n._amount_pattern.cache_info().misses) == looked_up
     assert shown["fr"][:3] != shown["en"][:3]          # the decimal comma
+
+
+def test_every_alert_kind_has_its_words_in_every_language(app):
+    """A kind is shown as words where alerts are counted by kind (the shift report): every kind the
+    floor raises has them, said otherwise in French and German (a new kind without them fails)."""
+    from flask_babel import force_locale
+
+    from floor.models import AlertKind
+    from floor.web.i18n import VOCABULARY, term
+    assert [k.value for k in AlertKind if k.value not in VOCABULARY] == []
+    with app.test_request_context():
+        english = {k.value: term(k.value) for k in AlertKind}
+        for lang in ("fr", "de"):
+            with force_locale(lang):
+                same = [k.value for k in AlertKind if term(k.value) == english[k.value]]
+            assert same == [], lang

@@ -134,14 +134,14 @@ def result_of(cards) -> dict:
 def _card(s: CoupState, e: Dealt) -> tuple[CoupState, list]:
     c, dealing = e.card, s.status == "dealing"
     if e.source == "shoe" and s.locked:
-        out: list = [Refuse(c, e.target, "the shoe reports itself locked", s.status is not None)]
+        out: list = [Refuse(c, e.target, Msg("the shoe reports itself locked"), s.status is not None)]
         if s.status in ("betting", "locked", "dealing"):
             return replace(s, status="held"), out + [
                 Hold(Msg("card {card} dealt while the shoe reports itself locked", card=str(c)), {"card": str(c)})]
         return s, out + [Stray("card_no_round", Msg("Table {table}: card {card} dealt while the shoe reports itself "
                                                     "locked; not settled", table=s.table, card=str(c)), {"card": str(c)})]
     if s.decks is not None and s.counts.get(str(c), 0) >= s.decks:
-        out = [Refuse(c, e.target, f"more than {s.decks} copies in the shoe", s.status is not None),
+        out = [Refuse(c, e.target, Msg("more than {decks} copies in the shoe", decks=s.decks), s.status is not None),
                Stray("impossible_card", Msg("Table {table}: card {card} beyond the {decks} decks of the shoe; "
                                             "not settled", table=s.table, card=str(c), decks=s.decks),
                      {"card": str(c)}, in_round=True)]
@@ -152,7 +152,7 @@ def _card(s: CoupState, e: Dealt) -> tuple[CoupState, list]:
     if e.target == "burn":
         return counted, [Accept(c, "burn")]
     if not dealing or (e.source == "shoe" and s.status == "betting"):
-        return s, [Refuse(c, e.target, "no round dealing", False),
+        return s, [Refuse(c, e.target, Msg("no round dealing"), False),
                    Stray("card_no_round", Msg("Table {table}: card {card} with no round dealing; not settled",
                              table=s.table, card=str(c)), {"card": str(c)})]
     expected = baccarat.next_target(s.cards)
@@ -161,15 +161,17 @@ def _card(s: CoupState, e: Dealt) -> tuple[CoupState, list]:
         if e.index <= len(hand) and hand[e.index - 1] == c:
             return s, [Repeat(c)]   # the very card already given for that place
         if expected == e.target and e.index != len(hand) + 1:
-            expected_place = f"{expected} {len(hand) + 1}"
             return replace(s, status="held"), [
-                Refuse(c, e.target, f"misdeal: the tableau wants {expected_place}, the shoe dealt to "
-                                    f"{e.target} {e.index}", True),
+                Refuse(c, e.target, Msg("misdeal: the tableau wants {expected} {place}, the shoe dealt to {target} {index}",
+                                        expected=Term(expected), place=len(hand) + 1, target=Term(e.target),
+                                        index=e.index), True),
                 Hold(Msg("misdeal: card {card} to {target} {index}, the tableau wants {expected} {place}", card=str(c),
                          target=Term(e.target), index=e.index, expected=Term(expected), place=len(hand) + 1))]
     if expected is None or (e.target is not None and e.target != expected):
         return replace(s, status="held"), [
-            Refuse(c, e.target, f"misdeal: the tableau wants {expected or 'no card'}, the shoe dealt to {e.target}",
+            Refuse(c, e.target, Msg("misdeal: the tableau wants {expected}, the shoe dealt to {target}",
+                                    expected=Term(expected), target=Term(e.target or "none")) if expected else
+                   Msg("misdeal: the tableau wants no card, the shoe dealt to {target}", target=Term(e.target or "none")),
                    True),
             (Hold(Msg("misdeal: card {card} to {target}, the tableau wants {expected}", card=str(c),
                       target=Term(e.target or "none"), expected=Term(expected))) if expected else

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from floor.web.api.schemas import AlertSchema, Iso, Out, Query, SeatPlayerSchema, Strict, TableSchema
+from floor.web.api.schemas import AlertSchema, Iso, Out, Query, Said, SeatPlayerSchema, Strict, TableSchema
 
 Cents = lambda **kw: fields.Integer(metadata={"description": "cents"}, **kw)  # noqa: E731
 
@@ -391,7 +391,7 @@ class TicketSchema(Out):
     hand_id = fields.Integer(attribute="row.hand_id", allow_none=True)
     voids_id = fields.Integer(attribute="row.voids_id", allow_none=True)
     voided = fields.Boolean()
-    reason = fields.String(attribute="row.reason", allow_none=True)
+    reason = Said(attribute="row.reason", allow_none=True)
     at = Iso(attribute="row.at")
     table_number = fields.Integer(metadata={"description": "across the room only"})
 

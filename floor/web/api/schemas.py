@@ -181,8 +181,10 @@ class PlayerDuplicatesQuerySchema(Strict):
 
 
 class Said(fields.String):
-    """A sentence the floor kept as text (a held round's reason, a ban's, a frame's summary): said in
-    the reader's language when the catalog knows it (``floor.web.i18n.said``), else as it is."""
+    """A sentence the floor stored to show later (a held round's reason, a ban's, a frame's summary): a
+    ``Msg`` (kept as its template and values, ``floor.models.base.sentence``) said in the reader's
+    language; a row stored as English text before that, found again in the catalog
+    (``floor.web.i18n.said``), else shown as it is (a reason a person typed)."""
 
     def _serialize(self, value, attr, obj, **kwargs):
         from floor.web import i18n

@@ -62,5 +62,5 @@ def test_a_simulated_wheel_plays_a_round_through_the_entry_points(sqlite_url, tm
         assert ledger.player_balance(s, 1) == 10_000 - 1_500 + back
         assert ledger.check(s).ok
         frames = s.execute(select(DeviceFrame.summary).where(DeviceFrame.round_id == rid)).scalars().all()
-        assert any(f.startswith("number") for f in frames) and any("state=5" in f for f in frames)
+        assert any(f.startswith("number") for f in frames) and any(f.startswith("wheel status 5,") for f in frames)
     engine.dispose()
