@@ -40,6 +40,50 @@ gc.freeze()
 gc.set_threshold(50_000, 20, 20)
 
 
+# SQLAlchemy compiles each statement once per engine and keeps it in the engine's cache, keyed by the
+# engine's dialect object. A server keeps one engine for its life; a test run builds an app (so an
+# engine) per test, and each test compiled again every query it ran: a fifth of the suite's CPU, a
+# join-heavy query taking milliseconds each time. Engines made the same way (same driver, same
+# options) share one dialect and one compiled cache, as one long-lived process would: the first such
+# engine's, once it has connected (its dialect then holds what it read from the server). Connections,
+# pools and connect-time settings stay each engine's own.
+_SHARED_DIALECTS: dict[tuple, tuple] = {}
+_DIALECT_NEUTRAL = {"pool_pre_ping", "connect_args", "poolclass", "pool_size", "max_overflow", "pool_timeout",
+                    "pool_recycle", "echo", "echo_pool", "_coerce_config"}
+
+
+def _sharing_create_engine(original):
+    from sqlalchemy import event, util
+
+    def create(url, **kw):
+        engine = original(url, **kw)
+        if not set(kw) <= _DIALECT_NEUTRAL:   # an option the dialect holds: this engine keeps its own
+            return engine
+        key = (type(engine.dialect), engine.url.drivername)
+        shared = _SHARED_DIALECTS.get(key)
+        if shared is not None:
+            engine.dialect, engine._compiled_cache = shared
+        else:
+            engine._compiled_cache = util.LRUCache(5000)   # the whole suite's statements, not a server's 500
+
+            def connected(dbapi_connection, record):
+                _SHARED_DIALECTS.setdefault(key, (engine.dialect, engine._compiled_cache))
+            event.listen(engine, "connect", connected, once=True)
+        return engine
+    return create
+
+
+def _share_dialects() -> None:
+    import sqlalchemy.engine.create as made   # engine_from_config (Flask-SQLAlchemy's) looks it up there
+    if not getattr(made.create_engine, "shares_dialects", False):
+        made.create_engine = _sharing_create_engine(made.create_engine)
+        made.create_engine.shares_dialects = True
+
+
+_share_dialects()
+create_engine = _sharing_create_engine(create_engine)   # this module's own engines (sessions, copies)
+
+
 def steady_rollover() -> str:
     """A gaming-day rollover twelve hours from now in the house's zone, for the floors the tests run.
     Tests lay down the last hour's rounds, warnings and visits and read back "today": with the house's
@@ -318,6 +362,14 @@ def db_url(request, tmp_path):
 def sqlite_url(sqlite_template, tmp_path):
     """SQLite only, for tests that exercise one backend on purpose (browser, benchmarks)."""
     return template_copy(sqlite_template, tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_ratings_days():
+    """A pooled PostgreSQL copy is put back with its ids rewound: the days' visits an earlier test of
+    this process kept must not be taken for this test's (a floor's database never rewinds)."""
+    from floor.pit import ratings
+    ratings._DAY_CACHE.clear()
 
 
 @pytest.fixture

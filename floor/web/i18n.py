@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.messages.extract import extract
-from babel.numbers import format_currency, format_decimal, get_currency_precision
+from babel.numbers import format_currency, format_decimal, get_currency_precision, parse_pattern
 from flask import current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
@@ -202,14 +202,17 @@ def _pin_terminal(response):
 
 def format_locale(lang: str | None = None) -> str:
     """Babel locale for numbers and dates: the language with the house's region (de_CH, fr_CH, en_CH)."""
-    lang = lang or language()
-    region = current_app.config["HOUSE"].region
+    return _format_locale(lang or language(), current_app.config["HOUSE"].region)[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _format_locale(lang: str, region: str) -> tuple[str, Locale]:
+    # looked up once per language and region, not for every amount of a page
     candidate = f"{lang}_{region}"
     try:
-        Locale.parse(candidate)
-        return candidate
+        return candidate, Locale.parse(candidate)
     except Exception:   # a region Babel does not know for this language
-        return lang
+        return lang, Locale.parse(lang)
 
 
 # --- saying things -------------------------------------------------------------------------------------
@@ -419,9 +422,15 @@ def amount(cents, lang: str | None = None) -> str:
     """Cents as a plain amount (no currency sign) for columns whose heading names the currency."""
     if cents is None:
         return "–"
-    digits = get_currency_precision(_house().currency)
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(int(cents) / 100, format=pattern, locale=format_locale(lang))
+    return _amount_pattern(_house().currency).apply(
+        int(cents) / 100, _format_locale(lang or language(), current_app.config["HOUSE"].region)[1])
+
+
+@functools.lru_cache(maxsize=16)
+def _amount_pattern(currency: str):
+    """The pattern of a plain amount, parsed once per currency (a page shows hundreds of amounts)."""
+    digits = get_currency_precision(currency)
+    return parse_pattern("#,##0" + ("." + "0" * digits if digits else ""))
 
 
 def money_format(lang: str) -> dict:
