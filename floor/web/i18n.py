@@ -433,6 +433,24 @@ def _amount_pattern(currency: str):
     return parse_pattern("#,##0" + ("." + "0" * digits if digits else ""))
 
 
+def money_format(lang: str) -> dict:
+    """How ``money`` and ``amount`` write an amount in the language, for the pages' script to write it
+    the same (static/js/i18n.js): the browser's own formats differ (Swiss French money has a point).
+    Read off the server's own output for one large amount, so the two cannot drift apart."""
+    digits = get_currency_precision(_house().currency)
+    big = 1234567                                       # 12345.67: both separators show
+    plain = amount(big, lang)
+    whole = plain[:-digits - 1] if digits else plain
+    group = "".join(ch for ch in whole if not ch.isdigit())
+
+    def around(text: str, inner: str) -> list[str]:
+        at = text.index(inner)
+        return [text[:at], text[at + len(inner):]]
+    return {"digits": digits, "decimal": plain[-digits - 1] if digits else "", "group": group,
+            "money": around(money(big, lang), plain), "money_negative": around(money(-big, lang), plain),
+            "amount_negative": around(amount(-big, lang), plain)}
+
+
 def hold(basis_points, lang: str | None = None) -> str:
     """A hold in hundredths of a percent (1234) as the language writes it: 12.34 %, 12,34 %."""
     if basis_points is None:
@@ -550,11 +568,12 @@ def i18n_data(*modules: str, languages: list[str] | None = None, texts: tuple = 
     langs = [lang] + [x for x in (languages or []) if x != lang]
     house = _house()
     data = {"lang": lang, "locale": format_locale(lang).replace("_", "-"), "currency": house.currency,
-            "timezone": house.timezone, "catalogs": {}, "locales": {}}
+            "timezone": house.timezone, "catalogs": {}, "locales": {}, "money": {}}
     from flask_babel import force_locale
     for x in langs:
         data["catalogs"][x] = catalog(x, *modules, texts=tuple(texts))
         data["locales"][x] = format_locale(x).replace("_", "-")
+        data["money"][x] = money_format(x)
         if x == "en":
             with force_locale("en"):
                 data["catalogs"]["en"] = {"term:" + c: str(w) for c, w in VOCABULARY.items()}
