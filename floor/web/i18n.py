@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.messages.extract import extract
-from babel.numbers import format_currency, format_decimal, get_currency_precision, parse_pattern
+from babel.numbers import format_currency, format_decimal, get_currency_precision, get_group_symbol, parse_pattern
 from flask import current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
@@ -411,19 +411,40 @@ def _house():
     return current_app.config["HOUSE"]
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def _grouped(fmt, locale, *args, **kwargs) -> str:
+    """``fmt(*args, locale=locale, ...)`` with the locale's group separators. Babel drops text between
+    two ASCII apostrophes as pattern quoting, and the Swiss locales group with one: from a million up
+    (CHF 1'234'567.89) it would write 1234567.89. There the number is formatted without separators
+    and the whole part grouped here."""
+    symbol = get_group_symbol(locale)
+    if "'" not in symbol:
+        return fmt(*args, locale=locale, **kwargs)
+    text = fmt(*args, locale=locale, group_separator=False, **kwargs)
+
+    def group(m: re.Match) -> str:
+        digits, out = m.group(0), []
+        while len(digits) > 3:
+            digits, out = digits[:-3], [digits[-3:], *out]
+        return symbol.join([digits, *out])
+    return _DIGITS.sub(group, text, count=1)    # the first run of digits is the whole part
+
+
 def money(cents, lang: str | None = None) -> str:
     """Cents as money in the house currency, formatted for the language (CHF 1'234.50, 1'234,50 CHF)."""
     if cents is None:
         return "–"
-    return format_currency(int(cents) / 100, _house().currency, locale=format_locale(lang))
+    return _grouped(format_currency, format_locale(lang), int(cents) / 100, _house().currency)
 
 
 def amount(cents, lang: str | None = None) -> str:
     """Cents as a plain amount (no currency sign) for columns whose heading names the currency."""
     if cents is None:
         return "–"
-    return _amount_pattern(_house().currency).apply(
-        int(cents) / 100, _format_locale(lang or language(), current_app.config["HOUSE"].region)[1])
+    return _grouped(_amount_pattern(_house().currency).apply,
+                    _format_locale(lang or language(), current_app.config["HOUSE"].region)[1], int(cents) / 100)
 
 
 @functools.lru_cache(maxsize=16)
@@ -455,14 +476,14 @@ def hold(basis_points, lang: str | None = None) -> str:
     """A hold in hundredths of a percent (1234) as the language writes it: 12.34 %, 12,34 %."""
     if basis_points is None:
         return "–"
-    return format_decimal(Decimal(int(basis_points)) / 100, format="#,##0.00", locale=format_locale(lang)) + "\u00a0%"
+    return _grouped(format_decimal, format_locale(lang), Decimal(int(basis_points)) / 100, format="#,##0.00") + "\u00a0%"
 
 
 def number(value, lang: str | None = None) -> str:
     """A count or a measure (minutes, a rate) with the language's separators: 1'234.5, 12,5."""
     if value is None:
         return "–"
-    return format_decimal(value, format="#,##0.#", locale=format_locale(lang))
+    return _grouped(format_decimal, format_locale(lang), value, format="#,##0.#")
 
 
 def _aware(value) -> datetime | None:
