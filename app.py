@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from config import load_config
 from floor import notify, staff
+from floor.poker import passes
 from floor.runtime import cli
 from floor.runtime.commands import DeviceCommands
 from floor.rounds import table_rules
@@ -129,6 +130,7 @@ def create_app(config: dict | str | None = None) -> Flask:
     socketio.init_app(app, async_mode=_async_mode(), client_manager=queue, manage_session=False)
     notify.set_emitter(lambda ev, payload, room: socketio.emit(ev, i18n.broadcast(app, payload), to=room,
                                                               namespace="/live"), live.shape)
+    passes.push_with(app.config["HOUSE"])   # the passes' own states, pushed by this process (waits)
 
     policy.register_socket_handlers(socketio)
     # who has the live device page open (the device process publishes the lines' bytes only then)

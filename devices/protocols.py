@@ -17,6 +17,7 @@ from devices.events import FrameError
 from devices.scanner import CardRead, ScannerDecoder
 from devices.shoe import CardDealt, CoupStart, Reply, ShoeDecoder, ShoeError, ShoeErrorCleared, ShoeResult, Standby
 from devices.wheel import FLAG_FAULT, SelfTest, WheelDecoder, WheelStatus, WinningNumber
+from floor.errors import Msg
 
 # The line formats the floor knows by name (a dotted path names any other decoder class).
 PROTOCOLS = {
@@ -98,11 +99,12 @@ def scan(kind: str, events: list) -> tuple[str | None, bool, bool | None]:
         if isinstance(e, WheelStatus):
             beat = True
             watch = e.state in WHEEL_MID_SPIN
-            fault = "sensor/motor/encoder fault (flag 4)" if e.flags & FLAG_FAULT else ""
+            # sentences the fault alert says in the reader's language (its template and values)
+            fault = Msg("sensor/motor/encoder fault (flag 4)") if e.flags & FLAG_FAULT else ""
         elif isinstance(e, SelfTest) and e.code not in (0, "BUSY"):
-            fault = f"self test failed: code {e.code}"
+            fault = Msg("self test failed: code {code}", code=e.code)
         elif isinstance(e, ShoeError):
-            fault = f"shoe error {e.code}"
+            fault = Msg("shoe error {code}", code=e.code)
         elif isinstance(e, ShoeErrorCleared):
             fault = ""
         elif kind != "wheel" and not isinstance(e, (FrameError, Reply)):

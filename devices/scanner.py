@@ -14,6 +14,7 @@ from typing import Callable
 
 from devices.events import FrameError, Refused, frame_error
 from devices.framing import LineDecoder, LineFramer
+from floor.errors import Msg
 from floor.games.cards import Card
 
 __all__ = ["CardRead", "CardInNoise", "FrameError", "PlayerCardRead", "ScannerDecoder", "encode_card", "encode_player_card"]
@@ -81,7 +82,7 @@ class ScannerDecoder(LineDecoder):
         if payload is None or not (player or _PAYLOAD.fullmatch(payload)):
             lost = self._card_at_end(raw)
             if lost is not None:
-                events.append(CardInNoise(f"card {lost} after line noise: not read", bytes(raw[-64:])))
+                events.append(CardInNoise(Msg("card {card} after line noise: not read", card=lost), bytes(raw[-64:])))
             else:
                 events.append(frame_error("not a card", raw))
             self.errors += 1

@@ -12,6 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from devices.events import RAW_KEEP, FrameError, Refused, frame_error
+from floor.errors import Msg
 from floor.games.cards import Card
 
 __all__ = [
@@ -245,7 +246,8 @@ class ShoeDecoder:
         if earlier is not None:
             self.errors += 1
             seq_text = chr(seq) if 0x20 <= seq < 0x7F else f"0x{seq:02x}"
-            events.append(SeqReused(f"SEQ {seq_text!r} repeated with new content: not a new frame", raw[:RAW_KEEP]))
+            events.append(SeqReused(Msg("SEQ {seq} repeated with new content: not a new frame", seq=repr(seq_text)),
+                                    raw[:RAW_KEEP]))
             return
         self._recent.append(key)
         self.frames += 1

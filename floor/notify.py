@@ -29,6 +29,11 @@ def set_emitter(emitter: Emitter | None, shaper: Shaper | None = None) -> None:
     _emitter, _shaper = emitter, shaper
 
 
+def live() -> bool:
+    """Whether live updates go anywhere (an emitter is installed): a costly one is not worked out for nobody."""
+    return _emitter is not None
+
+
 def emit(event_name: str, payload: dict[str, Any], room: str) -> None:
     """Send at once, outside any transaction (the devices' live feed)."""
     if _emitter is not None:

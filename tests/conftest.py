@@ -364,6 +364,14 @@ def sqlite_url(sqlite_template, tmp_path):
     return template_copy(sqlite_template, tmp_path)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_ratings_days():
+    """A pooled PostgreSQL copy is put back with its ids rewound: the days' visits an earlier test of
+    this process kept must not be taken for this test's (a floor's database never rewinds)."""
+    from floor.pit import ratings
+    ratings._DAY_CACHE.clear()
+
+
 @pytest.fixture
 def app_config(db_url, tmp_path):
     return make_config(db_url, tmp_path)

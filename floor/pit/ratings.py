@@ -30,14 +30,14 @@ from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
 
-from sqlalchemy import and_, case, func, or_, select, tuple_, type_coerce
+from sqlalchemy import and_, case, func, literal_column, or_, select, tuple_, type_coerce
 from sqlalchemy.types import NullType
 from sqlalchemy.orm import Session
 
 from floor import spreadsheet
 from floor.gaming_day import gaming_day_bounds
 from floor.games.edges import house_edge, theo_cents
-from floor.models import Bet, Player, PlayerVisit, Round, Shoe, Table, Transfer
+from floor.models import Bet, Player, PlayerVisit, Round, RoundEvent, Shoe, Table, Transfer
 from floor.rounds import hand
 from floor.rounds.table_rules import TableRules, table_rules
 from floor.settings import HouseSettings
@@ -162,9 +162,11 @@ def _utc_naive(value: datetime | None) -> datetime | None:
     return None if value is None else value.astimezone(timezone.utc).replace(tzinfo=None)
 
 
-def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int | None):
-    """One row per bet of a settled round placed in [start, end): who funded it, where, the stake,
-    the rules, when, and what the ledger moved between its account and the table (stake included)."""
+def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int | None,
+              only: tuple[list, list] | None = None):
+    """One row per bet of a settled round placed in [start, end): its id, who funded it, where, the
+    stake, the rules, when, and what the ledger moved between its account and the table (stake
+    included). ``only``: the bets of these (player, table) from his balance and of these (table, seat)."""
     in_period = (Round.status == "settled", Bet.placed_at >= start, Bet.placed_at < end)
     dialect = session.get_bind().dialect.name
     # per bet, what the ledger moved to (+) and from (-) its account: its transfers joined and summed
@@ -174,7 +176,7 @@ def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int |
                                       else_=0)), 0)
     q = (select(Bet.player_id, Bet.table_id, Bet.seat, Bet.round_id, Round.kind, Bet.spot, Bet.amount,
                 _raw(Bet.placed_at, dialect), _raw(func.coalesce(Round.result_at, Round.ended_at), dialect),
-                Shoe.decks, net)
+                Shoe.decks, net, Bet.id)
          .join(Round, Round.id == Bet.round_id)
          .outerjoin(Shoe, Shoe.id == Round.shoe_id)
          .outerjoin(Transfer, Transfer.bet_id == Bet.id)
@@ -184,6 +186,10 @@ def _bet_rows(session: Session, start: datetime, end: datetime, player_id: int |
         seats = select(PlayerVisit.table_id, PlayerVisit.seat).where(PlayerVisit.player_id == player_id)
         q = q.where(or_(Bet.player_id == player_id,
                         and_(Bet.player_id.is_(None), tuple_(Bet.table_id, Bet.seat).in_(seats))))
+    if only is not None:
+        balance, places = only
+        q = q.where(or_(tuple_(Bet.player_id, Bet.table_id).in_(balance),
+                        and_(Bet.player_id.is_(None), tuple_(Bet.table_id, Bet.seat).in_(places))))
     # through the connection: plain tuples, without the ORM's per-row work (a third of the time)
     return session.connection().execute(q).all()
 
@@ -196,29 +202,49 @@ def _seat_visits(session: Session, start: datetime, end: datetime) -> dict[tuple
                                     PlayerVisit.ended_at, PlayerVisit.id, PlayerVisit.player_id)
                              .where(PlayerVisit.started_at < end,
                                     or_(PlayerVisit.ended_at.is_(None), PlayerVisit.ended_at > start))
-                             .order_by(PlayerVisit.started_at)):
+                             .order_by(PlayerVisit.started_at, PlayerVisit.id)):
         out[(v.table_id, v.seat)].append((_utc_naive(v.started_at), _utc_naive(v.ended_at), v.id, v.player_id,
                                           v.table_id, v.seat))
     return out
 
 
+def _in_order(vs) -> list[Visit]:
+    return sorted(vs, key=lambda v: (v.started_at, v.player_id, v.table_id))
+
+
 def visits(session: Session, start: datetime, end: datetime, house: HouseSettings,
            player_id: int | None = None) -> list[Visit]:
     """Every rated visit with a bet placed in [start, end), in time order."""
+    return _in_order(v for vs_ in _visit_groups(session, start, end, house, player_id).values() for v in vs_)
+
+
+def _visit_groups(session: Session, start: datetime, end: datetime, house: HouseSettings,
+                  player_id: int | None = None, only: set[tuple] | None = None,
+                  seats: dict[tuple, list] | None = None, read: dict | None = None) -> dict[tuple, list[Visit]]:
+    """(player, table) -> his rated visits there, of the bets placed in [start, end). ``only``: of
+    these (player, table) alone (``seats``: the period's seat visits when the caller has them).
+    ``read`` counts the bet rows read."""
     gap = timedelta(minutes=house.rating_gap_minutes)
-    seats = _seat_visits(session, start, end)
+    if seats is None:
+        seats = _seat_visits(session, start, end)
     mine: dict[tuple, list] = defaultdict(list)      # (table, player) -> his seat visits
     for vs_ in seats.values():
         for v in vs_:
             mine[(v[4], v[3])].append(v)
+    wanted = None
+    if only is not None:                         # his balance's bets and those of the seats he sat at
+        wanted = ([list(k) for k in sorted(only)],
+                  sorted({(v[4], v[5]) for k in only for v in mine.get((k[1], k[0]), ())}))
     decks_of = {"baccarat": house.baccarat_decks, "blackjack": house.blackjack_decks}
     by_place: dict[tuple, list] = defaultdict(list)
     # what a round gives each of its bets (its end, its game and decks) worked out once per round,
     # each distinct time once: 50,000 bets come from a few thousand rounds
     of_round: dict[int, tuple] = {}
     times: dict = {}
-    for pid, table_id, seat, round_id, kind, spot, amount, placed, done, decks, net in _bet_rows(
-            session, start, end, player_id):
+    rows_read = _bet_rows(session, start, end, player_id, wanted)
+    if read is not None:
+        read["bets"] = read.get("bets", 0) + len(rows_read)
+    for pid, table_id, seat, round_id, kind, spot, amount, placed, done, decks, net, bet_id in rows_read:
         at = times.get(placed)
         if at is None:
             at = times[placed] = _naive(placed)
@@ -236,13 +262,17 @@ def visits(session: Session, start: datetime, end: datetime, house: HouseSetting
             visit = _covering(his, at) if his else None
         if player_id is not None and pid != player_id:
             continue
-        by_place[(pid, table_id)].append((at, r[0] or at, visit, seat, round_id, (r[1], spot, r[2]), amount, int(net)))
-    out: list[Visit] = []
+        if only is not None and (pid, table_id) not in only:
+            continue
+        by_place[(pid, table_id)].append((at, bet_id, r[0] or at, visit, seat, round_id, (r[1], spot, r[2]), amount,
+                                          int(net)))
+    groups: dict[tuple, list[Visit]] = {}
     for (pid, table_id), rows in by_place.items():
-        rows.sort(key=itemgetter(0))
+        rows.sort(key=itemgetter(0, 1))         # in time order, a tie in the order the bets came
+        out = groups[(pid, table_id)] = []
         cur: Visit | None = None
         last_visit = None
-        for placed, done, visit, seat, round_id, bet, amount, net in rows:
+        for placed, _, done, visit, seat, round_id, bet, amount, net in rows:
             if cur is None or visit is not last_visit or placed - ended > gap:
                 if cur is not None:
                     cur.ended_at = ended
@@ -265,12 +295,12 @@ def visits(session: Session, start: datetime, end: datetime, house: HouseSetting
         cur.ended_at = ended
         _finish(cur, last_visit, gap)
         out.append(cur)
-    keyed = hand.by_hand_ids(session, {rid for v in out for rid in v.rounds})
-    for v in out:
-        v.started_at, v.ended_at = _aware(v.started_at), _aware(v.ended_at)
-        v.hand_rounds = v.rounds & keyed
-    out.sort(key=lambda v: (v.started_at, v.player_id))
-    return out
+    keyed = hand.by_hand_ids(session, {rid for vs_ in groups.values() for v in vs_ for rid in v.rounds})
+    for vs_ in groups.values():
+        for v in vs_:
+            v.started_at, v.ended_at = _aware(v.started_at), _aware(v.ended_at)
+            v.hand_rounds = v.rounds & keyed
+    return groups
 
 
 def _covering(seat_visits, placed: datetime):
@@ -291,33 +321,188 @@ def day_visits(session: Session, day: date, house: HouseSettings, player_id: int
     return visits(session, start, end, house, player_id)
 
 
-# The day's visits as the pit's pages and API read them, computed once per state of the floor's
-# records: a new bet, transfer (settlement, correction, void) or visit changes the fingerprint.
-_DAY_CACHE: dict[tuple, tuple[tuple, list[Visit]]] = {}
+# The day's visits as the pit's pages and API read them, kept per gaming day and brought up to date
+# on every read from what changed since the last one (see ``day_visits_once``).
+_DAY_CACHE: dict[tuple, "_Day"] = {}
 _DAY_CACHE_SIZE = 8
+# the records followed by their ids, in the order of the marks: never edited (a visit's end aside,
+# which is followed through the visits still open)
+_MARKED = (Bet, Transfer, PlayerVisit, RoundEvent)
+CATCH_UP_MAX = 5_000     # more new records than this since the last read: the day is computed whole
+GAP_WINDOW = 1_000       # PostgreSQL, first read: the ids below the marks looked at for gaps
+# How the last read went: "how" (cached | incremental | full), the bet rows it read ("bets") and the
+# (player, table) it computed again ("places"). The tests hold the incremental read to its players.
+LAST_READ: dict = {}
 
 
-def _fingerprint(session: Session) -> tuple:
-    return tuple(session.connection().execute(select(
-        select(func.max(Transfer.id)).scalar_subquery(), select(func.max(Bet.id)).scalar_subquery(),
-        select(func.max(PlayerVisit.id)).scalar_subquery(),
-        select(func.count(PlayerVisit.ended_at)).scalar_subquery())).one())
+@dataclass(frozen=True)
+class _Day:
+    fp: tuple                         # the highest id of each of _MARKED, the count of ended visits
+    marks: tuple                      # per _MARKED, the highest id read
+    gaps: tuple                       # per _MARKED, {id below its mark not seen yet: the xmax it waits for}
+    open_visits: frozenset            # the day's visits not ended when read
+    groups: dict                      # (player, table) -> his visits there
+    visits: list
+
+
+def _fingerprint(session: Session) -> tuple[tuple, int | None]:
+    """The highest ids of the followed records and the count of ended visits; on PostgreSQL also the
+    oldest transaction still running (the snapshot's xmin)."""
+    conn = session.connection()
+    cols = [select(func.max(m.id)).scalar_subquery() for m in _MARKED]
+    cols.append(select(func.count(PlayerVisit.ended_at)).scalar_subquery())
+    pg = conn.dialect.name == "postgresql"
+    if pg:
+        cols.append(literal_column("pg_snapshot_xmin(pg_current_snapshot())::text::bigint"))
+    row = conn.execute(select(*cols)).one()
+    return tuple(x or 0 for x in row[:5]), (row[5] if pg else None)
+
+
+def _xmax(session: Session) -> int:
+    return session.connection().execute(select(
+        literal_column("pg_snapshot_xmax(pg_current_snapshot())::text::bigint"))).scalar_one()
 
 
 def day_visits_once(session: Session, day: date, house: HouseSettings) -> list[Visit]:
-    """``day_visits`` for readers (pages, API): computed again only when the records changed since.
-    Not for a session holding changes of its own it has not committed."""
+    """``day_visits`` for readers (pages, API), kept up to date from what changed. Every read checks
+    the fingerprint; when it moved, only the new records are read (bets above the last one read,
+    bets with a new transfer or a new round event, visits started or ended) and the visits of the
+    players they touch computed again at those tables. Whole again on the first read of a day, when
+    records disappeared, or when too much changed to be worth following. Not for a session holding
+    changes of its own it has not committed."""
     key = (str(session.get_bind().url), day, house.timezone, house.gaming_day_rollover, house.rating_gap_minutes,
            house.baccarat_decks, house.blackjack_decks, house.baccarat_commission_percent)
-    fp = _fingerprint(session)
-    hit = _DAY_CACHE.get(key)
-    if hit is not None and hit[0] == fp:
-        return hit[1]
-    vs = day_visits(session, day, house)
-    if len(_DAY_CACHE) >= _DAY_CACHE_SIZE:
+    fp, xmin = _fingerprint(session)
+    state = _DAY_CACHE.get(key)
+    if state is not None and state.fp == fp and not any(state.gaps):
+        LAST_READ.clear()
+        LAST_READ.update(how="cached", bets=0, places=0)
+        return state.visits
+    start, end = gaming_day_bounds(day, house.timezone, house.gaming_day_rollover)
+    read: dict = {}
+    new = None
+    if (state is not None and all(f >= m for f, m in zip(fp, state.marks)) and fp[4] >= state.fp[4]
+            and sum(f - m for f, m in zip(fp, state.marks)) <= CATCH_UP_MAX):
+        new = _catch_up(session, state, start, end, house, fp, xmin, read)
+    how = "incremental" if new is not None else "full"
+    if new is None:
+        read.clear()
+        new = _whole(session, start, end, house, fp, read)
+    if key not in _DAY_CACHE and len(_DAY_CACHE) >= _DAY_CACHE_SIZE:
         _DAY_CACHE.pop(next(iter(_DAY_CACHE)))
-    _DAY_CACHE[key] = (fp, vs)
-    return vs
+    _DAY_CACHE[key] = new
+    LAST_READ.clear()
+    LAST_READ.update(how=how, bets=read.get("bets", 0), places=read.get("places", 0))
+    return new.visits
+
+
+def _whole(session: Session, start: datetime, end: datetime, house: HouseSettings, fp: tuple, read: dict) -> _Day:
+    # the marks are the fingerprint read before the records: whatever came after is read next time
+    seats = _seat_visits(session, start, end)
+    groups = _visit_groups(session, start, end, house, seats=seats, read=read)
+    read["places"] = len(groups)
+    gaps: list[dict] = [{} for _ in _MARKED]
+    if session.get_bind().dialect.name == "postgresql":
+        # PostgreSQL commits in any order: an id below a mark not visible yet may still come
+        xmax = None
+        for i, m in enumerate(_MARKED):
+            low = max(0, fp[i] - GAP_WINDOW)
+            seen = set(session.connection().execute(select(m.id).where(m.id > low, m.id <= fp[i])).scalars())
+            missing = set(range(low + 1, fp[i] + 1)) - seen
+            if missing:
+                xmax = xmax or _xmax(session)
+                gaps[i] = dict.fromkeys(missing, xmax)
+    return _Day(fp, tuple(fp[:4]), tuple(gaps), _open(seats), groups, _in_order(v for vs_ in groups.values() for v in vs_))
+
+
+def _open(seats: dict) -> frozenset:
+    return frozenset(v[2] for vs_ in seats.values() for v in vs_ if v[1] is None)
+
+
+def _catch_up(session: Session, state: _Day, start: datetime, end: datetime, house: HouseSettings, fp: tuple,
+              xmin: int | None, read: dict) -> _Day | None:
+    """The day brought up to date from what changed since ``state``; None: compute it whole."""
+    conn = session.connection()
+    dialect = conn.dialect.name
+    marks, gaps = list(state.marks), [dict(g) for g in state.gaps]
+
+    def since(i: int, *cols, also=()):
+        m = _MARKED[i]
+        cond = [m.id > marks[i], *also]
+        if gaps[i]:
+            cond.append(m.id.in_(sorted(gaps[i])))
+        return conn.execute(select(m.id, *cols).where(or_(*cond))).all()
+
+    transfers = since(1, Transfer.bet_id)
+    events = since(3, RoundEvent.round_id)
+    started = since(2, PlayerVisit.player_id, PlayerVisit.table_id, PlayerVisit.seat)
+    ended = conn.execute(select(PlayerVisit.id, PlayerVisit.player_id, PlayerVisit.table_id, PlayerVisit.seat)
+                         .where(PlayerVisit.id.in_(sorted(state.open_visits)), PlayerVisit.ended_at.is_not(None))
+                         ).all() if state.open_visits else []
+    # the new bets, and those a transfer (settled, corrected, voided) or a round event touched
+    bet_ids = sorted({b for _, b in transfers if b is not None})
+    round_ids = sorted({r for _, r in events if r is not None})
+    bets = since(0, Bet.player_id, Bet.table_id, Bet.seat, _raw(Bet.placed_at, dialect),
+                 also=([Bet.id.in_(bet_ids)] if bet_ids else []) + ([Bet.round_id.in_(round_ids)] if round_ids else []))
+    fresh_gaps = False
+    for i, ids in enumerate(([b[0] for b in bets if b[0] > marks[0] or b[0] in gaps[0]], [t[0] for t in transfers],
+                             [v[0] for v in started], [e[0] for e in events])):
+        fresh_gaps |= _advance(marks, gaps, i, ids)
+    if dialect == "postgresql":
+        # a gap waits for the transactions running when it was seen; once they all ended (the
+        # oldest running now is younger) it was looked up again above, after they ended: it is none
+        for g in gaps:
+            for gid in [gid for gid, waits in g.items() if waits is not None and xmin is not None and waits <= xmin]:
+                del g[gid]
+        if fresh_gaps:
+            xmax = _xmax(session)
+            for g in gaps:
+                for gid, waits in g.items():
+                    if waits is None:
+                        g[gid] = xmax
+    else:                                # SQLite writes one transaction at a time: a gap is none
+        gaps = [{} for _ in _MARKED]
+    seats = _seat_visits(session, start, end)
+    places: set[tuple] = set()
+    seat_places = set()
+    for _, pid, table_id, seat in [*ended, *(v[:4] for v in started)]:
+        places.add((pid, table_id))
+        seat_places.add((table_id, seat))
+    for place in seat_places:             # a seat's bets may change hands: everyone who sat there
+        places.update((v[3], v[4]) for v in seats.get(place, ()))
+    lo, hi = _utc_naive(start), _utc_naive(end)
+    for _, pid, table_id, seat, placed in bets:
+        at = _naive(placed)
+        if not lo <= at < hi:
+            continue
+        if pid is None:
+            v = _covering(seats.get((table_id, seat), ()), at)
+            if v is None:
+                continue
+            pid = v[3]
+        places.add((pid, table_id))
+    if len(places) > max(50, len(state.groups) // 2):
+        return None                      # most of the day changed hands: as cheap whole
+    groups, vs = state.groups, state.visits
+    if places:
+        groups = {k: v for k, v in state.groups.items() if k not in places}
+        groups.update(_visit_groups(session, start, end, house, only=places, seats=seats, read=read))
+        vs = _in_order(v for vs_ in groups.values() for v in vs_)
+    read["places"] = len(places)
+    return _Day(fp, tuple(marks), tuple(gaps), _open(seats), groups, vs)
+
+
+def _advance(marks: list, gaps: list, i: int, ids: list[int]) -> bool:
+    """Move mark ``i`` past the ids read; the ids skipped below it become gaps (True if any)."""
+    old, g = marks[i], gaps[i]
+    for x in ids:
+        g.pop(x, None)
+    top = max((x for x in ids if x > old), default=old)
+    missing = set(range(old + 1, top + 1)).difference(ids)
+    for x in missing:
+        g[x] = None
+    marks[i] = top
+    return bool(missing)
 
 
 def _names(session: Session, ids) -> dict[int, tuple[str, str]]:

@@ -252,9 +252,15 @@ def rule(session: Session, actor: Actor, round_id: int, kind: str, reason: str, 
     return ruling
 
 
+def ruling_memo(ruling_id: int, reason: str) -> Msg:
+    """What a ruling's money and a round it voids say: a voided round keeps it as its reason (a
+    sentence); a transfer's memo keeps its English, said again from the ruling on the timeline."""
+    return Msg("ruling {ruling}: {reason}", ruling=ruling_id, reason=reason)
+
+
 def _apply(session: Session, actor: Actor, r: Round, ruling: RoundRuling, at: datetime, house: HouseSettings) -> None:
     """Do what the ruling says: the money moves now, in the caller's transaction."""
-    memo = f"ruling {ruling.id}: {ruling.reason}"
+    memo = ruling_memo(ruling.id, ruling.reason)
     data = {"ruling": ruling.id, "kind": ruling.kind, "reason": ruling.reason}
     if ruling.kind == "confirm":
         if r.status in ("held", "result"):

@@ -221,10 +221,16 @@ def timeline(session: Session, round_id: int, house: HouseSettings) -> dict:
         if acc.kind == "player":
             return Msg("{name} (player {id})", name=names.get(acc.player_id, "?"), id=acc.player_id)
         return house_labels.get(acc.kind, acc.key)
+    # a ruling's transfers: their memo (English in the ledger) as the ruling's sentence
+    memos = {}
+    for x in rulings.rulings_for_round(session, r.id) if moves else ():
+        said = rulings.ruling_memo(x.id, x.reason)
+        memos[str.__str__(said)[:200]] = said
     transfers = []
     for m in moves:
         a_from, a_to = accounts[m.from_account_id], accounts[m.to_account_id]
-        item = {"id": m.id, "at": _iso(m.at), "kind": m.kind, "amount": m.amount, "bet_id": m.bet_id, "memo": m.memo,
+        item = {"id": m.id, "at": _iso(m.at), "kind": m.kind, "amount": m.amount, "bet_id": m.bet_id,
+                "memo": memos.get(m.memo, m.memo),
                 "from": a_from.key, "to": a_to.key, "from_label": label(a_from), "to_label": label(a_to)}
         transfers.append(item)
         entries.append((item["at"], 4, m.id, ("transfer", item)))

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from floor import alerts
 from floor import tables as tables_svc
+from floor.errors import Msg
 from floor.models import Game, ListCall, Seat, SeatAway, Table
 from floor.poker import mustmove, queries, seating, waitlist
 from floor.settings import HouseSettings
@@ -35,8 +36,10 @@ def open_prompts(session: Session, settings: HouseSettings, lists: list[waitlist
         mm = bool(takers)
         out.append({"game_id": game_id, "table_id": closed.id, "table": closed.number, "must_move": mm,
                     "waiting": waiting,
-                    "message": f"{lst.game.name}: {'tables full, ' if mm else ''}{waiting} waiting: open table "
-                               f"{closed.number}{' as a must-move table' if mm else ''}"})
+                    "message": Msg("{game}: tables full, {waiting} waiting: open table {table} as a must-move table",
+                                   game=lst.game.name, waiting=waiting, table=closed.number) if mm else
+                    Msg("{game}: {waiting} waiting: open table {table}", game=lst.game.name, waiting=waiting,
+                        table=closed.number)})
     return out
 
 

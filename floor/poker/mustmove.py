@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from floor import audit, notify
 from floor import tables as tables_svc
 from floor.actors import Actor
-from floor.errors import BadInput, Conflict, InvalidState, Term
+from floor.errors import BadInput, Conflict, InvalidState, Msg, Term
 from floor.gaming_day import end_of_gaming_day
 from floor.models import Bet, ListCall, MustMoveLink, Round, SeatAssignment, Table
 from floor.models.rounds import ACTIVE as ROUND_ACTIVE
@@ -201,9 +201,14 @@ def refuse(session: Session, actor: Actor, settings: HouseSettings, from_table: 
     waitlist.lock_player_lists(session, player_id)
     _chain, due = _due_for(session, settings, from_table, player_id)
     until = end_of_gaming_day(now, settings.timezone, settings.gaming_day_rollover)
-    text = f"refused to move from table {due.from_table} to table {due.to_table} (must-move)"
+    # A sentence kept as its template and values (said in the reader's language); what the floor
+    # person typed stays as typed, inside it.
     if (reason or "").strip():
-        text += f": {reason.strip()}"
+        text = Msg("refused to move from table {from_table} to table {to_table} (must-move): {note}",
+                   from_table=due.from_table, to_table=due.to_table, note=reason.strip())
+    else:
+        text = Msg("refused to move from table {from_table} to table {to_table} (must-move)",
+                   from_table=due.from_table, to_table=due.to_table)
     b = conduct.ban(session, actor, player_id, text, until, now=now, house=settings)
     seating.leave(session, actor, settings, session.get(SeatAssignment, due.assignment_id), "refused_move", None, now)
     waitlist.close_player_entries(session, actor, player_id, "banned", now)

@@ -9,20 +9,23 @@ himself off a list. Every issue, withdrawal, answer and taking off is audited.""
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from floor import audit
+from floor import audit, notify
 from floor.actors import Actor
 from floor.errors import N_, BadInput, Conflict, FloorError, NotFound
 from floor.gaming_day import end_of_gaming_day
 from floor.models import Game, ListCall, Player, PlayerPass, WaitlistEntry
 from floor.poker import pass_feed, queries, waitlist
 from floor.settings import HouseSettings
+
+log = logging.getLogger(__name__)
 
 TOKEN_BYTES = 24    # 192 bits of secrets.token_urlsafe: 32 characters in the link
 
@@ -96,13 +99,21 @@ def holder(session: Session, token: str, now: datetime | None = None) -> PlayerP
                         .execution_options(populate_existing=True)).scalar_one_or_none()
     if p is None:
         raise NotFound("no such pass", code="no_pass")
+    gone = ended(p, now)
+    if gone is not None:
+        raise gone
+    return p
+
+
+def ended(p: PlayerPass, now: datetime) -> PassEnded | None:
+    """Why this pass no longer opens his lists (what his page says), or None while it is good."""
     if p.ended_at is not None:
         if p.ended_reason in ("revoked", "replaced"):
-            raise PassEnded(N_("the floor has withdrawn this pass"), code="pass_revoked")
-        raise PassEnded(N_("this pass has ended: you are on no waiting list now"), code="pass_done")
+            return PassEnded(N_("the floor has withdrawn this pass"), code="pass_revoked")
+        return PassEnded(N_("this pass has ended: you are on no waiting list now"), code="pass_done")
     if now >= _aware(p.expires_at):
-        raise PassEnded(N_("this pass ended with the gaming day"), code="pass_expired")
-    return p
+        return PassEnded(N_("this pass ended with the gaming day"), code="pass_expired")
+    return None
 
 
 def player_actor(p: PlayerPass) -> Actor:
@@ -144,20 +155,34 @@ class PassView:
 def view(session: Session, settings: HouseSettings, p: PlayerPass, now: datetime | None = None) -> PassView:
     """His lists, each with his place and wait as the board shows them, and his call. Nobody else's
     name is in it."""
+    return views(session, settings, [p.id], now)[p.id]
+
+
+def views(session: Session, settings: HouseSettings, pass_ids, now: datetime | None = None) -> dict[int, PassView]:
+    """The views of several passes (by id, whether still good or not: the caller knows), worked out
+    in one go: the lists they are on are computed once (waitlist.lists), not once per pass, then
+    each pass gets its own player's rows and nothing else."""
     now = _now(now)
-    mine = queries.open_entries_of_player(session, p.player_id)
-    out = []
-    for gl in waitlist.lists(session, settings, now, game_ids={e.game_id for e in mine}):
+    ids = sorted(set(pass_ids))
+    if not ids:
+        return {}
+    ps = session.execute(select(PlayerPass).where(PlayerPass.id.in_(ids))).scalars().all()
+    players = {p.player_id for p in ps}
+    games = set(session.execute(select(WaitlistEntry.game_id).where(
+        WaitlistEntry.player_id.in_(players), WaitlistEntry.closed_at.is_(None))).scalars())
+    rows: dict[int, list[PassList]] = {pid: [] for pid in players}
+    for gl in waitlist.lists(session, settings, now, game_ids=games) if games else []:
         for r in gl.entries:
-            if r.entry.player_id != p.player_id:
+            if r.entry.player_id not in rows:
                 continue
             c = r.call
-            out.append(PassList(r.entry.id, gl.game, r.entry.status, r.place, len(gl.entries),
-                                r.estimated_wait_minutes, r.estimated_wait_range,
-                                PassCall(c.table.number, c.seat_number, c.called_at, c.expires_at, c.on_my_way_at)
-                                if c is not None else None))
-    return PassView(waitlist.format_name(p.player.name, p.player.card_number, "first_initial"), out,
-                    p.expires_at, now)
+            rows[r.entry.player_id].append(PassList(
+                r.entry.id, gl.game, r.entry.status, r.place, len(gl.entries), r.estimated_wait_minutes,
+                r.estimated_wait_range,
+                PassCall(c.table.number, c.seat_number, c.called_at, c.expires_at, c.on_my_way_at)
+                if c is not None else None))
+    return {p.id: PassView(waitlist.format_name(p.player.name, p.player.card_number, "first_initial"),
+                           rows[p.player_id], p.expires_at, now) for p in ps}
 
 
 def _own_entry(session: Session, p: PlayerPass, entry_id: int) -> WaitlistEntry:
@@ -192,3 +217,45 @@ def take_off(session: Session, p: PlayerPass, entry_id: int, now: datetime | Non
     now = _now(now)
     _own_entry(session, p, entry_id)
     return waitlist.remove(session, player_actor(p), entry_id, "taken off by the player", now)
+
+
+# --- pushing each pass its own state (floor.poker.pass_feed notes what changed) --------------------
+
+_settings: HouseSettings | None = None
+
+
+def push_with(settings: HouseSettings | None) -> None:
+    """The house settings the pushed states are worked out with (the waits): those of the process
+    that sends live updates, installed by the web layer beside the emitter. None: nothing is pushed."""
+    global _settings
+    _settings = settings
+
+
+def push(session: Session, changes: pass_feed.Changes, settings: HouseSettings, now: datetime | None = None) -> None:
+    """Send every pass the transaction touched its own state, worked out now (the changes flushed) for
+    all of them at once; a pass that ended, why (what its 410 says)."""
+    now = _now(now)
+    session.flush()
+    live = pass_feed.touched_passes(session, changes)
+    gone = {}
+    for p in session.execute(select(PlayerPass).where(PlayerPass.id.in_(sorted(live | changes.ended)))).scalars():
+        why = ended(p, now)
+        if why is not None:
+            gone[p.id] = why
+    for pass_id, state in sorted(views(session, settings, live - set(gone), now).items()):
+        notify.publish(session, pass_feed.EVENT, state, pass_feed.room(pass_id))
+    for pass_id, why in sorted(gone.items()):
+        notify.publish(session, pass_feed.EVENT, why, pass_feed.room(pass_id))
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    if session.in_nested_transaction():
+        return
+    changes = pass_feed.take_changes(session)
+    if changes is None or _settings is None or not notify.live():
+        return    # nobody listens: nothing to work out
+    try:
+        push(session, changes, _settings)
+    except Exception:   # a live update must never stop the change it reports; the page catches up on waking
+        log.exception("could not work out the passes' states")

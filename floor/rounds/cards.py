@@ -77,7 +77,8 @@ def card(session: Session, table_id: int, card, source: str, target: str | None 
     c = _parse(card)
     actor = actor or Actor.device(device or source, table_id)
     table = get_table(session, table_id)
-    device_back(session, table_id, at, actor)
+    if source != "dealer":      # only the device's own reading says it is back, never a card keyed by hand
+        device_back(session, table_id, at, actor)
     r = active_round(session, table_id)
     if source == "dealer" and r is not None:
         core.note_keyer(r, actor)   # at a table on entry by hand, none who typed a card confirms the result

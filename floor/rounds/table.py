@@ -159,8 +159,9 @@ def void_round(session: Session, actor: Actor, round_id: int, reason: str, at: d
                house: HouseSettings, ruling_id: int | None = None) -> Settlement:
     """Void a round not settled yet: every stake comes back. Above the two-person threshold only
     with an approved ruling (``ruling_id``)."""
-    reason = (reason or "").strip()
-    if not reason:
+    if not isinstance(reason, Msg):     # the floor's own sentence (a ruling's) is kept whole
+        reason = (reason or "").strip()
+    if not reason.strip():
         raise BadInput("say why the round is voided", field="reason")
     r = core.get_round(session, round_id, lock=True)
     staked = sum(b["amount"] for b in history.bet_rows(session, r.id))

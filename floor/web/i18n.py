@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.messages.extract import extract
-from babel.numbers import format_currency, format_decimal, get_currency_precision
+from babel.numbers import format_currency, format_decimal, get_currency_precision, get_group_symbol, parse_pattern
 from flask import current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
@@ -202,14 +202,17 @@ def _pin_terminal(response):
 
 def format_locale(lang: str | None = None) -> str:
     """Babel locale for numbers and dates: the language with the house's region (de_CH, fr_CH, en_CH)."""
-    lang = lang or language()
-    region = current_app.config["HOUSE"].region
+    return _format_locale(lang or language(), current_app.config["HOUSE"].region)[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _format_locale(lang: str, region: str) -> tuple[str, Locale]:
+    # looked up once per language and region, not for every amount of a page
     candidate = f"{lang}_{region}"
     try:
-        Locale.parse(candidate)
-        return candidate
+        return candidate, Locale.parse(candidate)
     except Exception:   # a region Babel does not know for this language
-        return lang
+        return lang, Locale.parse(lang)
 
 
 # --- saying things -------------------------------------------------------------------------------------
@@ -408,34 +411,79 @@ def _house():
     return current_app.config["HOUSE"]
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def _grouped(fmt, locale, *args, **kwargs) -> str:
+    """``fmt(*args, locale=locale, ...)`` with the locale's group separators. Babel drops text between
+    two ASCII apostrophes as pattern quoting, and the Swiss locales group with one: from a million up
+    (CHF 1'234'567.89) it would write 1234567.89. There the number is formatted without separators
+    and the whole part grouped here."""
+    symbol = get_group_symbol(locale)
+    if "'" not in symbol:
+        return fmt(*args, locale=locale, **kwargs)
+    text = fmt(*args, locale=locale, group_separator=False, **kwargs)
+
+    def group(m: re.Match) -> str:
+        digits, out = m.group(0), []
+        while len(digits) > 3:
+            digits, out = digits[:-3], [digits[-3:], *out]
+        return symbol.join([digits, *out])
+    return _DIGITS.sub(group, text, count=1)    # the first run of digits is the whole part
+
+
 def money(cents, lang: str | None = None) -> str:
     """Cents as money in the house currency, formatted for the language (CHF 1'234.50, 1'234,50 CHF)."""
     if cents is None:
         return "–"
-    return format_currency(int(cents) / 100, _house().currency, locale=format_locale(lang))
+    return _grouped(format_currency, format_locale(lang), int(cents) / 100, _house().currency)
 
 
 def amount(cents, lang: str | None = None) -> str:
     """Cents as a plain amount (no currency sign) for columns whose heading names the currency."""
     if cents is None:
         return "–"
+    return _grouped(_amount_pattern(_house().currency).apply,
+                    _format_locale(lang or language(), current_app.config["HOUSE"].region)[1], int(cents) / 100)
+
+
+@functools.lru_cache(maxsize=16)
+def _amount_pattern(currency: str):
+    """The pattern of a plain amount, parsed once per currency (a page shows hundreds of amounts)."""
+    digits = get_currency_precision(currency)
+    return parse_pattern("#,##0" + ("." + "0" * digits if digits else ""))
+
+
+def money_format(lang: str) -> dict:
+    """How ``money`` and ``amount`` write an amount in the language, for the pages' script to write it
+    the same (static/js/i18n.js): the browser's own formats differ (Swiss French money has a point).
+    Read off the server's own output for one large amount, so the two cannot drift apart."""
     digits = get_currency_precision(_house().currency)
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(int(cents) / 100, format=pattern, locale=format_locale(lang))
+    big = 1234567                                       # 12345.67: both separators show
+    plain = amount(big, lang)
+    whole = plain[:-digits - 1] if digits else plain
+    group = "".join(ch for ch in whole if not ch.isdigit())
+
+    def around(text: str, inner: str) -> list[str]:
+        at = text.index(inner)
+        return [text[:at], text[at + len(inner):]]
+    return {"digits": digits, "decimal": plain[-digits - 1] if digits else "", "group": group,
+            "money": around(money(big, lang), plain), "money_negative": around(money(-big, lang), plain),
+            "amount_negative": around(amount(-big, lang), plain)}
 
 
 def hold(basis_points, lang: str | None = None) -> str:
     """A hold in hundredths of a percent (1234) as the language writes it: 12.34 %, 12,34 %."""
     if basis_points is None:
         return "–"
-    return format_decimal(Decimal(int(basis_points)) / 100, format="#,##0.00", locale=format_locale(lang)) + "\u00a0%"
+    return _grouped(format_decimal, format_locale(lang), Decimal(int(basis_points)) / 100, format="#,##0.00") + "\u00a0%"
 
 
 def number(value, lang: str | None = None) -> str:
     """A count or a measure (minutes, a rate) with the language's separators: 1'234.5, 12,5."""
     if value is None:
         return "–"
-    return format_decimal(value, format="#,##0.#", locale=format_locale(lang))
+    return _grouped(format_decimal, format_locale(lang), value, format="#,##0.#")
 
 
 def _aware(value) -> datetime | None:
@@ -541,11 +589,12 @@ def i18n_data(*modules: str, languages: list[str] | None = None, texts: tuple = 
     langs = [lang] + [x for x in (languages or []) if x != lang]
     house = _house()
     data = {"lang": lang, "locale": format_locale(lang).replace("_", "-"), "currency": house.currency,
-            "timezone": house.timezone, "catalogs": {}, "locales": {}}
+            "timezone": house.timezone, "catalogs": {}, "locales": {}, "money": {}}
     from flask_babel import force_locale
     for x in langs:
         data["catalogs"][x] = catalog(x, *modules, texts=tuple(texts))
         data["locales"][x] = format_locale(x).replace("_", "-")
+        data["money"][x] = money_format(x)
         if x == "en":
             with force_locale("en"):
                 data["catalogs"]["en"] = {"term:" + c: str(w) for c, w in VOCABULARY.items()}

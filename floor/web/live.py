@@ -7,12 +7,16 @@ from typing import Any
 from marshmallow import Schema
 
 from floor.models import Alert, CashRequest
+from floor.poker.passes import PassEnded, PassView
 from floor.web.api.cashier_schemas import CashRequestSchema
+from floor.web.api.poker_schemas import PassEndedSchema, PassStateSchema
 from floor.web.api.schemas import AlertSchema
 
 _SCHEMAS: dict[type, Schema] = {
     Alert: AlertSchema(),
     CashRequest: CashRequestSchema(),
+    PassView: PassStateSchema(),         # a pass's own state, pushed to its room (floor.poker.pass_feed)
+    PassEnded: PassEndedSchema(),        # why it ended: as its 410 answer says it
 }
 
 

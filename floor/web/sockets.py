@@ -12,8 +12,9 @@ A client joins only the rooms its role may read, as REST would answer it:
   it, health) for the live device page: admins and technicians, on asking (``join_devices``), and the
   device process sends it only while somebody is in it (floor/web/device_watch.py);
 - ``pass:<id>``: a player's pass on his phone (no login: the link's token in the auth payload), and
-  nothing else: told only that something of his changed (``pass.changed``, no payload), it asks
-  for his own entries again over HTTP. No staff event, no name, reaches it.
+  nothing else: sent its own state when his lists change (``pass.changed``, his entries only, as
+  his pass's state route answers it; floor/poker/pass_feed.py). No staff event, no other player's
+  name, reaches it.
 A technician reads devices and nothing of money or players: no ``floor``, no ``board``.
 An event is published to the rooms whose readers may read all of it (floor/notify.py)."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 // The page's language: strings from the same catalogs as the server (the page embeds, as JSON, the
-// translations its modules use: floor/web/i18n.py i18n_data), and money and times formatted by Intl
-// in the house currency and timezone, 24-hour. Mark a string with _("Seat {seat}", { seat: 3 }).
+// translations its modules use: floor/web/i18n.py i18n_data), money written as the server writes it, and
+// times by Intl in the house timezone, 24-hour. Mark a string with _("Seat {seat}", { seat: 3 }).
 const data = JSON.parse(document.getElementById("i18n-data")?.textContent || "{}");
 const catalogs = data.catalogs || {};
 let lang = data.lang || "en";
@@ -62,7 +62,7 @@ export function relabel(root = document) {
   root.querySelectorAll("[data-t]").forEach(node => { node.textContent = _(node.dataset.t); });
 }
 
-// --- money and time: one place, Intl, the house currency and timezone --------------------------------
+// --- money and time: one place, the house currency and timezone ----------------------------------------
 const cache = new Map();
 function fmt(kind, make) {
   const key = `${lang}|${kind}`;
@@ -70,18 +70,46 @@ function fmt(kind, make) {
   return cache.get(key);
 }
 
+// Money as the server writes it (floor/web/i18n.py money_format: its separators and where the currency
+// goes, per language): the browser's Intl writes Swiss French money with a point where the server
+// and the tables write a comma. Intl only where a page came without the server's format.
+function grouped(hundredths, f) {   // whole numbers only: no float rounding on the way
+  const abs = Math.abs(Math.round(hundredths));
+  const whole = String(f.digits ? Math.floor(abs / 100) : Math.round(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
+  return f.digits ? `${whole}${f.decimal}${String(abs % 100).padStart(2, "0").padEnd(f.digits, "0")}` : whole;
+}
+function moneyFormat() { return (data.money || {})[lang]; }
+
 export function money(cents) {
   if (cents === null || cents === undefined) return "–";
+  const f = moneyFormat();
+  if (f) {
+    const [before, after] = cents < 0 ? f.money_negative : f.money;
+    return `${before}${grouped(cents, f)}${after}`;
+  }
   return fmt("money", l => new Intl.NumberFormat(l, { style: "currency", currency: house.currency })).format(cents / 100);
 }
 
 // Cents as a plain amount (no currency sign) where the heading or the setting says the currency.
 export function amount(cents) {
   if (cents === null || cents === undefined) return "–";
+  const f = moneyFormat();
+  if (f) {
+    const [before, after] = cents < 0 ? f.amount_negative : ["", ""];
+    return `${before}${grouped(cents, f)}${after}`;
+  }
   return fmt("amount", l => {
     const digits = new Intl.NumberFormat(l, { style: "currency", currency: house.currency }).resolvedOptions().maximumFractionDigits;
     return new Intl.NumberFormat(l, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }).format(cents / 100);
+}
+
+// A hold in hundredths of a percent (1234) with the same separators: 12.34 %, 12,34 %.
+export function hold(basisPoints) {
+  if (basisPoints === null || basisPoints === undefined) return "–";
+  const f = moneyFormat() || { digits: 2, decimal: ".", group: "", amount_negative: ["-", ""] };
+  const [before, after] = basisPoints < 0 ? f.amount_negative : ["", ""];
+  return `${before}${grouped(basisPoints, { ...f, digits: 2 })}${after}\u00a0%`;
 }
 
 export function clock(iso, { seconds = false } = {}) {

@@ -1,8 +1,10 @@
 // A player's pass on his own phone: each list he is on with his place and his wait (as the board says
 // it), and his call, in large type with a countdown of the house's response time; "on my way" or "take
-// me off this list". Live without reloading: his own room on /live says only that something of his
-// changed, and the page asks /api/pass/<token> again. A phone that slept asks again when it wakes (and
-// when its connection comes back): what it missed is read from the server, never replayed.
+// me off this list". Live without reloading: his own room on /live is sent his own state (the shape
+// /api/pass/<token> answers) whenever his lists change, and the page draws it as it comes, without
+// asking the server again (hundreds of phones asking at once would load it for nothing). A phone that
+// slept asks /api/pass/<token> when it wakes (and when its connection comes back): what it missed is
+// read from the server, never replayed.
 import { api, el, newestOnly, refill } from "./live.js";
 import { _, amount, clock, term } from "./i18n.js";
 import { waitText } from "./wait_text.js";
@@ -126,8 +128,17 @@ function footer() {
   $("pass-foot").textContent = _("This pass works until {time}, or until you are seated.", { time: clock(state.expires_at) });
 }
 
+// Why a pass ended, in the phone's language (the same sentences as its 410 answer); the pushed message,
+// in the house's language, if the code is new to this page.
+const ENDED = {
+  pass_revoked: () => _("the floor has withdrawn this pass"),
+  pass_done: () => _("this pass has ended: you are on no waiting list now"),
+  pass_expired: () => _("this pass ended with the gaming day"),
+};
+
 function show(next) {
   if (ended) return;
+  if (state && Date.parse(next.at) < Date.parse(state.at)) return;   // older than shown: an answer overtaken by a push
   state = next;
   offset = Date.parse(state.at) - Date.now();
   const calls = state.lists.filter(l => l.call);
@@ -180,6 +191,7 @@ setInterval(() => {
 
 // ---------- live ----------
 let socket = null;
+let pushes = 0;                       // counted on <html data-pushed>: a test waits on that count
 function live() {
   socket = window.io("/live", { transports: ["websocket", "polling"], auth: { pass: token } });
   const dot = $("live-dot");
@@ -187,7 +199,10 @@ function live() {
   socket.on("connect", () => { dot.classList.add("on"); refresh(); });    // a reconnect catches up
   socket.on("disconnect", () => dot.classList.remove("on"));
   socket.on("connect_error", () => { dot.classList.remove("on"); refresh(); });
-  socket.on("pass.changed", refresh);
+  socket.on("pass.changed", pushed => {         // his own state, or why his pass ended
+    if (pushed && pushed.error) return end(ENDED[pushed.error] ? ENDED[pushed.error]() : pushed.message);
+    if (pushed && pushed.lists) { show(pushed); document.documentElement.dataset.pushed = String(++pushes); }
+  });
 }
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
 window.addEventListener("pageshow", refresh);

@@ -2,7 +2,7 @@
 // table and gaming day; the cage's queue. One module, three pages (data-mode); everything shown comes
 // from the API, and each change anywhere redraws it (live: table_money.changed, slip.changed).
 import { api, connect, el, newestOnly, refill, toast } from "./live.js";
-import { _, amount, clock, money, term } from "./i18n.js";
+import { _, amount, clock, hold, money, term } from "./i18n.js";
 
 const data = JSON.parse(document.getElementById("tm-data").textContent);
 const mode = data.mode;
@@ -20,7 +20,6 @@ const KIND = () => ({ fill: _("Fill"), credit: _("Credit"), opening: _("Opening 
 const STATE = () => ({ requested: _("requested"), issued: _("issued by the cage"), received: _("received"),
                        cancelled: _("cancelled") });
 const dash = v => (v === null || v === undefined ? "–" : amount(v));
-const holdText = bp => (bp === null || bp === undefined ? "–" : `${(bp / 100).toLocaleString(document.documentElement.lang || undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} %`);
 const chipsText = chips => Object.entries(chips).sort((a, b) => Number(b[0]) - Number(a[0]))
   .map(([d, n]) => `${n} × ${amount(Number(d))}`).join(" · ");
 
@@ -94,7 +93,7 @@ function figures(d) {
     ...(d.drop_difference === null ? [] : item(_("Drop against the buy-ins"), amount(d.drop_difference), "drop-difference")),
     ...item(_("Fills"), amount(d.fills), "fills"), ...item(_("Credits"), amount(d.credits), "credits"),
     ...item(_("Opening"), dash(d.opening), "opening"), ...item(_("Closing"), dash(d.closing), "closing"),
-    ...item(_("Win"), dash(d.win), "win"), ...item(_("Hold"), holdText(d.hold), "hold"),
+    ...item(_("Win"), dash(d.win), "win"), ...item(_("Hold"), hold(d.hold), "hold"),
     ...item(_("Rounds' win"), dash(d.rounds_win), "rounds-win"),
     ...item(_("Difference"), dash(d.difference), "difference"),
   ];

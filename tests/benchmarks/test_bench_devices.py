@@ -191,14 +191,19 @@ def _pct(values, p):
     return statistics.quantiles(values, n=100, method="inclusive")[p - 1]
 
 
+def niced(nice: int) -> list[str]:
+    """The command's prefix that runs it at this nice (none at 0)."""
+    return ["nice", "-n", str(nice)] if nice else []
+
+
 class Burst:
     """tests/benchmarks/burst.py in a process of its own: the smart shoe of table 10 on a pty, its
     dealer and about 30 bets a second through the API of every web process."""
 
-    def __init__(self, urls: list[str], token: str, link: str):
+    def __init__(self, urls: list[str], token: str, link: str, nice: int = 0):
         import json
         self.json = json
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.benchmarks.burst", ",".join(urls), token, link,
+        self.proc = subprocess.Popen([*niced(nice), sys.executable, "-m", "tests.benchmarks.burst", ",".join(urls), token, link,
                                       str(BURST_RATE)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                       start_new_session=True)
         assert json.loads(self.proc.stdout.readline()) == {"ready": True}

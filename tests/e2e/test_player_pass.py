@@ -76,7 +76,12 @@ def test_the_phone_follows_his_place_and_answers_his_call(browser, page_as, live
     phone.wait_for_selector("#live-dot.on")
     shot(phone, "pass_phone_waiting_fr")
 
-    # the player ahead is called and seated: the phone moves him up without a reload
+    # the player ahead is called and seated: the phone moves him up without a reload, drawing the state
+    # it is sent (it does not ask the server for it)
+    asked = []
+    state_route = f"{live_server.url}/api/pass/{link.rsplit('/', 1)[1]}"
+    phone.on("request", lambda r: asked.append(r.url) if r.url == state_route else None)
+    pushed = int(phone.evaluate("document.documentElement.dataset.pushed || '0'"))
     r = api.post(f"{live_server.url}/api/seating/tables/1/seats/3/leave", json={"reason": "left"})
     assert r.status_code == 200, r.text
     r = api.post(f"{live_server.url}/api/waitlists/entries/{ahead}/call", json={"table_number": 1, "seat_number": 3})
@@ -85,6 +90,7 @@ def test_the_phone_follows_his_place_and_answers_his_call(browser, page_as, live
     assert r.status_code == 201, r.text
     phone.wait_for_selector(f"article.pass-list[data-entry='{mine}'][data-place='1']")
     assert phone.evaluate("performance.getEntriesByType('navigation').length") == 1   # the same page, never reloaded
+    assert int(phone.evaluate("document.documentElement.dataset.pushed")) > pushed and asked == []
 
     # a seat opens and he is called: table, seat and a countdown, in large type
     api.post(f"{live_server.url}/api/seating/tables/1/seats/5/leave", json={"reason": "left"}).raise_for_status()
@@ -179,11 +185,11 @@ def test_a_pass_reads_no_other_player_and_no_staff_route(browser, live_server, s
     r = api.post(f"{live_server.url}/api/waitlists/1/entries", json={"player_id": 13})
     assert r.status_code == 201
     newcomer = r.json()["player"]["name"]
-    answers = int(phone.evaluate("document.documentElement.dataset.answers || '0'"))
+    pushed = int(phone.evaluate("document.documentElement.dataset.pushed || '0'"))
     r = api.post(f"{live_server.url}/api/waitlists/entries/{mine}/move", json={"to_place": 1, "reason": "test"})
     assert r.status_code == 200
     phone.wait_for_selector(f"article.pass-list[data-entry='{mine}'][data-place='1']")
-    phone.wait_for_function(f"Number(document.documentElement.dataset.answers || 0) > {answers}")
+    phone.wait_for_function(f"Number(document.documentElement.dataset.pushed || 0) > {pushed}")
     seen = "\n".join(frames + [r.text() for r in responses] + [phone.content()])
     for name in (names[11], newcomer):
         assert name not in seen

@@ -185,3 +185,27 @@ def test_the_pit_boss_voids_a_held_round(page_as, sqlite_url):
     with Session(engine) as s:
         assert ledger.player_balance(s, 2) == 10_000
     engine.dispose()
+
+
+def test_in_french_the_dealers_bet_message_writes_money_as_the_bets_table_does(page_as):
+    page = page_as("dealer", table=14)
+    page.goto(page.url.split("?")[0] + "?lang=fr")       # this terminal, in French
+    page.wait_for_selector("#live-dot.on")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    # every message the page shows, kept as it appears (a message leaves after a few seconds)
+    page.evaluate("""() => { window.said = []; new MutationObserver(ms => ms.forEach(m => m.addedNodes.forEach(n => {
+        if (n.nodeType !== 1) return;
+        for (const t of [n, ...n.querySelectorAll(".toast")]) if (t.classList.contains("toast")) window.said.push(t.textContent);
+        }))).observe(document.documentElement, { childList: true, subtree: true }); }""")
+    page.click("#btn-open")
+    page.wait_for_selector(".round-status.betting")
+    page.select_option("#bet-form select[name=seat]", "2")
+    page.fill("#bet-form input[name=amount]", "20")
+    page.click("#bet-form button[type=submit]")
+    page.wait_for_selector("#bets tr")
+    page.wait_for_function("window.said.some(t => t.startsWith('Place 2'))")
+    in_table = page.locator("#bets tr td.num").first.inner_text()
+    [said] = [t for t in page.evaluate("window.said") if t.startswith("Place 2")]
+    assert in_table == "20,00" and page.locator("#bets-total").inner_text() == in_table
+    assert said.endswith(f"{in_table}\u00a0CHF"), said        # the server's French: 20,00 CHF, never 20.00 CHF
+    shot(page, "dealer_bet_french")

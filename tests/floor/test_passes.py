@@ -3,14 +3,16 @@ gaming day, with his last list, or when the floor withdraws it; his answer and h
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
+from sqlalchemy import event
 
+from floor import notify
 from floor.actors import Actor
 from floor.errors import Conflict, NotFound
 from floor.models import AuditRecord, ListCall, PlayerPass
-from floor.poker import passes, queries, seating, waitlist
+from floor.poker import pass_feed, passes, queries, seating, waitlist
 from tests.floor.poker_helpers import HOUSE, NLH, PLO, T0, fill, manager, table
 
 
@@ -119,3 +121,92 @@ def test_on_my_way_and_taking_himself_off_are_his_own_and_audited(session):
     passes.take_off(session, theirs.pass_, b.id, T0 + timedelta(minutes=8))
     with pytest.raises(passes.PassEnded):
         passes.holder(session, theirs.token, T0 + timedelta(minutes=9))
+
+
+def _counting(monkeypatch):
+    """How many times the lists are worked out (the real function, counted)."""
+    calls = []
+    real = waitlist.lists
+
+    def lists(*args, **kwargs):
+        calls.append(kwargs.get("game_ids"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(waitlist, "lists", lists)
+    return calls
+
+
+def _statements(session):
+    counted = []
+    engine = session.get_bind()
+    listen = lambda *args: counted.append(args[2])    # noqa: E731
+    event.listen(engine, "before_cursor_execute", listen)
+    return counted, lambda: event.remove(engine, "before_cursor_execute", listen)
+
+
+def test_the_views_of_many_passes_work_out_their_lists_once_and_match_each_view(session, monkeypatch):
+    main = table(session, 1)
+    fill(session, main, range(1, 11), T0 - timedelta(hours=1))
+    pids = list(range(11, 19))
+    _listed(session, *pids)
+    _listed(session, 12, 15, game=PLO)
+    issued = {pid: passes.issue(session, manager(session), HOUSE, pid, T0) for pid in pids}
+    seating.leave(session, manager(session), HOUSE, queries.open_assignment(session, main.id, 4), "left", 0, T0)
+    first = queries.open_entries(session, NLH)[0]
+    waitlist.call(session, manager(session), HOUSE, first.id, main, 4, T0 + timedelta(minutes=1))
+    now = T0 + timedelta(minutes=2)
+    one_by_one = {i.pass_.id: passes.view(session, HOUSE, i.pass_, now) for i in issued.values()}
+    calls = _counting(monkeypatch)
+    ids = [i.pass_.id for i in issued.values()]
+    together = passes.views(session, HOUSE, ids, now)
+    assert len(calls) == 1 and calls[0] == {NLH, PLO}
+    assert together == one_by_one
+    assert [x.place for x in together[issued[15].pass_.id].lists] == [5, 2]
+    assert together[issued[11].pass_.id].lists[0].call.seat == 4
+    # each is his own: no entry of another player in any view
+    for pid, i in issued.items():
+        mine = {e.id for e in queries.open_entries_of_player(session, pid)}
+        assert {x.entry_id for x in together[i.pass_.id].lists} == mine
+    # eight passes cost no more statements than two: the lists are the work, not the passes
+    few_ids = ids[:2] + [issued[15].pass_.id]
+    session.expire_all()
+    counted, stop = _statements(session)
+    passes.views(session, HOUSE, few_ids, now)
+    few = len(counted)
+    session.expire_all()
+    counted.clear()
+    passes.views(session, HOUSE, ids, now)
+    stop()
+    assert len(counted) == few, counted
+
+
+def test_a_committed_change_sends_each_pass_its_own_state_worked_out_once(session, monkeypatch):
+    now = datetime.now(timezone.utc)
+    m = manager(session)
+    entries = [waitlist.add(session, m, NLH, pid, now - timedelta(minutes=10 - k)) for k, pid in enumerate((11, 12, 13))]
+    other = waitlist.add(session, m, PLO, 14, now)
+    pass_of = {pid: passes.issue(session, m, HOUSE, pid, now).pass_.id for pid in (11, 12, 13, 14)}
+    session.commit()
+    sent = []
+    notify.set_emitter(lambda ev, payload, room: sent.append((ev, payload, room)))
+    passes.push_with(HOUSE)
+    try:
+        calls = _counting(monkeypatch)
+        waitlist.remove(session, m, entries[0].id, "went home")      # his last list: his pass ends
+        assert sent == []                                              # nothing before the commit
+        session.commit()
+        # a change rolled back sends nothing
+        waitlist.remove(session, m, entries[1].id, "went home")
+        session.rollback()
+    finally:
+        notify.set_emitter(None)
+        passes.push_with(None)
+    assert len(calls) == 1 and calls[0] == {NLH}
+    to = {room: payload for ev, payload, room in sent if ev == pass_feed.EVENT}
+    assert set(to) == {pass_feed.room(pass_of[p]) for p in (11, 12, 13)}    # not 14's: his list did not change
+    ended = to[pass_feed.room(pass_of[11])]
+    assert isinstance(ended, passes.PassEnded) and ended.code == "pass_done"
+    for pid, place in ((12, 1), (13, 2)):
+        state = to[pass_feed.room(pass_of[pid])]
+        assert state == passes.view(session, HOUSE, session.get(PlayerPass, pass_of[pid]), state.at)
+        assert [(x.entry_id, x.place, x.waiting) for x in state.lists] == [(entries[pid - 11].id, place, 2)]
+    assert other.closed_at is None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from babel.numbers import format_decimal
+
 from floor import rounds
 from floor.errors import Conflict, Money
 from tests.floor.rounds.helpers import HOUSE, tid
@@ -159,6 +161,41 @@ def test_a_pages_embedded_alerts_are_said_in_the_readers_language(app, client, l
                                     page, re.S).group(1))
         message = data["alerts"][0]["message"].replace("\xa0", " ").replace("\u202f", " ").replace("’", "'")
         assert message.startswith(said), message
+
+
+def test_a_pages_amounts_look_the_locale_and_pattern_up_once(app):
+    """A ratings page shows hundreds of amounts: the locale and the amount's pattern are looked up
+    once per language and currency, each amount still in the language's own way."""
+    from floor.web import i18n
+    shown = {}
+    for lang in ("de", "fr", "en"):
+        with app.test_request_context(f"/?lang={lang}"):
+            i18n.amount(1, lang)
+            looked_up = (i18n._format_locale.cache_info().misses, i18n._amount_pattern.cache_info().misses)
+            shown[lang] = [i18n.amount(c, lang) for c in (1_234_567, -5, 0)]
+            shown[lang] += [i18n.amount(c, lang) for c in range(500)]
+            # as Babel writes it when asked afresh
+            fresh = [format_decimal(c / 100, format="#,##0.00", locale=i18n.format_locale(lang))
+                     for c in (1_234_567, -5, 0)]
+            assert shown[lang][:3] == fresh
+            assert (i18n._format_locale.cache_info().misses, i18n._amount_pattern.cache_info().misses) == looked_up
+    assert shown["fr"][:3] != shown["en"][:3]          # the decimal comma
+
+
+def test_amounts_from_a_million_up_keep_their_swiss_group_separators(app):
+    """The house's Swiss formats group with an apostrophe, which Babel alone drops from a million up
+    (it reads two of them as quoting): a shift's drop of 1'234'567.89 must not read 1234567.89."""
+    from floor.web import i18n
+    with app.test_request_context("/?lang=de"):
+        assert i18n.money(123_456_789) == "CHF\xa01'234'567.89"
+        assert i18n.amount(123_456_789) == "1'234'567.89" and i18n.amount(-123_456_789) == "-1'234'567.89"
+        assert i18n.amount(100_000_000_000) == "1'000'000'000.00"
+        assert i18n.number(1_234_567.5) == "1'234'567.5" and i18n.hold(123_456_789) == "1'234'567.89\xa0%"
+        assert i18n.amount(123_456) == "1'234.56" and i18n.amount(99) == "0.99"
+    with app.test_request_context("/?lang=fr"):
+        assert i18n.money(123_456_789) == "1'234'567,89\xa0CHF"
+        assert i18n.money(-123_456_789) == "-1'234'567,89\xa0CHF"
+        assert i18n.amount(123_456_789) == "1'234'567,89"
 
 
 def test_every_alert_kind_has_its_words_in_every_language(app):

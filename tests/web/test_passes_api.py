@@ -137,21 +137,28 @@ def test_a_pass_client_hears_its_own_entries_only(app, login, socket_client):
         seating.leave(s, manager(s), HOUSE, queries.open_assignment(s, t.id, 3), "left", 0)
     heard_a = phone_a.get_received("/live")
     heard_c = phone_c.get_received("/live")
-    assert {m["name"] for m in heard_a} == {"pass.changed"} and {m["name"] for m in heard_c} == {"pass.changed"}
-    # b (not a pass holder) is called and seated: a and c hear that their list moved, nothing more
-    r = login.post(f"/api/waitlists/entries/{a}/call", json={"table_number": 1, "seat_number": 3})
+    assert [m["name"] for m in heard_a] == ["pass.changed"] and [m["name"] for m in heard_c] == ["pass.changed"]
+    # b (not a pass holder) is called: a and c are each sent their own state, as their page would ask it
+    r = login.post(f"/api/waitlists/entries/{b}/call", json={"table_number": 1, "seat_number": 3, "reason": "test"})
     assert r.status_code == 201, r.get_json()
     heard_a = phone_a.get_received("/live")
     heard_c = phone_c.get_received("/live")
-    assert heard_a and heard_c
-    for m in heard_a + heard_c:
-        assert m["name"] == "pass.changed" and m["args"] in ([{}], [], ({},)), m
-        assert not any(n in json.dumps(m["args"], ensure_ascii=False) for n in names)
+    assert [m["name"] for m in heard_a] == ["pass.changed"] and [m["name"] for m in heard_c] == ["pass.changed"]
+    for heard, token, mine, place, pid in ((heard_a, tok_a, a, 1, 11), (heard_c, tok_c, c, 3, 13)):
+        state = heard[0]["args"][0]
+        asked = app.test_client().get(f"/api/pass/{token}").get_json()
+        assert {**state, "at": None} == {**asked, "at": None}
+        assert [(x["entry_id"], x["place"], x["status"]) for x in state["lists"]] == [(mine, place, "waiting")]
+        theirs = [n for other, n in zip((11, 12, 13), names) if other != pid]
+        assert not any(n in json.dumps(heard, ensure_ascii=False) for n in theirs)
+        others = {a, b, c} - {mine}
+        assert not {x["entry_id"] for x in state["lists"]} & others
     # a staff-only event never reaches a pass: the join is refused
     ack = phone_a.emit("join_table", {"table_id": 1}, namespace="/live", callback=True)
     assert ack["error"] in ("not_authenticated", "wrong_role")
     # his pass withdrawn: his page is told, the other pass is not
     r = login.post("/api/waitlists/players/11/pass/revoke", json={})
     assert r.status_code == 200
-    assert [m["name"] for m in phone_a.get_received("/live")] == ["pass.changed"]
+    told = phone_a.get_received("/live")
+    assert [(m["name"], m["args"][0]["error"]) for m in told] == [("pass.changed", "pass_revoked")]
     assert phone_c.get_received("/live") == []

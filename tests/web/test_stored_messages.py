@@ -148,3 +148,97 @@ def test_a_missed_blind_ticket_keeps_its_reason_and_reads_in_french_and_german(a
                        ("de", ["Small Blind während der Abwesenheit verpasst", "Big Blind während der Abwesenheit verpasst"])):
         shown = {t["id"]: t["reason"] for t in client.get(f"/api/poker/tables/1?lang={lang}").get_json()["tickets"]}
         assert shown and all(shown[k.id] == said[i] for i, k in enumerate(kept) if k.id in shown)
+
+
+def test_a_ban_for_refusing_to_move_keeps_its_message_and_reads_in_french_and_german(app, client, login):
+    from floor.actors import Actor
+    from floor.models import Table
+    from floor.poker import queries, seating
+    from floor.settings import HouseSettings
+    from tests.floor.poker_helpers import T0, fill, open_mm
+    with db(app) as s:      # main (table 1) full, table 2 its must-move table; a seat opens at main
+        main = s.execute(select(Table).where(Table.number == 1)).scalar_one()
+        fill(s, main, range(1, 11), T0)
+        open_mm(s, now=T0)
+        fill(s, s.execute(select(Table).where(Table.number == 2)).scalar_one(), range(11, 21), T0)
+        seating.leave(s, Actor.system("test"), HouseSettings(), queries.open_assignment(s, main.id, 3), "left", 0, T0)
+    login("manager")
+    for player, typed in ((11, "wants to stay"), (12, "")):
+        resp = login.post("/api/mustmove/tables/2/refuse", json={"player_id": player, "reason": typed})
+        assert resp.status_code == 200, resp.get_json()
+    with db(app) as s:
+        kept = {b.player_id: (b.reason_msg, b.reason) for b in s.execute(select(Ban)).scalars()}
+    assert kept[11] == ({"template": "refused to move from table {from_table} to table {to_table} (must-move): {note}",
+                         "params": {"from_table": 2, "to_table": 1, "note": "wants to stay"}},
+                        "refused to move from table 2 to table 1 (must-move): wants to stay")
+    assert kept[12][0]["template"] == "refused to move from table {from_table} to table {to_table} (must-move)"
+    for lang, said in (("fr", ["a refusé de passer de la table 2 à la table 1 (must-move)",
+                               "a refusé de passer de la table 2 à la table 1 (must-move) : wants to stay"]),
+                       ("de", ["hat den Wechsel von Tisch 2 an Tisch 1 verweigert (Must-Move)",
+                               "hat den Wechsel von Tisch 2 an Tisch 1 verweigert (Must-Move): wants to stay"])):
+        _choose(login, lang)
+        assert sorted(b["reason"] for b in client.get("/api/conduct/bans").get_json()) == said
+
+
+def test_a_round_voided_by_a_ruling_says_why_in_french_and_german(app, client, login):
+    from tests.web import roulette_rounds
+    rid = roulette_rounds.held(app, {"red": 2_000}, 4)
+    login("pitboss")
+    made = login.post(f"/api/pit/rounds/{rid}/rulings", json={"kind": "void", "reason": "ball jumped out"})
+    assert made.status_code == 201 and made.get_json()["state"] == "applied", made.get_json()
+    ruling = made.get_json()["id"]
+    with db(app) as s:
+        settlement = s.execute(select(Settlement).where(Settlement.round_id == rid)).scalar_one()
+        assert settlement.reason_msg == {"template": "ruling {ruling}: {reason}",
+                                         "params": {"ruling": ruling, "reason": "ball jumped out"}}
+    for lang, said in (("fr", f"décision {ruling} : ball jumped out"), ("de", f"Entscheid {ruling}: ball jumped out")):
+        _choose(login, lang)
+        assert client.get(f"/api/pit/rounds/{rid}/timeline").get_json()["round"]["settlement"]["reason"] == said
+
+
+def test_a_settled_round_voided_by_a_ruling_says_why_beside_its_transfers_in_french_and_german(app, client, login):
+    from tests.web import roulette_rounds
+    rid = roulette_rounds.held(app, {"red": 2_000}, 4, settle_on=1)      # red won: voided, the money goes back
+    login("pitboss")
+    made = login.post(f"/api/pit/rounds/{rid}/rulings", json={"kind": "void", "reason": "dealer error"})
+    assert made.status_code == 201 and made.get_json()["state"] == "applied", made.get_json()
+    ruling = made.get_json()["id"]
+    for lang, said in (("fr", f"décision {ruling} : dealer error"), ("de", f"Entscheid {ruling}: dealer error")):
+        _choose(login, lang)
+        tl = client.get(f"/api/pit/rounds/{rid}/timeline").get_json()
+        memos = [x["memo"] for x in tl["transfers"] if x["kind"] == "correction"]
+        memos += [e["memo"] for e in tl["entries"] if e["type"] == "transfer" and e["kind"] == "correction"]
+        assert memos and set(memos) == {said}
+
+
+def test_what_a_device_line_refuses_and_a_device_fault_read_in_french_and_german(app, client, login):
+    from devices.dispatch import RoundsDispatch
+    from devices.protocols import scan
+    from devices.scanner import CardInNoise, ScannerDecoder
+    from devices.shoe import SeqReused, ShoeDecoder, encode_card
+    from devices.wheel import FLAG_FAULT, WheelStatus
+    from floor import device_health
+    now = datetime.now(timezone.utc)
+    [lost] = [e for e in ScannerDecoder().feed(b"#%&x!" * 10 + b"SA\r\n", now=0) if isinstance(e, CardInNoise)]
+    shoe = ShoeDecoder()        # a SEQ used again with new content: refused
+    shoe.feed(encode_card(1, "player", 1, "3H"))
+    [reused] = [e for e in shoe.feed(encode_card(1, "player", 2, "9D")) if isinstance(e, SeqReused)]
+    fault, _beat, _watch = scan("wheel", [WheelStatus(4, 3, None, FLAG_FAULT, 25.0, 0)])
+    with db(app) as s:
+        dispatch = RoundsDispatch(lambda: s, HOUSE)
+        dispatch.event(s, tid(s, 14), "scanner-14", "scanner", lost, now)
+        dispatch.event(s, tid(s, 10), "shoe-10", "shoe", reused, now)
+        device_health.record(s, "wheel-12", {"kind": "wheel", "table": "12", "state": "running", "connected": True,
+                                             "lost": False, "fault": fault}, tid(s, 12), now)
+        s.commit()
+    login("pitboss")
+    for lang, noise, seq, broken in (
+            ("fr", "Table 14 : carte A♠ après du bruit sur la ligne : pas lue",
+             "Table 10 : SEQ '1' répété avec un autre contenu : pas une nouvelle trame",
+             "défaut capteur/moteur/codeur (indicateur 4)"),
+            ("de", "Tisch 14: Karte A♠ nach Leitungsstörung: nicht gelesen",
+             "Tisch 10: SEQ '1' mit neuem Inhalt wiederholt: kein neuer Frame", "Sensor-/Motor-/Encoder-Fehler (Flag 4)")):
+        _choose(login, lang)
+        messages = [a["message"] for a in client.get("/api/alerts").get_json()]
+        assert noise in messages and seq in messages, messages
+        assert any(m.endswith(broken) for m in messages), messages

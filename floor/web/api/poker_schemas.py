@@ -445,3 +445,10 @@ class PassStateSchema(Schema):
     lists = fields.List(fields.Nested(PassListSchema))
     expires_at = Iso()
     at = Iso(metadata={"description": "the server's time (for the call's countdown)"})
+
+
+class PassEndedSchema(Schema):
+    """A pass that ended (``floor.poker.passes.PassEnded``), pushed to its page: the body of its 410."""
+
+    error = fields.String(attribute="code", metadata={"description": "pass_revoked | pass_done | pass_expired"})
+    message = fields.Raw(attribute="msg", metadata={"description": "why, in the house's language"})

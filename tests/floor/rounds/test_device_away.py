@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from floor import ledger, rounds
-from floor.models import Alert, Round, Settlement, Timer
+from floor.models import Alert, Round, RoundCard, Settlement, Timer
 from floor.rounds import bets, jobs
 from tests.floor.rounds.helpers import DEALER, HOUSE, at, books_balance, event, fund, tid
 
@@ -73,3 +73,34 @@ def test_a_card_in_time_keeps_the_round_going(session):
     session.expire_all()
     assert session.get(Round, r.id).status == "dealing"
     assert session.query(Alert).filter_by(table_id=table, kind="round_held").count() == 0
+
+
+def test_a_card_keyed_by_hand_is_not_the_device_back_only_the_device_itself_is(session):
+    table = tid(session, 14)
+    fund(session, 9, 10_000)
+    r = rounds.open_betting(session, DEALER, table, at(0), house=HOUSE)
+    bets.place(session, DEALER, table, spot="bet", seat=2, amount=1_000, player_id=9, at=at(1), house=HOUSE)
+    session.commit()
+    rounds.close_betting(session, DEALER, table, at(5))
+    session.commit()
+    _scan(session, table, "TH", "9S")                   # then the scanner goes quiet: held
+    jobs.device_silent_job(session, HOUSE, *_device_timer(session, r.id).args, now=at(11 + HOUSE.device_wait_seconds))
+    session.commit()
+    session.expire_all()
+    held = session.get(Round, r.id)
+    assert held.status == "held" and held.device["away"] is True
+    reason = held.held_reason
+
+    # the dealer types the next card at his terminal: the device is still quiet, the round stays held
+    event(session, rounds.card, table, "8D", "dealer", None, at(60), house=HOUSE, actor=DEALER)
+    session.expire_all()
+    held = session.get(Round, r.id)
+    assert (held.status, held.held_reason, held.device["away"]) == ("held", reason, True)
+    assert [c.card for c in session.query(RoundCard).filter_by(round_id=r.id, accepted=True)] == ["TH", "9S"]
+
+    # the scanner itself reads the card: it is back, the deal goes on where it stopped
+    _scan(session, table, "8D", start=80)
+    session.expire_all()
+    back = session.get(Round, r.id)
+    assert (back.status, back.held_reason, back.device["away"]) == ("dealing", None, False)
+    assert [c.card for c in session.query(RoundCard).filter_by(round_id=r.id, accepted=True)] == ["TH", "9S", "8D"]
