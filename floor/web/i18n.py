@@ -392,6 +392,13 @@ def broadcast(app, payload):
     in his). Payloads without a message (the devices' feed) pass untouched, at no cost."""
     if not _has_msg(payload):
         return payload
+    if has_request_context():
+        # A request's own change: Flask-Babel keeps the chosen language on ``g``, which a nested
+        # request context would share, so the reader's answer would come back in the house's
+        # language; the house's is forced for the update alone, and the reader's restored after.
+        from flask_babel import force_locale
+        with force_locale(_valid(app.config["HOUSE"].language) or "en"):
+            return localise(payload)
     with app.test_request_context():   # no reader: the language falls back to the house's
         return localise(payload)
 

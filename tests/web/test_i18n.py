@@ -182,6 +182,22 @@ def test_a_pages_amounts_look_the_locale_and_pattern_up_once(app):
     assert shown["fr"][:3] != shown["en"][:3]          # the decimal comma
 
 
+def test_a_live_update_sent_during_a_request_leaves_the_readers_language_alone(app):
+    """A French manager's change publishes a live update said in the house's language (one emit,
+    many readers); what his own answer says after it stays French."""
+    from floor.errors import Msg
+    from floor.web import i18n
+    sentence = Msg("table {table} is {status}", table=4, status="closed")
+    house = app.config["HOUSE"].language
+    with app.test_request_context(f"/?lang={house}"):
+        in_house = i18n.say(sentence)
+    with app.test_request_context("/?lang=fr"):
+        sent = i18n.broadcast(app, {"message": sentence})
+        assert sent["message"] == in_house
+        assert i18n.say(sentence) == "la table 4 est fermée" and i18n.language() == "fr"
+    assert house != "fr"
+
+
 def test_amounts_from_a_million_up_keep_their_swiss_group_separators(app):
     """The house's Swiss formats group with an apostrophe, which Babel alone drops from a million up
     (it reads two of them as quoting): a shift's drop of 1'234'567.89 must not read 1234567.89."""
